@@ -1,0 +1,146 @@
+# pmu — GNU Make build.
+#   make                 library (static + shared), the pmu tool, libpmu.pc
+#   make check           unit, CLI, oracle, fuzz-corpus, valgrind and ASan/UBSan runs
+#   make SANITIZE=1 check   the same suite on the sanitizer build only
+#   make bench           benchmarks against perf and PAPI (docs/benchmarks.md)
+#   make fuzz            libFuzzer campaigns (clang), not part of check
+#   make install PREFIX=/usr/local DESTDIR=
+
+VERSION     := 0.1.0
+SOVERSION   := 0
+PREFIX      ?= /usr/local
+LIBDIR      ?= $(PREFIX)/lib
+INCLUDEDIR  ?= $(PREFIX)/include
+BINDIR      ?= $(PREFIX)/bin
+MANDIR      ?= $(PREFIX)/share/man
+DESTDIR     ?=
+
+OPT         ?= -O2
+WARN        := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+               -Wno-unused-parameter -Wformat=2 -Wundef
+CPPFLAGS    += -D_GNU_SOURCE -Iinclude -Ilib
+CFLAGS      ?= $(OPT) -g
+CFLAGS      += -std=c11 $(WARN) -fPIC -fvisibility=hidden -pthread
+LDLIBS      += -pthread -lm
+
+ifeq ($(SANITIZE),1)
+BUILD       ?= build-san
+CFLAGS      += -fsanitize=address,undefined -fno-omit-frame-pointer \
+               -fno-sanitize-recover=undefined
+LDFLAGS     += -fsanitize=address,undefined
+else
+BUILD       ?= build
+endif
+
+LIB_SRCS    := $(sort $(wildcard lib/*/*.c))
+TOOL_SRCS   := $(sort $(wildcard tools/pmu/*.c))
+TEST_SRCS   := $(sort $(wildcard tests/test-*.c))
+EX_SRCS     := $(sort $(wildcard examples/*.c))
+FUZZ_SRCS   := $(sort $(wildcard tests/fuzz/fuzz-*.c))
+BENCH_SRCS  := $(sort $(wildcard bench/*.c))
+
+LIB_OBJS    := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+TOOL_OBJS   := $(TOOL_SRCS:%.c=$(BUILD)/obj/%.o)
+TESTS       := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
+EXAMPLES    := $(EX_SRCS:examples/%.c=$(BUILD)/examples/%)
+FUZZ_REPLAY := $(FUZZ_SRCS:tests/fuzz/fuzz-%.c=$(BUILD)/fuzz/replay-%)
+TEST_HELPERS := $(BUILD)/tests/libinject.so $(BUILD)/tests/spin
+
+STATIC_LIB  := $(BUILD)/libpmu.a
+SHARED_LIB  := $(BUILD)/libpmu.so.$(VERSION)
+PMU_BIN     := $(BUILD)/pmu
+PC_FILE     := $(BUILD)/libpmu.pc
+
+.PHONY: all check check-build bench fuzz install uninstall clean
+.DEFAULT_GOAL := all
+
+all: $(STATIC_LIB) $(SHARED_LIB) $(PMU_BIN) $(PC_FILE) $(EXAMPLES)
+
+-include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(STATIC_LIB): $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(SHARED_LIB): $(LIB_OBJS) lib/libpmu.map
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,libpmu.so.$(SOVERSION) \
+		-Wl,--version-script=lib/libpmu.map -Wl,--no-undefined \
+		-o $@ $(LIB_OBJS) $(LDLIBS)
+	ln -sf libpmu.so.$(VERSION) $(BUILD)/libpmu.so.$(SOVERSION)
+	ln -sf libpmu.so.$(SOVERSION) $(BUILD)/libpmu.so
+
+# The tool links the library statically: one small binary, fast start.
+$(PMU_BIN): $(TOOL_OBJS) $(STATIC_LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(TOOL_OBJS) $(STATIC_LIB) $(LDLIBS)
+
+$(PC_FILE): lib/libpmu.pc.in Makefile
+	@mkdir -p $(dir $@)
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
+
+$(BUILD)/examples/%: examples/%.c $(STATIC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS)
+
+# Tests link the static library so they can reach internal (pmu__) seams.
+$(BUILD)/tests/test-%: tests/test-%.c $(STATIC_LIB) $(wildcard tests/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itests $(CFLAGS) $(LDFLAGS) -o $@ $< $(STATIC_LIB) -lcmocka $(LDLIBS)
+
+$(BUILD)/tests/libinject.so: tests/cli/inject.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -shared -o $@ $< -ldl
+
+$(BUILD)/tests/spin: tests/cli/spin.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
+$(BUILD)/fuzz/replay-%: tests/fuzz/fuzz-%.c tests/fuzz/replay.c $(STATIC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< tests/fuzz/replay.c $(STATIC_LIB) $(LDLIBS)
+
+check-build: all $(TESTS) $(TEST_HELPERS) $(FUZZ_REPLAY)
+
+# Default check: the plain build (unit tests also under valgrind) and the
+# ASan/UBSan build; SANITIZE=1 check runs only the sanitizer build.
+ifeq ($(SANITIZE),1)
+check: check-build
+	@tests/run-tests.sh --build $(BUILD) --sanitized
+else
+check: check-build
+	@$(MAKE) --no-print-directory SANITIZE=1 check-build >/dev/null
+	@tests/run-tests.sh --build $(BUILD) --valgrind --also build-san
+endif
+
+bench: all
+	@$(MAKE) --no-print-directory -C bench BUILD=$(abspath $(BUILD))
+
+fuzz:
+	@$(MAKE) --no-print-directory -C tests/fuzz BUILD=$(abspath build-fuzz)
+
+install: all
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/pmu \
+		$(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
+	install -m 644 $(STATIC_LIB) $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(SHARED_LIB) $(DESTDIR)$(LIBDIR)/
+	ln -sf libpmu.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libpmu.so.$(SOVERSION)
+	ln -sf libpmu.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libpmu.so
+	install -m 644 include/pmu/*.h $(DESTDIR)$(INCLUDEDIR)/pmu/
+	install -m 644 $(PC_FILE) $(DESTDIR)$(LIBDIR)/pkgconfig/
+	install -m 755 $(PMU_BIN) $(DESTDIR)$(BINDIR)/
+	install -m 644 docs/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 docs/*.3 $(DESTDIR)$(MANDIR)/man3/
+
+uninstall:
+	rm -f $(DESTDIR)$(LIBDIR)/libpmu.* $(DESTDIR)$(LIBDIR)/pkgconfig/libpmu.pc \
+	      $(DESTDIR)$(BINDIR)/pmu $(DESTDIR)$(MANDIR)/man1/pmu*.1 \
+	      $(DESTDIR)$(MANDIR)/man3/libpmu.3
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/pmu
+
+clean:
+	rm -rf build build-san build-fuzz

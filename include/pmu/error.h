@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PMU_ERROR_H
+#define PMU_ERROR_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifndef PMU_API
+#define PMU_API __attribute__((visibility("default")))
+#endif
+
+/* What kind of thing went wrong; the errno alone is often too coarse. */
+enum pmu_error_kind {
+	PMU_ERR_NONE = 0,
+	PMU_ERR_SYNTAX,         /* malformed event string */
+	PMU_ERR_UNKNOWN_EVENT,  /* name not known; token = the name */
+	PMU_ERR_UNKNOWN_PMU,    /* pmu/...,/ or pmu:: prefix not known */
+	PMU_ERR_BAD_MODIFIER,   /* :x modifier or term not accepted */
+	PMU_ERR_BAD_VALUE,      /* term value out of range */
+	PMU_ERR_NOT_SUPPORTED,  /* kernel or hardware cannot count it */
+	PMU_ERR_PERMISSION,     /* perf_event_paranoid / capabilities */
+	PMU_ERR_NO_TARGET,      /* no such process, thread or CPU */
+	PMU_ERR_RESOURCES,      /* too many open files, no counters */
+	PMU_ERR_SYSTEM,         /* any other system call failure */
+	PMU_ERR_USAGE,          /* API misuse: wrong state, bad argument */
+};
+
+/*
+ * Filled by calls that take a `struct pmu_error *` (which may be NULL).
+ * Set `size = sizeof(struct pmu_error)` before the call so the struct can
+ * grow later without breaking callers.
+ */
+struct pmu_error {
+	size_t size;
+	int code;                 /* negative errno, same as the return value */
+	enum pmu_error_kind kind;
+	int offset;               /* byte offset of token in the input, or -1 */
+	int index;                /* event index (or field index), or -1 */
+	char token[64];           /* the offending token, "" if none */
+	char message[512];        /* one line, names the cause and the fix */
+};
+
+/* Text for a negative (or positive) errno value returned by libpmu. */
+PMU_API const char *pmu_strerror(int err);
+
+/* Name of an error kind, e.g. "unknown-event". */
+PMU_API const char *pmu_error_kind_name(enum pmu_error_kind kind);
+
+enum pmu_log_level {
+	PMU_LOG_WARN,
+	PMU_LOG_INFO,
+	PMU_LOG_DEBUG,
+};
+
+typedef int (*pmu_print_fn_t)(enum pmu_log_level level, const char *fmt,
+			      va_list ap);
+
+/*
+ * The library never prints on its own; install a callback to receive
+ * diagnostics.  Returns the previous callback.  NULL silences everything
+ * (the default).
+ */
+PMU_API pmu_print_fn_t pmu_set_print(pmu_print_fn_t fn);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PMU_PMU_H
+#define PMU_PMU_H
+
+#define PMU_VERSION_MAJOR 0
+#define PMU_VERSION_MINOR 1
+#define PMU_VERSION_PATCH 0
+#define PMU_VERSION_STRING "0.1.0"
+
+#include <pmu/error.h>
+#include <pmu/host.h>
+#include <pmu/session.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Version of the library actually loaded, e.g. "0.1.0". */
+PMU_API const char *pmu_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PMU_DRIVERS_PERF_SYS_H
+#define PMU_DRIVERS_PERF_SYS_H
+
+#include <linux/perf_event.h>
+#include <sys/types.h>
+
+/*
+ * Every system call the perf driver makes goes through this table, so tests
+ * can stand in for the kernel: inject errno values (EACCES, EMFILE, ENOENT,
+ * EOPNOTSUPP, ESRCH), multiplexed time_enabled/time_running, counter wrap,
+ * or a fake mmap page with cap_user_rdpmc.  Functions return what the libc
+ * call returns (-1 with errno set on failure).  `rdpmc` reads hardware
+ * counter `idx` (the mmap page's index - 1).
+ */
+struct pmu__perf_sys {
+	int (*event_open)(void *ctx, struct perf_event_attr *attr, pid_t pid,
+			  int cpu, int group_fd, unsigned long flags);
+	ssize_t (*read)(void *ctx, int fd, void *buf, size_t count);
+	int (*ioctl)(void *ctx, int fd, unsigned long req, unsigned long arg);
+	void *(*mmap)(void *ctx, size_t len, int fd);
+	int (*munmap)(void *ctx, void *addr, size_t len);
+	int (*close)(void *ctx, int fd);
+	unsigned long long (*rdpmc)(void *ctx, unsigned int idx);
+	unsigned long long (*rdtsc)(void *ctx);
+	void *ctx;
+};
+
+/* The real kernel. */
+extern const struct pmu__perf_sys pmu__perf_sys_default;
+
+struct pmu_session;
+
+/* Route a session's system calls through `sys` (must outlive the session;
+ * call before pmu_session_open). NULL restores the real kernel. */
+void pmu__session_set_sys(struct pmu_session *s,
+			  const struct pmu__perf_sys *sys);
+
+#endif

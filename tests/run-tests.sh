@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Runs every test of one or two builds and prints one closing line:
+#   N passed, N failed, N skipped
+# Each test program prints TAP ("ok N - name" / "not ok N - name", "# SKIP");
+# a program that exits 77 without TAP output is one skipped test, one that
+# fails without a "not ok" line (a crash, a sanitizer report) is one failure.
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+builds=()
+valgrind=0
+sanitized=0
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--build) builds+=("$2"); shift 2 ;;
+	--also) [ -x "$2/pmu" ] && builds+=("$2"); shift 2 ;;
+	--valgrind) valgrind=1; shift ;;
+	--sanitized) sanitized=1; shift ;;
+	*) echo "run-tests: unknown option '$1'" >&2; exit 2 ;;
+	esac
+done
+
+export PMU_SHARED=${PMU_SHARED:-$root/../shared}
+export CMOCKA_MESSAGE_OUTPUT=TAP
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+passed=0 failed=0 skipped=0
+failures=()
+
+run_one() { # label, command...
+	local label=$1; shift
+	local log="$logdir/$(echo "$label" | tr '/ :' '___').log"
+	local rc p f s
+	timeout 300 "$@" >"$log" 2>&1 </dev/null
+	rc=$?
+	p=$(grep -cE '^ok [0-9]+' "$log" | tr -d ' ')
+	s=$(grep -E '^ok [0-9]+' "$log" | grep -ciE '# *skip' | tr -d ' ')
+	f=$(grep -cE '^not ok [0-9]+' "$log" | tr -d ' ')
+	p=$((p - s))
+	if [ "$rc" = 77 ] && [ $((p + f + s)) = 0 ]; then
+		s=1
+	elif [ "$rc" != 0 ] && [ "$rc" != 77 ] && [ "$f" = 0 ]; then
+		f=1
+	elif [ $((p + f + s)) = 0 ]; then
+		p=1
+	fi
+	passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
+	if [ "$f" != 0 ]; then
+		printf 'FAIL %-40s %d passed, %d failed (exit %d; log %s)\n' "$label" "$p" "$f" "$rc" "$log"
+		grep -E '^not ok|ERROR|Assert|error:|Sanitizer|runtime error|definitely lost' "$log" | head -20 | sed 's/^/    /'
+		failures+=("$label")
+	else
+		printf 'ok   %-40s %d passed, %d skipped\n' "$label" "$p" "$s"
+	fi
+}
+
+for b in "${builds[@]}"; do
+	logdir="$b/test-logs"
+	rm -rf "$logdir"; mkdir -p "$logdir"
+	tag=$(basename "$b")
+	export PMU="$root/$b/pmu" PMU_BUILD="$root/$b"
+	for t in "$b"/tests/test-*; do
+		[ -x "$t" ] || continue
+		run_one "$tag/$(basename "$t")" "$t"
+		if [ "$valgrind" = 1 ] && [ "$b" = "${builds[0]}" ]; then
+			run_one "$tag/valgrind/$(basename "$t")" valgrind -q --error-exitcode=99 \
+				--leak-check=full --errors-for-leak-kinds=definite,indirect \
+				--track-fds=no "$t"
+		fi
+	done
+	for t in tests/cli/*.sh; do
+		[ -x "$t" ] || continue
+		run_one "$tag/cli/$(basename "$t" .sh)" "$t"
+	done
+	for r in "$b"/fuzz/replay-*; do
+		[ -x "$r" ] || continue
+		name=${r##*/replay-}
+		run_one "$tag/fuzz/$name" "$r" tests/fuzz/corpus/"$name"
+	done
+done
+
+if [ ${#failures[@]} -gt 0 ]; then
+	echo "failed: ${failures[*]}"
+fi
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" = 0 ]

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <pmu/pmu.h>
+
+#include "cmd.h"
+
+static const struct pmu_cmd commands[] = {
+	{ "stat", cmd_stat, "count events for a command, process, thread or CPUs" },
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+void pmu_tool_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("pmu: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: pmu [--version] [--help] COMMAND [ARGS...]\n\n"
+		   "Hardware performance monitoring on Linux perf_event.\n\n"
+		   "Commands:\n");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\nRun 'pmu COMMAND --help' for a command's options; "
+		   "see pmu(1).\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *name = argc > 1 ? argv[1] : NULL;
+
+	if (!name) {
+		usage(stderr);
+		return EXIT_PMU_USAGE;
+	}
+	if (!strcmp(name, "--help") || !strcmp(name, "-h") ||
+	    !strcmp(name, "help")) {
+		if (!strcmp(name, "help") && argc > 2) {
+			char *hargv[] = { argv[2], "--help", NULL };
+			for (size_t i = 0; i < NCOMMANDS; i++)
+				if (!strcmp(argv[2], commands[i].name))
+					return commands[i].run(2, hargv);
+		}
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(name, "--version") || !strcmp(name, "-V")) {
+		printf("pmu %s\n", pmu_version());
+		return 0;
+	}
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(name, commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	pmu_tool_err("'%s' is not a pmu command; see 'pmu --help'", name);
+	return EXIT_PMU_USAGE;
+}
