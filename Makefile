@@ -44,7 +44,7 @@ TOOL_OBJS   := $(TOOL_SRCS:%.c=$(BUILD)/obj/%.o)
 TESTS       := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 EXAMPLES    := $(EX_SRCS:examples/%.c=$(BUILD)/examples/%)
 FUZZ_REPLAY := $(FUZZ_SRCS:tests/fuzz/fuzz-%.c=$(BUILD)/fuzz/replay-%)
-TEST_HELPERS := $(BUILD)/tests/libinject.so $(BUILD)/tests/spin
+TEST_HELPERS := $(BUILD)/tests/libinject.so $(BUILD)/tests/spin $(BUILD)/tests/evdump
 
 STATIC_LIB  := $(BUILD)/libpmu.a
 SHARED_LIB  := $(BUILD)/libpmu.so.$(VERSION)
@@ -99,6 +99,10 @@ $(BUILD)/tests/libinject.so: tests/cli/inject.c
 $(BUILD)/tests/spin: tests/cli/spin.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
+$(BUILD)/tests/evdump: tests/cli/evdump.c $(STATIC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS)
 
 $(BUILD)/fuzz/replay-%: tests/fuzz/fuzz-%.c tests/fuzz/replay.c $(STATIC_LIB)
 	@mkdir -p $(dir $@)

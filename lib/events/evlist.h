@@ -26,6 +26,11 @@ struct pmu__evdesc {
 	double scale;      /* multiply raw by this to get `unit` (1.0 default;
 			      1e-6 for the ns clocks shown in msec) */
 	bool is_hw;        /* needs a hardware PMU (generic hw/cache/raw/cpu) */
+	bool precise_max;  /* :P, the highest precise_ip the kernel takes;
+			      attr.precise_ip starts at 3, the session may
+			      lower it */
+	bool sample_read;  /* :S, sample by reading the group (records add
+			      PERF_SAMPLE_READ) */
 };
 
 struct pmu__evlist {

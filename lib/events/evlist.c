@@ -1,0 +1,935 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perf-style event lists: "cycles:u,{task-clock,cs}:k,msr/tsc/,sched:x".
+ *
+ * The list is split into tokens by hand rather than by a grammar tool:
+ * the only nesting is one level of braces, and commas inside pmu/.../
+ * belong to the term list, which a scanner tracking '/' handles directly.
+ * Events are parsed into a private list that is moved into the caller's
+ * list only when the whole string parsed, so errors append nothing.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "events/evparse.h"
+#include "util/error.h"
+
+#define MODS_HELP "u k h G H p pp ppp P S D I e"
+#define KNOWN_HELP "known: generic hardware, cache and software events, " \
+	"tracepoints sys:name, pmu/term=value/ and rHEX raw codes"
+
+struct parser {
+	const char *str;
+	const struct pmu__parse_ctx *ctx;
+	struct pmu_error *err;
+	struct pmu__evlist out;
+	int group;
+};
+
+/* One event as it is being built: the descriptor plus what the name
+ * still needs. */
+struct evbuild {
+	struct pmu__evdesc d;
+	const char *text;      /* the token, NUL-terminated */
+	size_t off;            /* its byte offset in the input */
+	bool own_mods;         /* the token carried modifiers */
+	bool named;            /* name= term gave the name */
+};
+
+static const char *sysfs_root(const struct parser *p)
+{
+	return p->ctx && p->ctx->sysfs_root ? p->ctx->sysfs_root
+					    : PMU__SYSFS_DEFAULT;
+}
+
+static const char *tracefs_root(const struct parser *p)
+{
+	return p->ctx ? p->ctx->tracefs_root : NULL;
+}
+
+static int clamp_off(size_t off)
+{
+	return off > INT_MAX ? INT_MAX : (int)off;
+}
+
+/* Fill the error for the event being parsed; tok[0..toklen) is copied so
+ * callers can name a slice of the input. */
+PMU__PRINTF(7, 8)
+static int fail(struct parser *p, int code, enum pmu_error_kind kind,
+		const char *tok, size_t toklen, size_t off, const char *fmt, ...)
+{
+	char tbuf[64], msg[512];
+	va_list ap;
+
+	if (toklen >= sizeof(tbuf))
+		toklen = sizeof(tbuf) - 1;
+	memcpy(tbuf, tok, toklen);
+	tbuf[toklen] = '\0';
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	pmu__error(p->err, code, kind, tbuf, clamp_off(off), "%s", msg);
+	if (p->err && p->err->size >= sizeof(*p->err))
+		p->err->index = (int)(p->out.n > INT_MAX ? INT_MAX : p->out.n);
+	return code;
+}
+
+static int fail_syntax(struct parser *p, size_t off, const char *what)
+{
+	const char *at = p->str + off;
+	size_t len = strcspn(at, ",{}");
+
+	return fail(p, -EINVAL, PMU_ERR_SYNTAX, at, len, off,
+		    "%s at offset %zu of '%s'", what, off, p->str);
+}
+
+PMU__PRINTF(4, 5)
+static void appendf(char *buf, size_t sz, size_t *used, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if (*used >= sz)
+		return;
+	va_start(ap, fmt);
+	k = vsnprintf(buf + *used, sz - *used, fmt, ap);
+	va_end(ap);
+	*used = k < 0 ? sz : *used + (size_t)k;
+}
+
+static int unknown_event(struct parser *p, const char *name, size_t len,
+			 size_t off)
+{
+	struct pmu__suggestion s[3];
+	char tok[128], hint[400] = "";
+	size_t n, used = 0;
+
+	if (len >= sizeof(tok))
+		len = sizeof(tok) - 1;
+	memcpy(tok, name, len);
+	tok[len] = '\0';
+	n = pmu__event_suggest_ex(tok, p->ctx, s, 3);
+	for (size_t i = 0; i < n; i++)
+		appendf(hint, sizeof(hint), &used, "%s'%s'",
+			i == 0 ? "; did you mean " : i + 1 == n ? " or " : ", ",
+			s[i].name);
+	if (n)
+		return fail(p, -EINVAL, PMU_ERR_UNKNOWN_EVENT, tok, len, off,
+			    "unknown event '%s'%s?", tok, hint);
+	return fail(p, -EINVAL, PMU_ERR_UNKNOWN_EVENT, tok, len, off,
+		    "unknown event '%s' (" KNOWN_HELP ")", tok);
+}
+
+/* ---- modifiers ---- */
+
+/* perf's rule for u/k/h (and G/H): the first one named excludes all the
+ * others, each one named re-includes itself. */
+static void include_priv(struct perf_event_attr *a, char c)
+{
+	if (!a->exclude_user && !a->exclude_kernel && !a->exclude_hv)
+		a->exclude_user = a->exclude_kernel = a->exclude_hv = 1;
+	if (c == 'u')
+		a->exclude_user = 0;
+	else if (c == 'k')
+		a->exclude_kernel = 0;
+	else
+		a->exclude_hv = 0;
+}
+
+static void include_virt(struct perf_event_attr *a, char c)
+{
+	if (!a->exclude_guest && !a->exclude_host)
+		a->exclude_guest = a->exclude_host = 1;
+	if (c == 'G')
+		a->exclude_guest = 0;
+	else
+		a->exclude_host = 0;
+}
+
+static int apply_flag(struct pmu__evdesc *d, char c)
+{
+	switch (c) {
+	case 'u': case 'k': case 'h':
+		include_priv(&d->attr, c);
+		return 0;
+	case 'G': case 'H':
+		include_virt(&d->attr, c);
+		return 0;
+	case 'P':
+		d->precise_max = true;
+		d->attr.precise_ip = 3;
+		return 0;
+	case 'S':
+		d->sample_read = true;
+		return 0;
+	case 'D':
+		d->attr.pinned = 1;
+		return 0;
+	case 'I':
+		d->attr.exclude_idle = 1;
+		return 0;
+	case 'e':
+		d->attr.exclusive = 1;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* Apply mods[0..len) to d; `tok` is the whole event token for messages. */
+static int apply_mods(struct parser *p, struct pmu__evdesc *d,
+		      const char *mods, size_t len, const char *tok,
+		      size_t off)
+{
+	unsigned np = 0;
+
+	if (len == 0)
+		return fail(p, -EINVAL, PMU_ERR_SYNTAX, tok, strlen(tok), off,
+			    "missing modifier after ':' in '%s'", tok);
+	for (size_t i = 0; i < len; i++) {
+		if (mods[i] == 'p') {
+			if (++np > 3)
+				return fail(p, -EINVAL, PMU_ERR_BAD_MODIFIER,
+					    tok, strlen(tok), off,
+					    "too many 'p' modifiers in '%s' (at most ppp)",
+					    tok);
+		} else if (apply_flag(d, mods[i])) {
+			return fail(p, -EINVAL, PMU_ERR_BAD_MODIFIER, tok,
+				    strlen(tok), off,
+				    "unknown modifier '%c' in '%s' (valid: "
+				    MODS_HELP ")", mods[i], tok);
+		}
+	}
+	if (np && !d->precise_max)
+		d->attr.precise_ip = np;
+	return 0;
+}
+
+static bool mods_valid(const char *mods)
+{
+	struct parser quiet = { .str = "" };
+	struct pmu__evdesc d = { .scale = 1.0 };
+
+	return apply_mods(&quiet, &d, mods, strlen(mods), mods, 0) == 0;
+}
+
+/* ---- numbers ---- */
+
+static unsigned hexval(char c)
+{
+	return isdigit((unsigned char)c) ? (unsigned)(c - '0')
+					 : (unsigned)(tolower((unsigned char)c) - 'a' + 10);
+}
+
+/* Decimal or 0x-hex, the whole string, no wrap-around. */
+static int parse_u64(const char *s, uint64_t *v)
+{
+	unsigned base = 10;
+	uint64_t x = 0;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	}
+	if (!*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		unsigned dgt;
+
+		if (!(base == 16 ? isxdigit((unsigned char)*s)
+				 : isdigit((unsigned char)*s)))
+			return -EINVAL;
+		dgt = hexval(*s);
+		if (x > (UINT64_MAX - dgt) / base)
+			return -ERANGE;
+		x = x * base + dgt;
+	}
+	*v = x;
+	return 0;
+}
+
+/* ---- built-in names, raw codes, tracepoints ---- */
+
+/* "r1a2" -> raw code; -ENOENT when the token is not of that form. */
+static int resolve_raw(struct parser *p, const char *name, size_t len,
+		       struct evbuild *b)
+{
+	uint64_t v = 0;
+
+	if (len < 2 || name[0] != 'r')
+		return -ENOENT;
+	for (size_t i = 1; i < len; i++)
+		if (!isxdigit((unsigned char)name[i]))
+			return -ENOENT;
+	for (size_t i = 1; i < len; i++) {
+		if (v >> 60)
+			return fail(p, -EINVAL, PMU_ERR_BAD_VALUE, name, len,
+				    b->off, "raw code '%.*s' does not fit in 64 bits",
+				    (int)len, name);
+		v = v << 4 | hexval(name[i]);
+	}
+	b->d.attr.type = PERF_TYPE_RAW;
+	b->d.attr.config = v;
+	b->d.is_hw = true;
+	return 0;
+}
+
+/* Generic hardware, software, cache or raw event; -ENOENT if none. */
+static int resolve_builtin(struct parser *p, const char *name, size_t len,
+			   struct evbuild *b)
+{
+	const struct pmu__evname *e = pmu__evname_find(name, len);
+	uint64_t config;
+	int r;
+
+	if (e) {
+		b->d.attr.type = e->type;
+		b->d.attr.config = e->config;
+		b->d.is_hw = e->type == PERF_TYPE_HARDWARE;
+		if (e->clock) {
+			snprintf(b->d.unit, sizeof(b->d.unit), "msec");
+			b->d.scale = 1e-6;
+		}
+		return 0;
+	}
+	r = pmu__cache_parse(name, len, &config);
+	if (r == -EOPNOTSUPP)
+		return fail(p, -EINVAL, PMU_ERR_UNKNOWN_EVENT, name, len,
+			    b->off, "'%.*s' names an operation that cache does "
+			    "not have (iTLB and branch only have loads, "
+			    "L1-icache no stores)", (int)len, name);
+	if (r == 0) {
+		b->d.attr.type = PERF_TYPE_HW_CACHE;
+		b->d.attr.config = config;
+		b->d.is_hw = true;
+		return 0;
+	}
+	return resolve_raw(p, name, len, b);
+}
+
+static int tracepoint_error(struct parser *p, const char *name, size_t len,
+			    size_t off, int r)
+{
+	return fail(p, r, r == -EACCES || r == -EPERM ? PMU_ERR_PERMISSION
+						       : PMU_ERR_SYSTEM,
+		    name, len, off, "cannot read the id of tracepoint '%.*s': %s",
+		    (int)len, name, pmu_strerror(r));
+}
+
+/* "sys:name" or "sys:name:mods"; colon points at the first ':'. */
+static int resolve_tracepoint(struct parser *p, struct evbuild *b,
+			      const char *colon)
+{
+	const char *t = b->text, *ev = colon + 1, *c2 = strchr(ev, ':');
+	size_t slen = (size_t)(colon - t), elen = c2 ? (size_t)(c2 - ev) : strlen(ev);
+	char sys[NAME_MAX + 1], name[NAME_MAX + 1];
+	uint64_t id;
+	int r = -ENOENT;
+
+	if (elen == 0)
+		return fail_syntax(p, b->off + slen + 1,
+				   "missing tracepoint name after ':'");
+	if (slen <= NAME_MAX && elen <= NAME_MAX) {
+		snprintf(sys, sizeof(sys), "%.*s", (int)slen, t);
+		snprintf(name, sizeof(name), "%.*s", (int)elen, ev);
+		r = pmu__tracepoint_id(tracefs_root(p), sys, name, &id);
+	}
+	if (r == -ENOENT && !c2 && mods_valid(ev))
+		return unknown_event(p, t, slen, b->off);
+	if (r == -ENOENT)
+		return unknown_event(p, t, slen + 1 + elen, b->off);
+	if (r < 0)
+		return tracepoint_error(p, t, slen + 1 + elen, b->off, r);
+	b->d.attr.type = PERF_TYPE_TRACEPOINT;
+	b->d.attr.config = id;
+	if (!c2)
+		return 0;
+	b->own_mods = true;
+	return apply_mods(p, &b->d, c2 + 1, strlen(c2 + 1), t, b->off);
+}
+
+/* A name without '/' or "::": built-in, raw, or tracepoint. */
+static int parse_named(struct parser *p, struct evbuild *b)
+{
+	const char *t = b->text, *colon = strchr(t, ':');
+	size_t len = colon ? (size_t)(colon - t) : strlen(t);
+	int r;
+
+	if (len == 0)
+		return fail_syntax(p, b->off, "missing event name before ':'");
+	r = resolve_builtin(p, t, len, b);
+	if (r == -ENOENT && !colon)
+		return unknown_event(p, t, len, b->off);
+	if (r == -ENOENT)
+		return resolve_tracepoint(p, b, colon);
+	if (r < 0 || !colon)
+		return r;
+	if (!mods_valid(colon + 1)) {
+		/* "cycles:x" might still be a tracepoint of a subsystem that
+		 * shares a name with a built-in event. */
+		struct evbuild tp = *b;
+
+		if (resolve_tracepoint(p, &tp, colon) == 0) {
+			*b = tp;
+			pmu__error_clear(p->err);
+			return 0;
+		}
+	}
+	b->own_mods = true;
+	return apply_mods(p, &b->d, colon + 1, strlen(colon + 1), t, b->off);
+}
+
+/* ---- dynamic PMUs: pmu/term=value,alias/ ---- */
+
+struct pmuterm {
+	const char *pmu;
+	const char *alias;   /* non-NULL while expanding an events/ alias */
+	size_t off;          /* offset of the term (or of the alias) */
+};
+
+static bool is_core_pmu(const char *pmu)
+{
+	return !strcmp(pmu, "cpu") || !strcmp(pmu, "cpu_core") ||
+	       !strcmp(pmu, "cpu_atom") || !strncmp(pmu, "armv8", 5);
+}
+
+static int apply_terms(struct parser *p, struct evbuild *b,
+		       const struct pmuterm *pt, const char *s, size_t len);
+
+static int bad_value(struct parser *p, const struct pmuterm *pt,
+		     const char *key, const char *val, const char *why)
+{
+	return fail(p, -EINVAL, PMU_ERR_BAD_VALUE, key, strlen(key), pt->off,
+		    "value '%s' of term '%s' for PMU '%s'%s%s%s %s", val, key,
+		    pt->pmu, pt->alias ? " (in event alias '" : "",
+		    pt->alias ? pt->alias : "", pt->alias ? "')" : "", why);
+}
+
+/* config=, config1=, config2=, period=, name=: known to every PMU. */
+static int generic_term(struct parser *p, struct evbuild *b,
+			const struct pmuterm *pt, const char *key,
+			const char *val)
+{
+	static const char *const keys[] = { "config", "config1", "config2",
+					    "period", "name" };
+	__u64 *dst[] = { &b->d.attr.config, &b->d.attr.config1,
+			 &b->d.attr.config2, &b->d.attr.sample_period };
+	uint64_t v;
+	size_t k;
+
+	for (k = 0; k < 5 && strcmp(key, keys[k]); k++)
+		;
+	if (k == 5)
+		return -ENOENT;
+	if (!val || !*val)
+		return fail(p, -EINVAL, PMU_ERR_SYNTAX, key, strlen(key),
+			    pt->off, "term '%s' needs a value ('%s=...')",
+			    key, key);
+	if (k == 4) {
+		free(b->d.name);
+		b->d.name = strdup(val);
+		b->named = true;
+		return b->d.name ? 0 : -ENOMEM;
+	}
+	if (parse_u64(val, &v))
+		return bad_value(p, pt, key, val,
+				 "is not a number that fits in 64 bits");
+	*dst[k] = v;
+	return 0;
+}
+
+static int unknown_term(struct parser *p, const struct pmuterm *pt,
+			const char *key)
+{
+	char list[300];
+
+	pmu__sysfs_format_list(sysfs_root(p), pt->pmu, list, sizeof(list));
+	return fail(p, -EINVAL, PMU_ERR_BAD_MODIFIER, key, strlen(key),
+		    pt->off, "unknown term '%s' for PMU '%s'%s%s%s; valid "
+		    "terms: %s%sconfig, config1, config2, name, period", key,
+		    pt->pmu, pt->alias ? " in event alias '" : "",
+		    pt->alias ? pt->alias : "", pt->alias ? "'" : "", list,
+		    *list ? ", " : "");
+}
+
+static int format_term(struct parser *p, struct evbuild *b,
+		       const struct pmuterm *pt, const char *key,
+		       const char *val)
+{
+	struct pmu__format f;
+	char why[64];
+	uint64_t v = 1;
+	int r = pmu__sysfs_format(sysfs_root(p), pt->pmu, key, &f);
+
+	if (r == -ENOENT && !val && !pt->alias) {
+		char full[NAME_MAX * 2 + 4];
+
+		/* a bare word that is neither an alias nor a flag term */
+		snprintf(full, sizeof(full), "%s/%s/", pt->pmu, key);
+		return unknown_event(p, full, strlen(full), b->off);
+	}
+	if (r == -ENOENT)
+		return unknown_term(p, pt, key);
+	if (r < 0)
+		return fail(p, r == -EINVAL ? -EINVAL : r, PMU_ERR_SYSTEM, key,
+			    strlen(key), pt->off, "cannot use the sysfs format "
+			    "of term '%s' for PMU '%s': %s", key, pt->pmu,
+			    pmu_strerror(r));
+	r = val ? parse_u64(val, &v) : 0;
+	if (r < 0)
+		return bad_value(p, pt, key, val, r == -ERANGE ?
+				 "does not fit in 64 bits" : "is not a number");
+	if (pmu__format_apply(&f, v, &b->d.attr)) {
+		snprintf(why, sizeof(why), "does not fit in its %d bits",
+			 __builtin_popcountll(f.mask));
+		return bad_value(p, pt, key, val ? val : "1", why);
+	}
+	return 0;
+}
+
+/* "pmu/alias/": expand events/<alias>, whose terms may not be aliases. */
+static int alias_term(struct parser *p, struct evbuild *b,
+		      const struct pmuterm *pt, const char *key)
+{
+	struct pmu__alias a;
+	struct pmuterm inner = { .pmu = pt->pmu, .alias = key, .off = pt->off };
+	int r = pmu__sysfs_alias(sysfs_root(p), pt->pmu, key, &a);
+
+	if (r == -ENOENT)
+		return r;
+	if (r < 0)
+		return fail(p, r, PMU_ERR_SYSTEM, key, strlen(key), pt->off,
+			    "cannot read event alias '%s' of PMU '%s': %s", key,
+			    pt->pmu, pmu_strerror(r));
+	if (a.unit[0])
+		snprintf(b->d.unit, sizeof(b->d.unit), "%s", a.unit);
+	b->d.scale = a.scale;
+	return apply_terms(p, b, &inner, a.terms, strlen(a.terms));
+}
+
+static int one_term(struct parser *p, struct evbuild *b,
+		    const struct pmuterm *pt, char *term)
+{
+	char *eq = strchr(term, '='), *val = NULL;
+	int r;
+
+	if (eq) {
+		*eq = '\0';
+		val = eq + 1;
+	}
+	if (!*term)
+		return fail(p, -EINVAL, PMU_ERR_SYNTAX, "=", 1, pt->off,
+			    "missing term name before '=' for PMU '%s'", pt->pmu);
+	r = generic_term(p, b, pt, term, val);
+	if (r != -ENOENT)
+		return r;
+	if (!val && !pt->alias) {
+		r = alias_term(p, b, pt, term);
+		if (r != -ENOENT)
+			return r;
+	}
+	return format_term(p, b, pt, term, val);
+}
+
+/* Comma-separated terms s[0..len); offsets relative to the pmu's term
+ * list unless expanding an alias (then the alias's offset). */
+static int apply_terms(struct parser *p, struct evbuild *b,
+		       const struct pmuterm *pt, const char *s, size_t len)
+{
+	size_t i = 0;
+
+	if (len && s[len - 1] == ',')
+		return fail(p, -EINVAL, PMU_ERR_SYNTAX, ",", 1,
+			    pt->alias ? pt->off : pt->off + len - 1,
+			    "empty term after ',' for PMU '%s'", pt->pmu);
+	while (i < len) {
+		size_t j = i;
+		struct pmuterm here = *pt;
+		char term[256];
+		int r;
+
+		while (j < len && s[j] != ',')
+			j++;
+		if (!pt->alias)
+			here.off = pt->off + i;
+		if (j == i || j - i >= sizeof(term))
+			return fail(p, -EINVAL, PMU_ERR_SYNTAX, s + i, j - i,
+				    here.off, j == i ? "empty term for PMU '%s'"
+				    : "term too long for PMU '%s'", pt->pmu);
+		snprintf(term, sizeof(term), "%.*s", (int)(j - i), s + i);
+		r = one_term(p, b, &here, term);
+		if (r < 0)
+			return r;
+		i = j + 1;
+	}
+	return 0;
+}
+
+static int unknown_pmu(struct parser *p, const struct evbuild *b,
+		       size_t plen)
+{
+	return fail(p, -EINVAL, PMU_ERR_UNKNOWN_PMU, b->text, plen, b->off,
+		    "unknown PMU '%.*s' in '%s' (not listed in sysfs "
+		    "bus/event_source/devices)", (int)plen, b->text, b->text);
+}
+
+/* "pmu/terms/", "pmu/terms/:mods" or "pmu/terms/mods". */
+static int parse_pmu_event(struct parser *p, struct evbuild *b)
+{
+	const char *t = b->text, *open = strchr(t, '/');
+	const char *close = strchr(open + 1, '/'), *mods;
+	size_t plen = (size_t)(open - t);
+	char pmu[NAME_MAX + 1];
+	struct pmuterm pt = { .pmu = pmu };
+	uint32_t type;
+
+	if (plen == 0)
+		return fail_syntax(p, b->off, "missing PMU name before '/'");
+	if (!close)
+		return fail(p, -EINVAL, PMU_ERR_SYNTAX, t, strlen(t), b->off,
+			    "missing closing '/' in '%s'", t);
+	if (plen > NAME_MAX || !pmu__name_is_safe(t, plen))
+		return unknown_pmu(p, b, plen);
+	memcpy(pmu, t, plen);
+	pmu[plen] = '\0';
+	if (pmu__sysfs_pmu_type(sysfs_root(p), pmu, &type) < 0)
+		return unknown_pmu(p, b, plen);
+	b->d.attr.type = type;
+	b->d.is_hw = is_core_pmu(pmu);
+	pt.off = b->off + plen + 1;
+	if (apply_terms(p, b, &pt, open + 1, (size_t)(close - open - 1)) < 0)
+		return -EINVAL;
+	mods = close + 1;
+	if (*mods == '\0')
+		return 0;
+	b->own_mods = true;
+	if (*mods == ':')
+		mods++;
+	return apply_mods(p, &b->d, mods, strlen(mods), t, b->off);
+}
+
+/* "pmu::EVENT...": model-specific tables, through the catalog hook. */
+static int parse_catalog(struct parser *p, struct evbuild *b,
+			 const char *dcolon)
+{
+	const char *t = b->text;
+	size_t plen = (size_t)(dcolon - t);
+	char *pmu;
+	int r;
+
+	if (plen == 0)
+		return fail_syntax(p, b->off, "missing PMU name before '::'");
+	pmu = strndup(t, plen);
+	if (!pmu)
+		return -ENOMEM;
+	r = pmu__catalog_resolve(pmu, dcolon + 2, &b->d.attr, p->err);
+	free(pmu);
+	if (r == -ENOENT)
+		return fail(p, -EINVAL, PMU_ERR_UNKNOWN_PMU, t, plen, b->off,
+			    "unknown PMU '%.*s' in '%s': model-specific event "
+			    "tables are not available for it", (int)plen, t, t);
+	if (r < 0)
+		return r;
+	b->d.is_hw = true;
+	return 0;
+}
+
+/* ---- events, groups, lists ---- */
+
+static int push(struct parser *p, struct pmu__evdesc *d)
+{
+	struct pmu__evlist *l = &p->out;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 8;
+		struct pmu__evdesc *ev = realloc(l->ev, cap * sizeof(*ev));
+
+		if (!ev)
+			return -ENOMEM;
+		l->ev = ev;
+		l->cap = cap;
+	}
+	l->ev[l->n++] = *d;
+	return 0;
+}
+
+/* The event's name as printed: the token, plus the group's modifiers. */
+static int set_name(struct evbuild *b, const char *gmods)
+{
+	size_t len = strlen(b->text);
+	char *name;
+
+	if (b->named)
+		return 0;
+	if (!gmods)
+		return (b->d.name = strdup(b->text)) ? 0 : -ENOMEM;
+	name = malloc(len + strlen(gmods) + 2);
+	if (!name)
+		return -ENOMEM;
+	sprintf(name, "%s%s%s", b->text, b->own_mods ? "" : ":", gmods);
+	b->d.name = name;
+	return 0;
+}
+
+static int build_event(struct parser *p, struct evbuild *b)
+{
+	const char *t = b->text, *dcolon = strstr(t, "::");
+
+	for (const char *c = t; *c; c++)
+		if (isspace((unsigned char)*c))
+			return fail(p, -EINVAL, PMU_ERR_SYNTAX, t, strlen(t),
+				    b->off, "unexpected whitespace at offset %zu "
+				    "inside event '%s'", b->off + (size_t)(c - t), t);
+	if (strchr(t, '/'))
+		return parse_pmu_event(p, b);
+	if (dcolon)
+		return parse_catalog(p, b, dcolon);
+	return parse_named(p, b);
+}
+
+/* One event token t (NUL-terminated copy) at offset off. */
+static int add_event(struct parser *p, const char *t, size_t off,
+		     const char *gmods, bool leader)
+{
+	struct evbuild b = {
+		.d = { .scale = 1.0, .group = p->group, .leader = leader },
+		.text = t, .off = off,
+	};
+	int r;
+
+	r = build_event(p, &b);
+	if (r == 0 && gmods)
+		r = apply_mods(p, &b.d, gmods, strlen(gmods), t, off);
+	/* catalogs may have filled attr wholesale */
+	b.d.attr.size = sizeof(b.d.attr);
+	if (r == 0)
+		r = set_name(&b, gmods);
+	if (r == 0)
+		r = push(p, &b.d);
+	if (r < 0) {
+		free(b.d.name);
+		if (r == -ENOMEM)
+			fail(p, r, PMU_ERR_SYSTEM, t, strlen(t), off,
+			     "out of memory");
+	}
+	return r;
+}
+
+static size_t skip_ws(const char *s, size_t i)
+{
+	while (isspace((unsigned char)s[i]))
+		i++;
+	return i;
+}
+
+/* End of the token at i: the next ',' outside pmu/.../, a brace, or the
+ * end of the string. */
+static size_t token_end(const char *s, size_t i)
+{
+	bool in_terms = false;
+
+	for (; s[i]; i++) {
+		if (s[i] == '/')
+			in_terms = !in_terms;
+		else if (s[i] == '{' || s[i] == '}')
+			break;
+		else if (s[i] == ',' && !in_terms)
+			break;
+	}
+	return i;
+}
+
+static size_t trim_end(const char *s, size_t start, size_t end)
+{
+	while (end > start && isspace((unsigned char)s[end - 1]))
+		end--;
+	return end;
+}
+
+static int fail_empty(struct parser *p, size_t at, bool in_group,
+		      bool first)
+{
+	char c = p->str[at];
+
+	if (c == '{')
+		return fail_syntax(p, at, "nested groups are not supported");
+	if (c == '}' && !in_group)
+		return fail_syntax(p, at, "unexpected '}'");
+	if (c == '}')
+		return fail_syntax(p, at, first ? "empty group"
+					       : "empty event before '}'");
+	if (c == '\0' && p->out.n == 0)
+		return fail_syntax(p, at, "empty event list");
+	if (c == '\0')
+		return fail_syntax(p, at, "empty event after ','");
+	return fail_syntax(p, at, "empty event");
+}
+
+static int parse_member(struct parser *p, size_t *pos, const char *gmods,
+			bool in_group, bool first)
+{
+	const char *s = p->str;
+	size_t start = skip_ws(s, *pos), stop = token_end(s, start);
+	size_t end = trim_end(s, start, stop);
+	char *t;
+	int r;
+
+	if (end == start)
+		return fail_empty(p, start, in_group, first);
+	t = strndup(s + start, end - start);
+	if (!t)
+		return fail(p, -ENOMEM, PMU_ERR_SYSTEM, "", 0, start,
+			    "out of memory");
+	r = add_event(p, t, start, gmods, first);
+	free(t);
+	*pos = stop;
+	return r;
+}
+
+/* Group modifiers after '}' at s[close]: NULL if none, else a copy,
+ * checked; *after is where the list continues. */
+static int group_mods(struct parser *p, size_t open, size_t close,
+		      char **gmods, size_t *after)
+{
+	const char *s = p->str;
+	size_t start = close + 2, stop, end;
+	struct pmu__evdesc scratch = { .scale = 1.0 };
+	char *text;
+	int r;
+
+	*gmods = NULL;
+	*after = close + 1;
+	if (s[close + 1] != ':')
+		return 0;
+	stop = token_end(s, start);
+	end = trim_end(s, start, stop);
+	text = strndup(s + open, end - open);
+	if (!text)
+		return -ENOMEM;
+	r = apply_mods(p, &scratch, text + (start - open), end - start, text,
+		       open);
+	for (size_t i = start; r == 0 && i < end; i++)
+		if (isspace((unsigned char)s[i]))
+			r = fail_syntax(p, i, "unexpected whitespace in modifiers");
+	if (r == 0)
+		memmove(text, text + (start - open), end - start + 1);
+	if (r < 0) {
+		free(text);
+		return r;
+	}
+	*gmods = text;
+	*after = stop;
+	return 0;
+}
+
+static int parse_group(struct parser *p, size_t *pos)
+{
+	const char *s = p->str;
+	size_t open = *pos, close = open + 1, q = open + 1, after;
+	char *gmods;
+	int r;
+
+	while (s[close] && s[close] != '}' && s[close] != '{')
+		close++;
+	if (s[close] == '{')
+		return fail_syntax(p, close, "nested groups are not supported");
+	if (!s[close])
+		return fail_syntax(p, open, "missing '}' for this '{'");
+	r = group_mods(p, open, close, &gmods, &after);
+	for (bool first = true; r == 0; first = false) {
+		r = parse_member(p, &q, gmods, true, first);
+		if (r == 0 && s[q] == '}')
+			break;
+		q++; /* the ',' token_end stopped at */
+	}
+	free(gmods);
+	*pos = after;
+	return r;
+}
+
+static int parse_list(struct parser *p)
+{
+	const char *s = p->str;
+	size_t pos = 0;
+	int r;
+
+	for (;;) {
+		pos = skip_ws(s, pos);
+		if (s[pos] == '{')
+			r = parse_group(p, &pos);
+		else
+			r = parse_member(p, &pos, NULL, false, true);
+		if (r < 0)
+			return r;
+		p->group++;
+		pos = skip_ws(s, pos);
+		if (!s[pos])
+			return 0;
+		if (s[pos] != ',')
+			return fail(p, -EINVAL, PMU_ERR_SYNTAX, s + pos, 1, pos,
+				    "unexpected '%c' at offset %zu of '%s' "
+				    "(expected ',')", s[pos], pos, s);
+		pos++;
+	}
+}
+
+/* Move every event of `from` to the end of `to`. */
+static int append(struct pmu__evlist *to, struct pmu__evlist *from)
+{
+	size_t n = to->n + from->n;
+
+	if (n > to->cap) {
+		struct pmu__evdesc *ev = realloc(to->ev, n * sizeof(*ev));
+
+		if (!ev)
+			return -ENOMEM;
+		to->ev = ev;
+		to->cap = n;
+	}
+	if (from->n)
+		memcpy(to->ev + to->n, from->ev, from->n * sizeof(*from->ev));
+	to->n = n;
+	from->n = 0;
+	return 0;
+}
+
+int pmu__evlist_parse(struct pmu__evlist *l, const char *str,
+		      const struct pmu__parse_ctx *ctx, struct pmu_error *err)
+{
+	struct parser p = { .str = str, .ctx = ctx, .err = err };
+	int r;
+
+	if (!l || !str)
+		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
+				  "no event list to parse");
+	pmu__error_clear(err);
+	p.group = l->ngroups;
+	r = parse_list(&p);
+	if (r == 0)
+		r = append(l, &p.out);
+	if (r == 0)
+		l->ngroups = p.group;
+	else if (r == -ENOMEM)
+		pmu__error(err, r, PMU_ERR_SYSTEM, NULL, -1, "out of memory");
+	pmu__evlist_clear(&p.out);
+	if (r == 0)
+		pmu__error_clear(err);
+	return r;
+}
+
+void pmu__evlist_clear(struct pmu__evlist *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->n; i++)
+		free(l->ev[i].name);
+	free(l->ev);
+	l->ev = NULL;
+	l->n = l->cap = 0;
+	l->ngroups = 0;
+}

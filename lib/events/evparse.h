@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PMU_EVENTS_EVPARSE_H
+#define PMU_EVENTS_EVPARSE_H
+
+/*
+ * Internal pieces of the event-list parser, split by what they know about:
+ * names.c (built-in generic names), sysfs_pmu.c (dynamic PMUs),
+ * tracepoint.c, suggest.c, catalog.c.  evlist.c ties them together.
+ */
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "events/evlist.h"
+
+#define PMU__SYSFS_DEFAULT "/sys"
+
+/* A built-in generic hardware or software event. */
+struct pmu__evname {
+	const char *name;
+	uint32_t type;     /* PERF_TYPE_HARDWARE or PERF_TYPE_SOFTWARE */
+	uint64_t config;
+	bool clock;        /* counts nanoseconds, shown in msec */
+};
+
+/*
+ * Built-in names match case-insensitively ("CYCLES", "L1-DCACHE-LOADS"):
+ * perf's own names are case-sensitive, but there is no pair of built-in
+ * names that differ only in case, so accepting both costs nothing and
+ * spares users a round trip.  The event keeps the spelling the user typed.
+ */
+const struct pmu__evname *pmu__evname_find(const char *name, size_t len);
+
+/* Generic cache event "L1-dcache-load-misses" -> PERF_TYPE_HW_CACHE config.
+ * Returns 0, -ENOENT (not a cache name) or -EOPNOTSUPP (a cache name with
+ * an operation that cache does not have, e.g. "iTLB-stores"). */
+int pmu__cache_parse(const char *name, size_t len, uint64_t *config);
+
+/* Every built-in name a user may type (generic, software, canonical cache
+ * names), for suggestions and listings. */
+const char *const *pmu__evname_all(size_t *n);
+
+/* 0 if the lookup tables are sorted as the binary searches assume. */
+int pmu__evname_tables_check(void);
+
+/* ---- sysfs dynamic PMUs ---- */
+
+/* Where a format term's bits go: attr field (0 = config, 1 = config1,
+ * 2 = config2) and the bit mask (ranges may be split). */
+struct pmu__format {
+	int field;
+	uint64_t mask;
+};
+
+/* Parse a format file's text ("config:0-7,21", "config1:0-63"). */
+int pmu__format_parse(const char *text, struct pmu__format *f);
+
+/* Deposit `val` into the format's bits, low bits first; -ERANGE when `val`
+ * needs more bits than the format has. */
+int pmu__format_apply(const struct pmu__format *f, uint64_t val,
+		      struct perf_event_attr *attr);
+
+/* Safe for use as one path component of a sysfs or tracefs lookup. */
+bool pmu__name_is_safe(const char *name, size_t len);
+
+/* Read a small text file into buf (NUL-terminated, trailing whitespace
+ * dropped).  Returns the length or a negative errno. */
+int pmu__read_small(const char *path, char *buf, size_t sz);
+
+/* <root>/bus/event_source/devices/<pmu>/<rel> (rel may be ""). */
+int pmu__sysfs_path(char *buf, size_t sz, const char *root, const char *pmu,
+		    const char *rel);
+
+int pmu__sysfs_pmu_type(const char *root, const char *pmu, uint32_t *type);
+int pmu__sysfs_format(const char *root, const char *pmu, const char *term,
+		      struct pmu__format *f);
+
+/* An event alias from events/<name> with its .unit/.scale sidecars. */
+struct pmu__alias {
+	char terms[256];
+	char unit[16];
+	double scale;
+};
+int pmu__sysfs_alias(const char *root, const char *pmu, const char *name,
+		     struct pmu__alias *a);
+
+/* Comma-separated list of the format terms of a pmu (for messages). */
+void pmu__sysfs_format_list(const char *root, const char *pmu, char *buf,
+			    size_t sz);
+
+/* ---- tracepoints ---- */
+
+/* Id of tracepoint sys:name; -ENOENT when not found anywhere. */
+int pmu__tracepoint_id(const char *tracefs_root, const char *sys,
+		       const char *name, uint64_t *id);
+
+/* The tracefs mount to use: the given one, else the first default that
+ * exists, else NULL. */
+const char *pmu__tracefs_root(const char *tracefs_root);
+
+/* ---- suggestions ---- */
+
+struct pmu__suggestion {
+	char name[128];
+	unsigned dist;
+};
+
+/* Like pmu__event_suggest, also considering sysfs aliases ("msr/tsc/") and
+ * the tracepoints of the token's subsystem; fills caller storage. */
+size_t pmu__event_suggest_ex(const char *token,
+			     const struct pmu__parse_ctx *ctx,
+			     struct pmu__suggestion *out, size_t max);
+
+/* Optimal-string-alignment distance, case-insensitive; strings longer
+ * than 127 bytes compare as infinitely far. */
+unsigned pmu__edit_distance(const char *a, const char *b);
+
+/* ---- catalogs of model-specific events ---- */
+
+int pmu__catalog_resolve(const char *pmu, const char *event,
+			 struct perf_event_attr *attr, struct pmu_error *err);
+
+#endif

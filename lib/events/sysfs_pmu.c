@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: MIT */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "events/evparse.h"
+
+bool pmu__name_is_safe(const char *name, size_t len)
+{
+	/* Names become path components: no '/', no "..", no hidden files. */
+	if (len == 0 || len > NAME_MAX || name[0] == '.')
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)name[i];
+
+		if (!isalnum(c) && c != '_' && c != '-' && c != '.')
+			return false;
+	}
+	return true;
+}
+
+int pmu__read_small(const char *path, char *buf, size_t sz)
+{
+	ssize_t n;
+	int fd;
+
+	if (sz == 0)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	do
+		n = read(fd, buf, sz - 1);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		n = -errno;
+		close(fd);
+		return (int)n;
+	}
+	close(fd);
+	while (n > 0 && isspace((unsigned char)buf[n - 1]))
+		n--;
+	buf[n] = '\0';
+	return (int)n;
+}
+
+int pmu__sysfs_path(char *buf, size_t sz, const char *root, const char *pmu,
+		    const char *rel)
+{
+	int n = snprintf(buf, sz, "%s/bus/event_source/devices/%s%s%s",
+			 root ? root : PMU__SYSFS_DEFAULT, pmu, *rel ? "/" : "",
+			 rel);
+
+	return n < 0 || (size_t)n >= sz ? -ENAMETOOLONG : 0;
+}
+
+int pmu__sysfs_pmu_type(const char *root, const char *pmu, uint32_t *type)
+{
+	char path[PATH_MAX], buf[32], *end;
+	unsigned long v;
+	int r;
+
+	if (!pmu__name_is_safe(pmu, strlen(pmu)))
+		return -ENOENT;
+	r = pmu__sysfs_path(path, sizeof(path), root, pmu, "type");
+	if (r == 0)
+		r = pmu__read_small(path, buf, sizeof(buf));
+	if (r < 0)
+		return r;
+	errno = 0;
+	v = strtoul(buf, &end, 10);
+	if (errno || end == buf || *end || v > UINT32_MAX)
+		return -EINVAL;
+	*type = (uint32_t)v;
+	return 0;
+}
+
+static int field_of(const char *s, size_t len)
+{
+	static const char *const fields[] = { "config", "config1", "config2" };
+
+	for (int i = 0; i < 3; i++)
+		if (strlen(fields[i]) == len && !strncmp(s, fields[i], len))
+			return i;
+	return -1;
+}
+
+/* "lo-hi" or "bit" at *p; advances *p. */
+static int parse_range(const char **p, unsigned *lo, unsigned *hi)
+{
+	char *end;
+	unsigned long a, b;
+
+	if (!isdigit((unsigned char)**p))
+		return -EINVAL;
+	a = strtoul(*p, &end, 10);
+	b = a;
+	if (*end == '-') {
+		if (!isdigit((unsigned char)end[1]))
+			return -EINVAL;
+		b = strtoul(end + 1, &end, 10);
+	}
+	if (a > b || b > 63)
+		return -EINVAL;
+	*lo = (unsigned)a;
+	*hi = (unsigned)b;
+	*p = end;
+	return 0;
+}
+
+int pmu__format_parse(const char *text, struct pmu__format *f)
+{
+	const char *colon = strchr(text, ':'), *p;
+
+	if (!colon || (f->field = field_of(text, (size_t)(colon - text))) < 0)
+		return -EINVAL;
+	f->mask = 0;
+	for (p = colon + 1;; p++) {
+		unsigned lo, hi;
+
+		if (parse_range(&p, &lo, &hi))
+			return -EINVAL;
+		f->mask |= (~0ULL >> (63 - hi)) & (~0ULL << lo);
+		if (*p == '\0')
+			return 0;
+		if (*p != ',')
+			return -EINVAL;
+	}
+}
+
+int pmu__format_apply(const struct pmu__format *f, uint64_t val,
+		      struct perf_event_attr *attr)
+{
+	uint64_t out = 0, rest = val;
+	__u64 *dst[] = { &attr->config, &attr->config1, &attr->config2 };
+
+	for (unsigned bit = 0; bit < 64 && rest; bit++) {
+		if (!(f->mask & (1ULL << bit)))
+			continue;
+		if (rest & 1)
+			out |= 1ULL << bit;
+		rest >>= 1;
+	}
+	if (rest)
+		return -ERANGE;
+	/* A later term for the same bits replaces the earlier value. */
+	*dst[f->field] = (*dst[f->field] & ~f->mask) | out;
+	return 0;
+}
+
+int pmu__sysfs_format(const char *root, const char *pmu, const char *term,
+		      struct pmu__format *f)
+{
+	char path[PATH_MAX], rel[NAME_MAX + 8], buf[256];
+	int r;
+
+	if (!pmu__name_is_safe(term, strlen(term)))
+		return -ENOENT;
+	snprintf(rel, sizeof(rel), "format/%s", term);
+	r = pmu__sysfs_path(path, sizeof(path), root, pmu, rel);
+	if (r == 0)
+		r = pmu__read_small(path, buf, sizeof(buf));
+	if (r < 0)
+		return r == -ENOENT || r == -ENOTDIR ? -ENOENT : r;
+	return pmu__format_parse(buf, f);
+}
+
+static void read_sidecars(const char *path, struct pmu__alias *a)
+{
+	char side[PATH_MAX + 8], buf[64], *end;
+	double v;
+
+	snprintf(side, sizeof(side), "%s.unit", path);
+	if (pmu__read_small(side, a->unit, sizeof(a->unit)) < 0)
+		a->unit[0] = '\0';
+	snprintf(side, sizeof(side), "%s.scale", path);
+	if (pmu__read_small(side, buf, sizeof(buf)) > 0) {
+		v = strtod(buf, &end);
+		if (end != buf && *end == '\0' && v > 0)
+			a->scale = v;
+	}
+}
+
+int pmu__sysfs_alias(const char *root, const char *pmu, const char *name,
+		     struct pmu__alias *a)
+{
+	char path[PATH_MAX], rel[NAME_MAX + 8];
+	int r;
+
+	a->terms[0] = a->unit[0] = '\0';
+	a->scale = 1.0;
+	if (!pmu__name_is_safe(name, strlen(name)))
+		return -ENOENT;
+	snprintf(rel, sizeof(rel), "events/%s", name);
+	r = pmu__sysfs_path(path, sizeof(path), root, pmu, rel);
+	if (r == 0)
+		r = pmu__read_small(path, a->terms, sizeof(a->terms));
+	if (r < 0)
+		return r == -ENOENT || r == -ENOTDIR ? -ENOENT : r;
+	read_sidecars(path, a);
+	return 0;
+}
+
+void pmu__sysfs_format_list(const char *root, const char *pmu, char *buf,
+			    size_t sz)
+{
+	char path[PATH_MAX];
+	size_t used = 0;
+	struct dirent *de;
+	DIR *d;
+
+	buf[0] = '\0';
+	if (pmu__sysfs_path(path, sizeof(path), root, pmu, "format") ||
+	    !(d = opendir(path)))
+		return;
+	while ((de = readdir(d))) {
+		int n;
+
+		if (de->d_name[0] == '.')
+			continue;
+		n = snprintf(buf + used, sz - used, "%s%s", used ? ", " : "",
+			     de->d_name);
+		if (n < 0 || (size_t)n >= sz - used) {
+			buf[used] = '\0';
+			break;
+		}
+		used += (size_t)n;
+	}
+	closedir(d);
+}

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Oracle for the event-list parser: perf itself.  `perf stat -vv` prints the
+# perf_event_attr it asks the kernel for (even when the open then fails),
+# so for each event the fields pmu's parser fills must equal perf's.
+. "$(dirname "$0")/lib.sh"
+
+EVDUMP=$PMU_BUILD/tests/evdump
+if ! command -v perf >/dev/null 2>&1; then
+	echo "# perf is not installed"; exit 77
+fi
+if [ ! -x "$EVDUMP" ]; then
+	echo "# $EVDUMP not built"; exit 77
+fi
+
+FIELDS="type config config1 config2 exclude_user exclude_kernel exclude_hv precise_ip pinned"
+
+# perf_fields EVENT: "field=value ..." from the first attr perf prints;
+# perf leaves out fields that are zero.
+perf_fields() {
+	perf stat -vv -e "$1" true 2>&1 | awk -v fields="$FIELDS" '
+		/^perf_event_attr:/ { inside = 1; seen = 1; next }
+		inside && /^-+$/ { exit }
+		inside { v[$1] = $2 }
+		END {
+			if (!seen) exit 1
+			n = split(fields, f, " ")
+			for (i = 1; i <= n; i++)
+				printf "%s=%s%s", f[i], (f[i] in v) ? v[f[i]] : "0", i < n ? " " : "\n"
+		}'
+}
+
+# pmu_fields EVENT: the same fields from the parser's dump.
+pmu_fields() {
+	"$EVDUMP" "$1" 2>"$TMP/err" | head -1 | tr ' ' '\n' | awk -v fields="$FIELDS" -F= '
+		{ v[$1] = $2; seen = 1 }
+		END {
+			if (!seen) exit 1
+			n = split(fields, f, " ")
+			for (i = 1; i <= n; i++)
+				printf "%s=%s%s", f[i], v[f[i]], i < n ? " " : "\n"
+		}'
+}
+
+events=(
+	task-clock cpu-clock page-faults faults context-switches cs
+	cpu-migrations minor-faults major-faults alignment-faults
+	emulation-faults dummy
+	cycles instructions cache-references cache-misses branches
+	branch-misses bus-cycles ref-cycles stalled-cycles-frontend
+	L1-dcache-loads L1-dcache-load-misses L1-dcache-stores LLC-loads
+	LLC-load-misses dTLB-load-misses iTLB-load-misses branch-load-misses
+	L1-icache-load-misses node-loads
+	r01c2 cycles:u cycles:k instructions:uk cs:h cycles:pp cycles:D
+	task-clock:u L1-dcache-load-misses:k
+	sched:sched_switch sched:sched_switch:k msr/tsc/ msr/tsc/u
+	msr/event=0x1/
+)
+
+for ev in "${events[@]}"; do
+	if ! want=$(perf_fields "$ev"); then
+		skip "$ev: perf cannot use it on this machine"
+		continue
+	fi
+	if ! got=$(pmu_fields "$ev"); then
+		not_ok "$ev: pmu rejects it"
+		diag "$(cat "$TMP/err")"
+		continue
+	fi
+	expect_eq "$ev matches perf" "$got" "$want"
+done
+done_testing

@@ -1,0 +1,775 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Event-list parser.  Expected encodings come from <linux/perf_event.h>
+ * constants (and the fake sysfs/tracefs trees under tests/fixtures), never
+ * from the parser's own output.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "events/evlist.h"
+#include "events/evparse.h"
+
+#define FIX_SYSFS "tests/fixtures/sysfs"
+#define FIX_TRACEFS "tests/fixtures/tracefs"
+
+#define CHECK(line, input, cond)                                             \
+	do {                                                                 \
+		if (!(cond))                                                 \
+			fail_msg("row at line %d ('%s'): %s", line, input,   \
+				 #cond);                                     \
+	} while (0)
+
+#define CACHE(id, op, res)                                                   \
+	(PERF_COUNT_HW_CACHE_##id | PERF_COUNT_HW_CACHE_OP_##op << 8 |        \
+	 PERF_COUNT_HW_CACHE_RESULT_##res << 16)
+
+static const struct pmu__parse_ctx fixture_ctx = {
+	.sysfs_root = FIX_SYSFS,
+	.tracefs_root = FIX_TRACEFS,
+};
+
+static bool have_fixtures(void)
+{
+	return access(FIX_SYSFS "/bus/event_source/devices/cpu/type", R_OK) == 0;
+}
+
+/* Parse one string that must succeed into a fresh list. */
+static void parse_ok(struct pmu__evlist *l, int line, const char *str,
+		     const struct pmu__parse_ctx *ctx)
+{
+	struct pmu_error err = { .size = sizeof(err) };
+	int r;
+
+	memset(l, 0, sizeof(*l));
+	r = pmu__evlist_parse(l, str, ctx, &err);
+	if (r != 0)
+		fail_msg("row at line %d ('%s'): parse failed: %s", line, str,
+			 err.message);
+	CHECK(line, str, err.kind == PMU_ERR_NONE);
+}
+
+static void test_tables_sorted(void **state)
+{
+	(void)state;
+	assert_int_equal(pmu__evname_tables_check(), 0);
+}
+
+struct name_row {
+	int line;
+	const char *str;
+	uint32_t type;
+	uint64_t config;
+	bool is_hw;
+	const char *unit;
+	double scale;
+};
+
+#define HWR(s, c) { __LINE__, s, PERF_TYPE_HARDWARE, PERF_COUNT_HW_##c, true, "", 1.0 }
+#define SWR(s, c) { __LINE__, s, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_##c, false, "", 1.0 }
+#define CR(s, id, op, res) { __LINE__, s, PERF_TYPE_HW_CACHE, CACHE(id, op, res), true, "", 1.0 }
+
+static const struct name_row name_rows[] = {
+	HWR("cycles", CPU_CYCLES),
+	HWR("cpu-cycles", CPU_CYCLES),
+	HWR("instructions", INSTRUCTIONS),
+	HWR("cache-references", CACHE_REFERENCES),
+	HWR("cache-misses", CACHE_MISSES),
+	HWR("branches", BRANCH_INSTRUCTIONS),
+	HWR("branch-instructions", BRANCH_INSTRUCTIONS),
+	HWR("branch-misses", BRANCH_MISSES),
+	HWR("bus-cycles", BUS_CYCLES),
+	HWR("stalled-cycles-frontend", STALLED_CYCLES_FRONTEND),
+	HWR("idle-cycles-frontend", STALLED_CYCLES_FRONTEND),
+	HWR("stalled-cycles-backend", STALLED_CYCLES_BACKEND),
+	HWR("idle-cycles-backend", STALLED_CYCLES_BACKEND),
+	HWR("ref-cycles", REF_CPU_CYCLES),
+	HWR("CYCLES", CPU_CYCLES),
+	HWR("Instructions", INSTRUCTIONS),
+	{ __LINE__, "cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK,
+	  false, "msec", 1e-6 },
+	{ __LINE__, "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK,
+	  false, "msec", 1e-6 },
+	SWR("page-faults", PAGE_FAULTS),
+	SWR("faults", PAGE_FAULTS),
+	SWR("context-switches", CONTEXT_SWITCHES),
+	SWR("cs", CONTEXT_SWITCHES),
+	SWR("cpu-migrations", CPU_MIGRATIONS),
+	SWR("migrations", CPU_MIGRATIONS),
+	SWR("minor-faults", PAGE_FAULTS_MIN),
+	SWR("major-faults", PAGE_FAULTS_MAJ),
+	SWR("alignment-faults", ALIGNMENT_FAULTS),
+	SWR("emulation-faults", EMULATION_FAULTS),
+	SWR("dummy", DUMMY),
+	SWR("bpf-output", BPF_OUTPUT),
+	SWR("cgroup-switches", CGROUP_SWITCHES),
+	SWR("Page-Faults", PAGE_FAULTS),
+	CR("L1-dcache-loads", L1D, READ, ACCESS),
+	CR("L1-dcache-load-misses", L1D, READ, MISS),
+	CR("L1-dcache-stores", L1D, WRITE, ACCESS),
+	CR("L1-dcache-store-misses", L1D, WRITE, MISS),
+	CR("L1-dcache-prefetches", L1D, PREFETCH, ACCESS),
+	CR("L1-dcache-prefetch-misses", L1D, PREFETCH, MISS),
+	CR("L1-dcache", L1D, READ, ACCESS),
+	CR("L1-dcache-misses", L1D, READ, MISS),
+	CR("L1-DCACHE-LOAD-MISSES", L1D, READ, MISS),
+	CR("l1d-read-miss", L1D, READ, MISS),
+	CR("L1-data-misses-stores", L1D, WRITE, MISS),
+	CR("L1-icache-loads", L1I, READ, ACCESS),
+	CR("L1-icache-load-misses", L1I, READ, MISS),
+	CR("L1-icache-prefetches", L1I, PREFETCH, ACCESS),
+	CR("L1-icache-prefetch-misses", L1I, PREFETCH, MISS),
+	CR("l1i-speculative-read", L1I, PREFETCH, ACCESS),
+	CR("LLC-loads", LL, READ, ACCESS),
+	CR("LLC-load-misses", LL, READ, MISS),
+	CR("LLC-stores", LL, WRITE, ACCESS),
+	CR("LLC-store-misses", LL, WRITE, MISS),
+	CR("LLC-prefetches", LL, PREFETCH, ACCESS),
+	CR("LLC-prefetch-misses", LL, PREFETCH, MISS),
+	CR("L2-write-refs", LL, WRITE, ACCESS),
+	CR("dTLB-loads", DTLB, READ, ACCESS),
+	CR("dTLB-load-misses", DTLB, READ, MISS),
+	CR("dTLB-stores", DTLB, WRITE, ACCESS),
+	CR("dTLB-store-misses", DTLB, WRITE, MISS),
+	CR("dTLB-prefetches", DTLB, PREFETCH, ACCESS),
+	CR("dTLB-prefetch-misses", DTLB, PREFETCH, MISS),
+	CR("Data-TLB-load-miss", DTLB, READ, MISS),
+	CR("iTLB-loads", ITLB, READ, ACCESS),
+	CR("iTLB-load-misses", ITLB, READ, MISS),
+	CR("i-tlb-misses", ITLB, READ, MISS),
+	CR("branch-loads", BPU, READ, ACCESS),
+	CR("branch-load-misses", BPU, READ, MISS),
+	CR("bpu-misses", BPU, READ, MISS),
+	CR("node-loads", NODE, READ, ACCESS),
+	CR("node-load-misses", NODE, READ, MISS),
+	CR("node-stores", NODE, WRITE, ACCESS),
+	CR("node-store-misses", NODE, WRITE, MISS),
+	CR("node-prefetches", NODE, PREFETCH, ACCESS),
+	CR("node-prefetch-misses", NODE, PREFETCH, MISS),
+	{ __LINE__, "r01c2", PERF_TYPE_RAW, 0x1c2, true, "", 1.0 },
+	{ __LINE__, "rFFFFffffFFFFffff", PERF_TYPE_RAW, UINT64_MAX, true, "", 1.0 },
+	{ __LINE__, "r0000000000000000001", PERF_TYPE_RAW, 1, true, "", 1.0 },
+	{ __LINE__, "  cycles  ", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES,
+	  true, "", 1.0 },
+};
+
+static void test_names(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(name_rows) / sizeof(name_rows[0]); i++) {
+		const struct name_row *r = &name_rows[i];
+		struct pmu__evlist l;
+		const struct pmu__evdesc *d;
+
+		parse_ok(&l, r->line, r->str, NULL);
+		CHECK(r->line, r->str, l.n == 1);
+		d = &l.ev[0];
+		CHECK(r->line, r->str, d->attr.type == r->type);
+		CHECK(r->line, r->str, d->attr.config == r->config);
+		CHECK(r->line, r->str, d->attr.size == sizeof(d->attr));
+		CHECK(r->line, r->str, d->is_hw == r->is_hw);
+		CHECK(r->line, r->str, !strcmp(d->unit, r->unit));
+		CHECK(r->line, r->str, d->scale == r->scale);
+		/* the name is what the user typed, without surrounding blanks */
+		CHECK(r->line, r->str, strstr(r->str, d->name) &&
+				       !strchr(d->name, ' '));
+		CHECK(r->line, r->str, d->group == 0 && d->leader);
+		pmu__evlist_clear(&l);
+	}
+}
+
+struct mod_row {
+	int line;
+	const char *str;
+	unsigned eu, ek, eh, eguest, ehost, precise, pinned;
+	bool sample_read, precise_max;
+};
+
+static const struct mod_row mod_rows[] = {
+	{ __LINE__, "cycles", 0, 0, 0, 0, 0, 0, 0, false, false },
+	{ __LINE__, "cycles:u", 0, 1, 1, 0, 0, 0, 0, false, false },
+	{ __LINE__, "cycles:k", 1, 0, 1, 0, 0, 0, 0, false, false },
+	{ __LINE__, "cycles:h", 1, 1, 0, 0, 0, 0, 0, false, false },
+	{ __LINE__, "cycles:uk", 0, 0, 1, 0, 0, 0, 0, false, false },
+	{ __LINE__, "cycles:ku", 0, 0, 1, 0, 0, 0, 0, false, false },
+	{ __LINE__, "cycles:ukh", 0, 0, 0, 0, 0, 0, 0, false, false },
+	{ __LINE__, "cycles:G", 0, 0, 0, 0, 1, 0, 0, false, false },
+	{ __LINE__, "cycles:H", 0, 0, 0, 1, 0, 0, 0, false, false },
+	{ __LINE__, "cycles:GH", 0, 0, 0, 0, 0, 0, 0, false, false },
+	{ __LINE__, "cycles:p", 0, 0, 0, 0, 0, 1, 0, false, false },
+	{ __LINE__, "cycles:pp", 0, 0, 0, 0, 0, 2, 0, false, false },
+	{ __LINE__, "cycles:ppp", 0, 0, 0, 0, 0, 3, 0, false, false },
+	{ __LINE__, "cycles:upp", 0, 1, 1, 0, 0, 2, 0, false, false },
+	{ __LINE__, "cycles:pku", 0, 0, 1, 0, 0, 1, 0, false, false },
+	{ __LINE__, "cycles:P", 0, 0, 0, 0, 0, 3, 0, false, true },
+	{ __LINE__, "cycles:S", 0, 0, 0, 0, 0, 0, 0, true, false },
+	{ __LINE__, "cycles:D", 0, 0, 0, 0, 0, 0, 1, false, false },
+	{ __LINE__, "cs:uD", 0, 1, 1, 0, 0, 0, 1, false, false },
+	{ __LINE__, "r1c2:kH", 1, 0, 1, 1, 0, 0, 0, false, false },
+	{ __LINE__, "L1-dcache-load-misses:u", 0, 1, 1, 0, 0, 0, 0, false, false },
+	{ __LINE__, "{cycles,cs}:u", 0, 1, 1, 0, 0, 0, 0, false, false },
+	{ __LINE__, "{cycles:k}:u", 0, 0, 1, 0, 0, 0, 0, false, false },
+	{ __LINE__, "{cycles:p}:S", 0, 0, 0, 0, 0, 1, 0, true, false },
+};
+
+static void test_modifiers(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(mod_rows) / sizeof(mod_rows[0]); i++) {
+		const struct mod_row *r = &mod_rows[i];
+		struct pmu__evlist l;
+
+		parse_ok(&l, r->line, r->str, NULL);
+		CHECK(r->line, r->str, l.n >= 1);
+		for (size_t k = 0; k < l.n; k++) {
+			const struct perf_event_attr *a = &l.ev[k].attr;
+
+			CHECK(r->line, r->str, a->exclude_user == r->eu);
+			CHECK(r->line, r->str, a->exclude_kernel == r->ek);
+			CHECK(r->line, r->str, a->exclude_hv == r->eh);
+			CHECK(r->line, r->str, a->exclude_guest == r->eguest);
+			CHECK(r->line, r->str, a->exclude_host == r->ehost);
+			CHECK(r->line, r->str, a->precise_ip == r->precise);
+			CHECK(r->line, r->str, a->pinned == r->pinned);
+			CHECK(r->line, r->str,
+			      l.ev[k].sample_read == r->sample_read);
+			CHECK(r->line, r->str,
+			      l.ev[k].precise_max == r->precise_max);
+		}
+		pmu__evlist_clear(&l);
+	}
+}
+
+struct group_row {
+	int line;
+	const char *str;
+	int ngroups;
+	const char *names;  /* event names, space-separated */
+	const char *groups; /* group index per event */
+	const char *leaders;
+};
+
+static const struct group_row group_rows[] = {
+	{ __LINE__, "cs", 1, "cs", "0", "1" },
+	{ __LINE__, "cs,faults", 2, "cs faults", "01", "11" },
+	{ __LINE__, "{cs,faults}", 1, "cs faults", "00", "10" },
+	{ __LINE__, " { cs , faults } , task-clock ", 2,
+	  "cs faults task-clock", "001", "101" },
+	{ __LINE__, "cycles,{cs,faults,migrations}:u,{task-clock}", 3,
+	  "cycles cs:u faults:u migrations:u task-clock", "01112", "11001" },
+	{ __LINE__, "{cs:k,faults}:u", 1, "cs:ku faults:u", "00", "10" },
+	{ __LINE__, "{r1,r2},{r3,r4}", 2, "r1 r2 r3 r4", "0011", "1010" },
+};
+
+static void check_names(int line, const char *str,
+			const struct pmu__evlist *l, const char *names)
+{
+	char buf[256], *save = NULL, *tok;
+	size_t k = 0;
+
+	snprintf(buf, sizeof(buf), "%s", names);
+	for (tok = strtok_r(buf, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save), k++) {
+		CHECK(line, str, k < l->n);
+		if (strcmp(l->ev[k].name, tok))
+			fail_msg("row at line %d: event %zu is '%s', want '%s'",
+				 line, k, l->ev[k].name, tok);
+	}
+	CHECK(line, str, k == l->n);
+}
+
+static void test_groups(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(group_rows) / sizeof(group_rows[0]); i++) {
+		const struct group_row *r = &group_rows[i];
+		struct pmu__evlist l;
+
+		parse_ok(&l, r->line, r->str, NULL);
+		CHECK(r->line, r->str, l.ngroups == r->ngroups);
+		check_names(r->line, r->str, &l, r->names);
+		for (size_t k = 0; k < l.n; k++) {
+			CHECK(r->line, r->str, l.ev[k].group == r->groups[k] - '0');
+			CHECK(r->line, r->str,
+			      l.ev[k].leader == (r->leaders[k] == '1'));
+		}
+		pmu__evlist_clear(&l);
+	}
+}
+
+/* A second parse appends with new group numbers; a failing one appends
+ * nothing and leaves the list as it was. */
+static void test_append_all_or_nothing(void **state)
+{
+	struct pmu_error err = { .size = sizeof(err) };
+	struct pmu__evlist l = { 0 };
+
+	(void)state;
+	assert_int_equal(pmu__evlist_parse(&l, "{cs,faults}", NULL, &err), 0);
+	assert_int_equal(pmu__evlist_parse(&l, "cycles,{migrations,dummy}",
+					   NULL, &err), 0);
+	assert_int_equal(l.n, 5);
+	assert_int_equal(l.ngroups, 3);
+	assert_int_equal(l.ev[2].group, 1);
+	assert_int_equal(l.ev[3].group, 2);
+	assert_true(l.ev[3].leader);
+	assert_false(l.ev[4].leader);
+	assert_int_equal(pmu__evlist_parse(&l, "cs,faults,bogus-event", NULL,
+					   &err), -EINVAL);
+	assert_int_equal(l.n, 5);
+	assert_int_equal(l.ngroups, 3);
+	assert_int_equal(err.index, 2);
+	pmu__evlist_clear(&l);
+	assert_null(l.ev);
+	assert_int_equal(l.n, 0);
+	pmu__evlist_clear(NULL);
+}
+
+struct err_row {
+	int line;
+	const char *str;
+	enum pmu_error_kind kind;
+	const char *token;
+	int offset;
+	const char *msg; /* substring of the message */
+};
+
+static const struct err_row err_rows[] = {
+	{ __LINE__, "", PMU_ERR_SYNTAX, "", 0, "empty" },
+	{ __LINE__, "   ", PMU_ERR_SYNTAX, "", 3, "empty" },
+	{ __LINE__, "cs,,faults", PMU_ERR_SYNTAX, "", 3, "empty event" },
+	{ __LINE__, "cs,faults,", PMU_ERR_SYNTAX, "", 10, "empty event" },
+	{ __LINE__, ",cs", PMU_ERR_SYNTAX, "", 0, "empty event" },
+	{ __LINE__, "{cs,{faults}}", PMU_ERR_SYNTAX, "", 4, "nested" },
+	{ __LINE__, "{cs,faults", PMU_ERR_SYNTAX, "", 0, "'}'" },
+	{ __LINE__, "cs}", PMU_ERR_SYNTAX, "}", 2, "'}'" },
+	{ __LINE__, "{}", PMU_ERR_SYNTAX, "", 1, "empty group" },
+	{ __LINE__, "{cs,}", PMU_ERR_SYNTAX, "", 4, "empty event" },
+	{ __LINE__, "{cs}x", PMU_ERR_SYNTAX, "x", 4, "unexpected 'x'" },
+	{ __LINE__, "cs x", PMU_ERR_SYNTAX, "cs x", 0, "whitespace" },
+	{ __LINE__, "cycles:", PMU_ERR_SYNTAX, "cycles:", 0, "missing modifier" },
+	{ __LINE__, "cylces", PMU_ERR_UNKNOWN_EVENT, "cylces", 0, "did you mean 'cycles'" },
+	{ __LINE__, "cs,instrutcions", PMU_ERR_UNKNOWN_EVENT, "instrutcions", 3,
+	  "did you mean 'instructions'" },
+	{ __LINE__, "cs, L1-dcache-load-mises", PMU_ERR_UNKNOWN_EVENT,
+	  "L1-dcache-load-mises", 4, "'L1-dcache-load-misses'" },
+	{ __LINE__, "task-clokc:u", PMU_ERR_UNKNOWN_EVENT, "task-clokc", 0,
+	  "did you mean 'task-clock'" },
+	{ __LINE__, "qwertyuiop", PMU_ERR_UNKNOWN_EVENT, "qwertyuiop", 0, "known:" },
+	{ __LINE__, "rxyz", PMU_ERR_UNKNOWN_EVENT, "rxyz", 0, "unknown event" },
+	{ __LINE__, "r", PMU_ERR_UNKNOWN_EVENT, "r", 0, "unknown event" },
+	{ __LINE__, "r10000000000000000", PMU_ERR_BAD_VALUE, "r10000000000000000", 0,
+	  "64 bits" },
+	{ __LINE__, "iTLB-stores", PMU_ERR_UNKNOWN_EVENT, "iTLB-stores", 0, "iTLB" },
+	{ __LINE__, "L1-icache-store-misses", PMU_ERR_UNKNOWN_EVENT,
+	  "L1-icache-store-misses", 0, "" },
+	{ __LINE__, "cycles:x", PMU_ERR_BAD_MODIFIER, "cycles:x", 0, "'x'" },
+	{ __LINE__, "cs,cycles:uZ", PMU_ERR_BAD_MODIFIER, "cycles:uZ", 3, "'Z'" },
+	{ __LINE__, "cycles:pppp", PMU_ERR_BAD_MODIFIER, "cycles:pppp", 0, "ppp" },
+	{ __LINE__, "{cs,faults}:q", PMU_ERR_BAD_MODIFIER, "{cs,faults}:q", 0, "'q'" },
+	{ __LINE__, "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS", PMU_ERR_UNKNOWN_PMU,
+	  "amd64_fam19h_zen4", 0, "model-specific event tables are not available" },
+	{ __LINE__, "::x", PMU_ERR_SYNTAX, "::x", 0, "PMU name" },
+	{ __LINE__, "/event=1/", PMU_ERR_SYNTAX, "/event=1/", 0, "PMU name" },
+	{ __LINE__, ":u", PMU_ERR_SYNTAX, ":u", 0, "event name" },
+};
+
+static void check_err_row(const struct err_row *r,
+			  const struct pmu__parse_ctx *ctx)
+{
+	struct pmu_error err = { .size = sizeof(err) };
+	struct pmu__evlist l = { 0 };
+	int rc = pmu__evlist_parse(&l, r->str, ctx, &err);
+
+	CHECK(r->line, r->str, rc < 0);
+	CHECK(r->line, r->str, rc == err.code);
+	CHECK(r->line, r->str, l.n == 0 && l.ev == NULL);
+	if (err.kind != r->kind)
+		fail_msg("row at line %d: kind %s, want %s (%s)", r->line,
+			 pmu_error_kind_name(err.kind),
+			 pmu_error_kind_name(r->kind), err.message);
+	if (strcmp(err.token, r->token) || err.offset != r->offset)
+		fail_msg("row at line %d: token '%s' at %d, want '%s' at %d",
+			 r->line, err.token, err.offset, r->token, r->offset);
+	if (!strstr(err.message, r->msg))
+		fail_msg("row at line %d: message '%s' lacks '%s'", r->line,
+			 err.message, r->msg);
+}
+
+static void test_errors(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(err_rows) / sizeof(err_rows[0]); i++)
+		check_err_row(&err_rows[i], &fixture_ctx);
+	/* a NULL error pointer is allowed */
+	{
+		struct pmu__evlist l = { 0 };
+
+		assert_int_equal(pmu__evlist_parse(&l, "nope", NULL, NULL),
+				 -EINVAL);
+		assert_int_equal(pmu__evlist_parse(NULL, "cs", NULL, NULL),
+				 -EINVAL);
+	}
+}
+
+struct pmu_row {
+	int line;
+	const char *str;
+	uint32_t type;
+	uint64_t config, config1, config2, period;
+	bool is_hw;
+	const char *name, *unit;
+	double scale;
+};
+
+static const struct pmu_row pmu_rows[] = {
+	{ __LINE__, "msr/tsc/", 9, 0, 0, 0, 0, false, "msr/tsc/", "", 1.0 },
+	{ __LINE__, "msr/aperf/", 9, 1, 0, 0, 0, false, "msr/aperf/", "", 1.0 },
+	{ __LINE__, "msr/event=0xffffffffffffffff/", 9, UINT64_MAX, 0, 0, 0,
+	  false, "msr/event=0xffffffffffffffff/", "", 1.0 },
+	{ __LINE__, "cpu/event=0xc0,umask=0x1/", 4, 0x1c0, 0, 0, 0, true,
+	  "cpu/event=0xc0,umask=0x1/", "", 1.0 },
+	/* event's bits 8-11 land in config bits 32-35 */
+	{ __LINE__, "cpu/event=0xabc/", 4, 0xa000000bcULL, 0, 0, 0, true,
+	  "cpu/event=0xabc/", "", 1.0 },
+	{ __LINE__, "cpu/event=0x3c,edge,inv,cmask=2/", 4,
+	  0x3c | 1u << 18 | 1u << 23 | 2u << 24, 0, 0, 0, true,
+	  "cpu/event=0x3c,edge,inv,cmask=2/", "", 1.0 },
+	{ __LINE__, "cpu/event=0x3c,edge=0/", 4, 0x3c, 0, 0, 0, true,
+	  "cpu/event=0x3c,edge=0/", "", 1.0 },
+	{ __LINE__, "cpu/mem-loads/", 4, 0x1cd, 3, 0, 0, true,
+	  "cpu/mem-loads/", "", 1.0 },
+	{ __LINE__, "cpu/mem-loads,ldlat=30/", 4, 0x1cd, 30, 0, 0, true,
+	  "cpu/mem-loads,ldlat=30/", "", 1.0 },
+	{ __LINE__, "cpu/cpu-cycles/u", 4, 0x3c, 0, 0, 0, true,
+	  "cpu/cpu-cycles/u", "", 1.0 },
+	{ __LINE__, "cpu/config=0x1234,config1=5,config2=6,period=1000/", 4,
+	  0x1234, 5, 6, 1000, true,
+	  "cpu/config=0x1234,config1=5,config2=6,period=1000/", "", 1.0 },
+	{ __LINE__, "cpu/event=0x3c,name=my-cycles/", 4, 0x3c, 0, 0, 0, true,
+	  "my-cycles", "", 1.0 },
+	{ __LINE__, "cpu//", 4, 0, 0, 0, 0, true, "cpu//", "", 1.0 },
+	{ __LINE__, "power/energy-pkg/", 23, 2, 0, 0, 0, false,
+	  "power/energy-pkg/", "Joules", 2.3283064365386962890625e-10 },
+	/* umask's 8 bits split over config 8-11 and 16-19 */
+	{ __LINE__, "uncore_x/umask=0xa5/", 30, 0xa0500, 0, 0, 0, false,
+	  "uncore_x/umask=0xa5/", "", 1.0 },
+	{ __LINE__, "uncore_x/reads/", 30, 0x30f04, 0, 0x10, 0, false,
+	  "uncore_x/reads/", "", 1.0 },
+	{ __LINE__, "uncore_x/filter=0xffffffff/", 30, 0, 0, 0xffffffff, 0,
+	  false, "uncore_x/filter=0xffffffff/", "", 1.0 },
+	{ __LINE__, "software/config=3/", 1, 3, 0, 0, 0, false,
+	  "software/config=3/", "", 1.0 },
+};
+
+static void test_sysfs_pmus(void **state)
+{
+	(void)state;
+	if (!have_fixtures())
+		skip();
+	for (size_t i = 0; i < sizeof(pmu_rows) / sizeof(pmu_rows[0]); i++) {
+		const struct pmu_row *r = &pmu_rows[i];
+		struct pmu__evlist l;
+		const struct pmu__evdesc *d;
+
+		parse_ok(&l, r->line, r->str, &fixture_ctx);
+		CHECK(r->line, r->str, l.n == 1);
+		d = &l.ev[0];
+		CHECK(r->line, r->str, d->attr.type == r->type);
+		if (d->attr.config != r->config)
+			fail_msg("row at line %d: config %#llx, want %#llx",
+				 r->line, (unsigned long long)d->attr.config,
+				 (unsigned long long)r->config);
+		CHECK(r->line, r->str, d->attr.config1 == r->config1);
+		CHECK(r->line, r->str, d->attr.config2 == r->config2);
+		CHECK(r->line, r->str, d->attr.sample_period == r->period);
+		CHECK(r->line, r->str, d->is_hw == r->is_hw);
+		CHECK(r->line, r->str, !strcmp(d->name, r->name));
+		CHECK(r->line, r->str, !strcmp(d->unit, r->unit));
+		CHECK(r->line, r->str, d->scale == r->scale);
+		pmu__evlist_clear(&l);
+	}
+}
+
+static const struct err_row sysfs_err_rows[] = {
+	{ __LINE__, "nopmu/event=1/", PMU_ERR_UNKNOWN_PMU, "nopmu", 0, "nopmu" },
+	{ __LINE__, "../x/event=1/", PMU_ERR_UNKNOWN_PMU, "..", 0, "" },
+	{ __LINE__, "cs,msr/tcs/", PMU_ERR_UNKNOWN_EVENT, "msr/tcs/", 3,
+	  "did you mean 'msr/tsc/'" },
+	{ __LINE__, "cpu/event=0x100000/", PMU_ERR_BAD_VALUE, "event", 4,
+	  "12 bits" },
+	{ __LINE__, "cpu/event=1,umask=0x100/", PMU_ERR_BAD_VALUE, "umask", 12,
+	  "8 bits" },
+	{ __LINE__, "uncore_x/umask=0x100/", PMU_ERR_BAD_VALUE, "umask", 9, "" },
+	{ __LINE__, "msr/event=0x10000000000000000/", PMU_ERR_BAD_VALUE, "event", 4,
+	  "64 bits" },
+	{ __LINE__, "msr/config=0xffffffffffffffffff/", PMU_ERR_BAD_VALUE,
+	  "config", 4, "64 bits" },
+	{ __LINE__, "msr/event=zz/", PMU_ERR_BAD_VALUE, "event", 4, "number" },
+	{ __LINE__, "cpu/event=1,foo=2/", PMU_ERR_BAD_MODIFIER, "foo", 12,
+	  "umask" },
+	{ __LINE__, "cpu/event=1,foo=2/", PMU_ERR_BAD_MODIFIER, "foo", 12,
+	  "config1" },
+	{ __LINE__, "cpu/event=1,,umask=1/", PMU_ERR_SYNTAX, "", 12, "empty term" },
+	{ __LINE__, "cpu/event=1,/", PMU_ERR_SYNTAX, ",", 11, "empty term" },
+	{ __LINE__, "cpu/event=1", PMU_ERR_SYNTAX, "cpu/event=1", 0, "closing '/'" },
+	{ __LINE__, "cpu/=1/", PMU_ERR_SYNTAX, "=", 4, "term name" },
+	{ __LINE__, "cpu/config/", PMU_ERR_SYNTAX, "config", 4, "needs a value" },
+	{ __LINE__, "cpu/name=/", PMU_ERR_SYNTAX, "name", 4, "needs a value" },
+	{ __LINE__, "cpu/event=1/x", PMU_ERR_BAD_MODIFIER, "cpu/event=1/x", 0, "'x'" },
+	{ __LINE__, "uncore_x/broken/", PMU_ERR_BAD_MODIFIER, "nosuch", 9,
+	  "broken" },
+	{ __LINE__, "uncore_x/toobig/", PMU_ERR_BAD_VALUE, "event", 9, "toobig" },
+	{ __LINE__, "uncore_x/bad=1/", PMU_ERR_SYSTEM, "bad", 9, "format" },
+};
+
+static void test_sysfs_errors(void **state)
+{
+	(void)state;
+	if (!have_fixtures())
+		skip();
+	for (size_t i = 0; i < sizeof(sysfs_err_rows) / sizeof(sysfs_err_rows[0]); i++)
+		check_err_row(&sysfs_err_rows[i], &fixture_ctx);
+}
+
+struct tp_row {
+	int line;
+	const char *str;
+	uint64_t id;
+	unsigned eu, ek;
+};
+
+static const struct tp_row tp_rows[] = {
+	{ __LINE__, "sched:sched_switch", 316, 0, 0 },
+	{ __LINE__, "sched:sched_wakeup", 317, 0, 0 },
+	{ __LINE__, "irq:irq_handler_entry:k", 100, 1, 0 },
+	{ __LINE__, "sched:sched_switch:u", 316, 0, 1 },
+	/* "cs" is a built-in event: "foo" is no modifier, so a tracepoint */
+	{ __LINE__, "cs:foo", 555, 0, 0 },
+};
+
+static void test_tracepoints(void **state)
+{
+	struct pmu__evlist l;
+
+	(void)state;
+	if (!have_fixtures())
+		skip();
+	for (size_t i = 0; i < sizeof(tp_rows) / sizeof(tp_rows[0]); i++) {
+		const struct tp_row *r = &tp_rows[i];
+
+		parse_ok(&l, r->line, r->str, &fixture_ctx);
+		CHECK(r->line, r->str, l.n == 1);
+		CHECK(r->line, r->str, l.ev[0].attr.type == PERF_TYPE_TRACEPOINT);
+		CHECK(r->line, r->str, l.ev[0].attr.config == r->id);
+		CHECK(r->line, r->str, l.ev[0].attr.exclude_user == r->eu);
+		CHECK(r->line, r->str, l.ev[0].attr.exclude_kernel == r->ek);
+		CHECK(r->line, r->str, !l.ev[0].is_hw);
+		CHECK(r->line, r->str, !strcmp(l.ev[0].name, r->str));
+		pmu__evlist_clear(&l);
+	}
+	/* a valid modifier string wins over a same-named tracepoint */
+	parse_ok(&l, __LINE__, "cs:u", &fixture_ctx);
+	assert_int_equal(l.ev[0].attr.type, PERF_TYPE_SOFTWARE);
+	assert_int_equal(l.ev[0].attr.exclude_kernel, 1);
+	pmu__evlist_clear(&l);
+}
+
+static const struct err_row tp_err_rows[] = {
+	{ __LINE__, "sched:sched_swtich", PMU_ERR_UNKNOWN_EVENT,
+	  "sched:sched_swtich", 0, "did you mean 'sched:sched_switch'" },
+	{ __LINE__, "nosys:noevent", PMU_ERR_UNKNOWN_EVENT, "nosys:noevent", 0,
+	  "unknown event" },
+	{ __LINE__, "sched:../../x", PMU_ERR_UNKNOWN_PMU, "sched:..", 0, "" },
+	{ __LINE__, "sched:", PMU_ERR_SYNTAX, "", 6, "tracepoint name" },
+	{ __LINE__, "sched:sched_switch:q", PMU_ERR_BAD_MODIFIER,
+	  "sched:sched_switch:q", 0, "'q'" },
+};
+
+static void test_tracepoint_errors(void **state)
+{
+	(void)state;
+	if (!have_fixtures())
+		skip();
+	for (size_t i = 0; i < sizeof(tp_err_rows) / sizeof(tp_err_rows[0]); i++)
+		check_err_row(&tp_err_rows[i], &fixture_ctx);
+}
+
+static int read_u64_file(const char *path, uint64_t *v)
+{
+	FILE *f = fopen(path, "r");
+	unsigned long long x;
+	int n;
+
+	if (!f)
+		return -1;
+	n = fscanf(f, "%llu", &x);
+	fclose(f);
+	*v = x;
+	return n == 1 ? 0 : -1;
+}
+
+/* The machine's own sysfs and tracefs, where they exist. */
+static void test_real_machine(void **state)
+{
+	struct pmu__evlist l;
+	uint64_t type, id;
+	int done = 0;
+
+	(void)state;
+	if (read_u64_file("/sys/bus/event_source/devices/msr/type", &type) == 0) {
+		parse_ok(&l, __LINE__, "msr/tsc/", NULL);
+		assert_int_equal(l.ev[0].attr.type, type);
+		assert_int_equal(l.ev[0].attr.config, 0);
+		pmu__evlist_clear(&l);
+		done++;
+	}
+	if (read_u64_file("/sys/kernel/tracing/events/sched/sched_switch/id", &id) == 0 ||
+	    read_u64_file("/sys/kernel/debug/tracing/events/sched/sched_switch/id", &id) == 0) {
+		parse_ok(&l, __LINE__, "sched:sched_switch", NULL);
+		assert_int_equal(l.ev[0].attr.type, PERF_TYPE_TRACEPOINT);
+		assert_int_equal(l.ev[0].attr.config, id);
+		pmu__evlist_clear(&l);
+		done++;
+	}
+	if (!done)
+		skip();
+}
+
+struct fmt_row {
+	int line;
+	const char *text;
+	int rc, field;
+	uint64_t mask;
+};
+
+static const struct fmt_row fmt_rows[] = {
+	{ __LINE__, "config:0-7", 0, 0, 0xff },
+	{ __LINE__, "config:0-7,21", 0, 0, 0x2000ff },
+	{ __LINE__, "config1:0-63", 0, 1, UINT64_MAX },
+	{ __LINE__, "config2:5", 0, 2, 0x20 },
+	{ __LINE__, "config:8-11,16-19", 0, 0, 0xf0f00 },
+	{ __LINE__, "config:63", 0, 0, 1ULL << 63 },
+	{ __LINE__, "config3:0-7", -EINVAL, 0, 0 },
+	{ __LINE__, "config:7-0", -EINVAL, 0, 0 },
+	{ __LINE__, "config:0-64", -EINVAL, 0, 0 },
+	{ __LINE__, "config:", -EINVAL, 0, 0 },
+	{ __LINE__, "config:1,", -EINVAL, 0, 0 },
+	{ __LINE__, "config:1-", -EINVAL, 0, 0 },
+	{ __LINE__, "config 0-7", -EINVAL, 0, 0 },
+	{ __LINE__, "config:99999999999999999999999", -EINVAL, 0, 0 },
+};
+
+static void test_format_parse(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(fmt_rows) / sizeof(fmt_rows[0]); i++) {
+		const struct fmt_row *r = &fmt_rows[i];
+		struct pmu__format f = { 0 };
+		int rc = pmu__format_parse(r->text, &f);
+
+		CHECK(r->line, r->text, rc == r->rc);
+		if (rc == 0) {
+			CHECK(r->line, r->text, f.field == r->field);
+			CHECK(r->line, r->text, f.mask == r->mask);
+		}
+	}
+}
+
+static void test_format_apply(void **state)
+{
+	struct pmu__format f = { .field = 1, .mask = 0xf0f0 };
+	struct perf_event_attr a = { .config1 = 0xffff0000 };
+
+	(void)state;
+	assert_int_equal(pmu__format_apply(&f, 0xa5, &a), 0);
+	assert_int_equal(a.config1, 0xffffa050);
+	assert_int_equal(pmu__format_apply(&f, 0x100, &a), -ERANGE);
+	assert_int_equal(a.config1, 0xffffa050);
+	assert_int_equal(pmu__format_apply(&f, 0, &a), 0);
+	assert_int_equal(a.config1, 0xffff0000);
+}
+
+struct dist_row {
+	int line;
+	const char *a, *b;
+	unsigned d;
+};
+
+static const struct dist_row dist_rows[] = {
+	{ __LINE__, "", "", 0 },
+	{ __LINE__, "cycles", "cycles", 0 },
+	{ __LINE__, "cylces", "cycles", 1 },
+	{ __LINE__, "CYCLES", "cycles", 0 },
+	{ __LINE__, "cycle", "cycles", 1 },
+	{ __LINE__, "kitten", "sitting", 3 },
+	{ __LINE__, "", "abc", 3 },
+	{ __LINE__, "ca", "abc", 3 },
+};
+
+static void test_edit_distance(void **state)
+{
+	char longer[200];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(dist_rows) / sizeof(dist_rows[0]); i++) {
+		const struct dist_row *r = &dist_rows[i];
+
+		CHECK(r->line, r->a, pmu__edit_distance(r->a, r->b) == r->d);
+		CHECK(r->line, r->a, pmu__edit_distance(r->b, r->a) == r->d);
+	}
+	memset(longer, 'a', sizeof(longer) - 1);
+	longer[sizeof(longer) - 1] = '\0';
+	assert_true(pmu__edit_distance(longer, "a") > 100);
+}
+
+static void test_suggest(void **state)
+{
+	const char *out[4];
+	size_t n;
+
+	(void)state;
+	n = pmu__event_suggest("cylces", NULL, out, 4);
+	assert_true(n >= 1);
+	assert_string_equal(out[0], "cycles");
+	n = pmu__event_suggest("contxt-switches", NULL, out, 4);
+	assert_true(n >= 1);
+	assert_string_equal(out[0], "context-switches");
+	assert_int_equal(pmu__event_suggest("zzzzzzzzzzzz", NULL, out, 4), 0);
+	assert_int_equal(pmu__event_suggest("cylces", NULL, out, 0), 0);
+	n = pmu__event_suggest("LLC-load-mises", NULL, out, 1);
+	assert_int_equal(n, 1);
+	assert_string_equal(out[0], "LLC-load-misses");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tables_sorted),
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_modifiers),
+		cmocka_unit_test(test_groups),
+		cmocka_unit_test(test_append_all_or_nothing),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_sysfs_pmus),
+		cmocka_unit_test(test_sysfs_errors),
+		cmocka_unit_test(test_tracepoints),
+		cmocka_unit_test(test_tracepoint_errors),
+		cmocka_unit_test(test_real_machine),
+		cmocka_unit_test(test_format_parse),
+		cmocka_unit_test(test_format_apply),
+		cmocka_unit_test(test_edit_distance),
+		cmocka_unit_test(test_suggest),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
