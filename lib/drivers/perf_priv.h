@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PMU_DRIVERS_PERF_PRIV_H
+#define PMU_DRIVERS_PERF_PRIV_H
+
+#include <stdint.h>
+
+#include <pmu/host.h>
+
+#include "drivers/perf.h"
+
+/* Internal layout of the perf driver, shared by its source files. */
+
+struct perf_group {
+	size_t first, nev;  /* events ev[first .. first+nev) */
+	bool open;          /* false when NOT_SUPPORTED */
+	bool per_event;     /* no PERF_FORMAT_GROUP: one read per event */
+	bool mmap;          /* every event has an mmap page */
+};
+
+struct pmu__perf {
+	const struct pmu__perf_sys *sys;
+	struct pmu__perf_ev *ev;
+	size_t nev;
+	enum pmu_target_kind target;
+	bool inherit;
+	struct pmu__perf_units units;
+	size_t nunits;
+	int *fd;            /* [event * nunits + unit], -1 when not open */
+	uint64_t *id;       /* kernel ids, same indexing */
+	struct perf_event_mmap_page **page; /* [event], self only, or NULL */
+	size_t page_size;
+	struct perf_group *grp;
+	size_t ngrp;
+	int *leader;        /* open leader fds: the ioctl fast path */
+	size_t nleader;
+	uint64_t *buf;      /* read scratch, big enough for any group */
+	struct pmu_host_info host; /* filled on first need (size != 0) */
+};
+
+/* Fill *err for a failure of event i that fails the whole open. */
+int pmu__perf_open_error(struct pmu__perf *p, size_t i, int ret,
+			 struct pmu_error *err);
+
+/* Facts about the machine, read on first use. */
+const struct pmu_host_info *pmu__perf_host(struct pmu__perf *p);
+
+#endif

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+#include "util/cpulist.h"
+#include "util/host.h"
+
+#define CAP_BIT_SYS_ADMIN 21
+#define CAP_BIT_PERFMON 38
+
+static FILE *open_at(const char *root, const char *path)
+{
+	char full[4096];
+
+	snprintf(full, sizeof(full), "%s%s", root ? root : "", path);
+	return fopen(full, "re");
+}
+
+static int read_paranoid(const char *root)
+{
+	FILE *f = open_at(root, "/proc/sys/kernel/perf_event_paranoid");
+	int v;
+
+	if (!f)
+		return PMU_PARANOID_UNKNOWN;
+	if (fscanf(f, "%d", &v) != 1)
+		v = PMU_PARANOID_UNKNOWN;
+	fclose(f);
+	return v;
+}
+
+/* Names under which perf registers a CPU's core PMU. */
+static bool is_core_pmu(const char *name)
+{
+	return !strcmp(name, "cpu") || !strcmp(name, "cpu_core") ||
+	       !strcmp(name, "cpu_atom") ||
+	       !strncmp(name, "armv8_pmuv3", 11) ||
+	       !strncmp(name, "armv7_cortex", 12);
+}
+
+static bool read_has_hw_pmu(const char *root)
+{
+	char path[4096];
+	struct dirent *d;
+	bool found = false;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "%s/sys/bus/event_source/devices",
+		 root ? root : "");
+	dir = opendir(path);
+	if (!dir)
+		return false;
+	while (!found && (d = readdir(dir)))
+		found = is_core_pmu(d->d_name);
+	closedir(dir);
+	return found;
+}
+
+static bool cpuid_hypervisor(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned int a, b, c, d;
+
+	if (__get_cpuid(1, &a, &b, &c, &d))
+		return (c >> 31) & 1;
+#endif
+	return false;
+}
+
+static bool cpuinfo_hypervisor(const char *root)
+{
+	FILE *f = open_at(root, "/proc/cpuinfo");
+	char line[8192];
+	bool found = false;
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = !strncmp(line, "flags", 5) && strstr(line, " hypervisor");
+	fclose(f);
+	return found;
+}
+
+static bool caps_privileged(const char *root)
+{
+	FILE *f = open_at(root, "/proc/self/status");
+	unsigned long long caps = 0;
+	char line[256];
+	bool found = false;
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "CapEff: %llx", &caps) == 1;
+	fclose(f);
+	return (caps >> CAP_BIT_PERFMON & 1) || (caps >> CAP_BIT_SYS_ADMIN & 1);
+}
+
+static int count_online(const char *root)
+{
+	struct pmu__cpulist l;
+	char path[4096];
+	int n;
+
+	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/online",
+		 root ? root : "");
+	if (pmu__cpulist_read(path, &l))
+		return root ? 0 : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	n = (int)l.n;
+	pmu__cpulist_free(&l);
+	return n;
+}
+
+int pmu__host_info_at(const char *root, struct pmu_host_info *info)
+{
+	struct pmu_host_info h = { .size = sizeof(h) };
+
+	if (!info || info->size < sizeof(*info))
+		return -EINVAL;
+	h.paranoid = read_paranoid(root);
+	h.has_hw_pmu = read_has_hw_pmu(root);
+	h.virtualized = cpuinfo_hypervisor(root) || (!root && cpuid_hypervisor());
+	h.privileged = caps_privileged(root) || (!root && geteuid() == 0);
+	h.ncpus_online = count_online(root);
+	*info = h;
+	return 0;
+}
+
+PMU_API int pmu_host_info(struct pmu_host_info *info)
+{
+	return pmu__host_info_at(NULL, info);
+}

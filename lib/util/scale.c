@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+#include <stdint.h>
+
+#include <pmu/session.h>
+
+/*
+ * Multiplexed counts are extrapolated to the whole enabled time.  The
+ * product can need 128 bits, so compute it exactly there instead of in
+ * floating point (which loses the low bits of large counts).
+ */
+PMU_API uint64_t pmu_scale(uint64_t raw, uint64_t enabled, uint64_t running)
+{
+	unsigned __int128 v;
+
+	if (running == 0)
+		return 0;
+	if (running >= enabled)
+		return raw;
+	v = (unsigned __int128)raw * enabled / running;
+	return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
+}

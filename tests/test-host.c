@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <glob.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "util/host.h"
+
+/* A fake / tree: each row describes the files, then what must be read. */
+struct row {
+	int line;
+	const char *paranoid;   /* NULL = file absent */
+	const char *pmus[3];    /* entries of sys/bus/event_source/devices */
+	const char *flags;      /* cpuinfo flags line, NULL = no cpuinfo */
+	const char *capeff;     /* hex, NULL = no status file */
+	const char *online;     /* NULL = absent */
+	int want_paranoid;
+	bool want_pmu, want_virt, want_priv;
+	int want_ncpus;
+};
+
+static const struct row rows[] = {
+	{ __LINE__, "2\n", { "software", "tracepoint" }, "fpu hypervisor sse",
+	  "0000000000000000", "0-1\n", 2, false, true, false, 2 },
+	{ __LINE__, "-1\n", { "cpu", "software" }, "fpu sse", "0000004000000000",
+	  "0-3,6\n", -1, true, false, true, 5 },  /* CAP_PERFMON = bit 38 */
+	{ __LINE__, "3\n", { "cpu_core", "cpu_atom" }, "fpu", "0000000000200000",
+	  "0\n", 3, true, false, true, 1 },       /* CAP_SYS_ADMIN = bit 21 */
+	{ __LINE__, NULL, { "armv8_pmuv3_0" }, NULL, NULL, NULL,
+	  PMU_PARANOID_UNKNOWN, true, false, false, 0 },
+	{ __LINE__, "1\n", { "cpu_clock", "msr" }, "hypervisor", "ffffffbfffdfffff",
+	  "0-7\n", 1, false, true, false, 8 },    /* every cap but the two */
+};
+
+static void put(const char *root, const char *rel, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void mkdirs(const char *root, const char *rel)
+{
+	char path[512], *p;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	mkdir(path, 0755);
+}
+
+static void build_tree(const char *root, const struct row *r)
+{
+	char line[256];
+	size_t i;
+
+	mkdirs(root, "proc/sys/kernel");
+	mkdirs(root, "proc/self");
+	mkdirs(root, "sys/bus/event_source/devices");
+	mkdirs(root, "sys/devices/system/cpu");
+	if (r->paranoid)
+		put(root, "proc/sys/kernel/perf_event_paranoid", r->paranoid);
+	for (i = 0; i < 3 && r->pmus[i]; i++) {
+		snprintf(line, sizeof(line), "sys/bus/event_source/devices/%s",
+			 r->pmus[i]);
+		mkdirs(root, line);
+	}
+	if (r->flags) {
+		snprintf(line, sizeof(line),
+			 "processor\t: 0\nflags\t\t: %s\n\n", r->flags);
+		put(root, "proc/cpuinfo", line);
+	}
+	if (r->capeff) {
+		snprintf(line, sizeof(line), "Name:\ttest\nCapEff:\t%s\n",
+			 r->capeff);
+		put(root, "proc/self/status", line);
+	}
+	if (r->online)
+		put(root, "sys/devices/system/cpu/online", r->online);
+}
+
+static void test_fake_trees(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct row *r = &rows[i];
+		struct pmu_host_info h = { .size = sizeof(h) };
+		char root[] = "/tmp/test-host-XXXXXX", cmd[64];
+
+		assert_non_null(mkdtemp(root));
+		build_tree(root, r);
+		assert_int_equal(pmu__host_info_at(root, &h), 0);
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+		assert_int_equal(system(cmd), 0);
+		if (h.paranoid != r->want_paranoid ||
+		    h.has_hw_pmu != r->want_pmu ||
+		    h.virtualized != r->want_virt ||
+		    h.privileged != r->want_priv ||
+		    h.ncpus_online != r->want_ncpus)
+			fail_msg("row at line %d: paranoid %d pmu %d virt %d "
+				 "priv %d ncpus %d", r->line, h.paranoid,
+				 h.has_hw_pmu, h.virtualized, h.privileged,
+				 h.ncpus_online);
+	}
+}
+
+/* The real machine, checked against facts gathered independently. */
+static void test_real_host(void **state)
+{
+	struct pmu_host_info h = { .size = sizeof(h) };
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	int par = PMU_PARANOID_UNKNOWN;
+	bool want_pmu;
+	glob_t g;
+
+	(void)state;
+	if (f) {
+		assert_int_equal(fscanf(f, "%d", &par), 1);
+		fclose(f);
+	}
+	assert_int_equal(pmu_host_info(&h), 0);
+	assert_int_equal(h.size, sizeof(h));
+	assert_int_equal(h.paranoid, par);
+	assert_int_equal(h.ncpus_online, sysconf(_SC_NPROCESSORS_ONLN));
+	want_pmu = glob("/sys/bus/event_source/devices/"
+			"{cpu,cpu_core,cpu_atom,armv8_pmuv3*,armv7_cortex*}",
+			GLOB_BRACE, NULL, &g) == 0;
+	globfree(&g);
+	assert_int_equal(h.has_hw_pmu, want_pmu);
+	if (geteuid() == 0)
+		assert_true(h.privileged);
+}
+
+static void test_bad_size(void **state)
+{
+	struct pmu_host_info h = { .size = 4 };
+
+	(void)state;
+	assert_int_equal(pmu_host_info(&h), -EINVAL);
+	assert_int_equal(pmu_host_info(NULL), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fake_trees),
+		cmocka_unit_test(test_real_host),
+		cmocka_unit_test(test_bad_size),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

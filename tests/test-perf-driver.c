@@ -1,0 +1,854 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The perf driver against a fake kernel: every system call goes through
+ * struct pmu__perf_sys, so each test scripts what "the kernel" answers and
+ * checks what the driver asked of it.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <cmocka.h>
+
+#include <pmu/pmu.h>
+
+#include "drivers/perf.h"
+#include "session/session.h"
+#include "util/cpulist.h"
+
+#define MAXFD 256
+#define FD0 100
+
+struct fk_open {
+	struct perf_event_attr attr;
+	pid_t pid;
+	int cpu, group_fd, fd;
+	unsigned long flags;
+};
+
+struct fk {
+	struct fk_open op[MAXFD];
+	int nop;                    /* attempts, failed ones included */
+	int fail_at, fail_errno;    /* attempt index to fail, its errno */
+	uint32_t fail_type;         /* fail every open of this attr.type */
+	int fail_type_errno;
+	int fail_member;            /* fail members (group_fd >= 0) too */
+	bool reject_inherit_group;  /* old kernels: EINVAL */
+	bool live[MAXFD];
+	int nlive, nclose;
+	uint64_t value[MAXFD], ena[MAXFD], run[MAXFD];
+	bool reverse;               /* group read lists members backwards */
+	int nread;
+	struct { int fd; unsigned long req, arg; } io[MAXFD];
+	int nio;
+	bool give_pages;
+	struct perf_event_mmap_page *page[MAXFD];
+	int nmmap, nmunmap;
+	uint64_t pmc[8], tsc;
+	int nrdpmc, bump_lock_once;
+};
+
+static struct fk *FK(void *ctx)
+{
+	return ctx;
+}
+
+static int fk_open(void *ctx, struct perf_event_attr *a, pid_t pid, int cpu,
+		   int group_fd, unsigned long flags)
+{
+	struct fk *k = FK(ctx);
+	struct fk_open *o = &k->op[k->nop++];
+	int fd = FD0 + k->nop - 1;
+
+	*o = (struct fk_open){ *a, pid, cpu, group_fd, -1, flags };
+	if (k->nop - 1 == k->fail_at) {
+		errno = k->fail_errno;
+		return -1;
+	}
+	if (k->fail_type_errno && a->type == k->fail_type &&
+	    (group_fd < 0 || k->fail_member)) {
+		errno = k->fail_type_errno;
+		return -1;
+	}
+	if (k->reject_inherit_group && a->inherit &&
+	    (a->read_format & PERF_FORMAT_GROUP)) {
+		errno = EINVAL;
+		return -1;
+	}
+	o->fd = fd;
+	k->live[fd - FD0] = true;
+	k->nlive++;
+	return fd;
+}
+
+static int fk_close(void *ctx, int fd)
+{
+	struct fk *k = FK(ctx);
+
+	assert_true(fd >= FD0 && fd < FD0 + MAXFD && k->live[fd - FD0]);
+	k->live[fd - FD0] = false;
+	k->nlive--;
+	k->nclose++;
+	return 0;
+}
+
+static int fk_ioctl(void *ctx, int fd, unsigned long req, unsigned long arg)
+{
+	struct fk *k = FK(ctx);
+
+	assert_true(k->live[fd - FD0]);
+	if (req == PERF_EVENT_IOC_ID) {
+		*(uint64_t *)arg = 5000 + (uint64_t)fd; /* ids unlike fds */
+		return 0;
+	}
+	k->io[k->nio].fd = fd;
+	k->io[k->nio].req = req;
+	k->io[k->nio++].arg = arg;
+	return 0;
+}
+
+static ssize_t fk_read(void *ctx, int fd, void *buf, size_t count)
+{
+	struct fk *k = FK(ctx);
+	const struct fk_open *o = &k->op[fd - FD0];
+	uint64_t *b = buf, m[MAXFD];
+	size_t n = 0, i;
+
+	k->nread++;
+	if (!(o->attr.read_format & PERF_FORMAT_GROUP)) {
+		assert_true(count >= 4 * 8);
+		b[0] = k->value[fd - FD0];
+		b[1] = k->ena[fd - FD0];
+		b[2] = k->run[fd - FD0];
+		b[3] = 5000 + (uint64_t)fd;
+		return 4 * 8;
+	}
+	m[n++] = (uint64_t)fd;
+	for (i = 0; i < (size_t)k->nop; i++)
+		if (k->op[i].group_fd == fd && k->op[i].fd >= 0)
+			m[n++] = (uint64_t)k->op[i].fd;
+	assert_true(count >= (3 + 2 * n) * 8);
+	b[0] = n;
+	b[1] = k->ena[fd - FD0];
+	b[2] = k->run[fd - FD0];
+	for (i = 0; i < n; i++) {
+		uint64_t f = m[k->reverse ? n - 1 - i : i];
+
+		b[3 + 2 * i] = k->value[f - FD0];
+		b[4 + 2 * i] = 5000 + f;
+	}
+	return (ssize_t)((3 + 2 * n) * 8);
+}
+
+static void *fk_mmap(void *ctx, size_t len, int fd)
+{
+	struct fk *k = FK(ctx);
+	void *p;
+
+	k->nmmap++;
+	if (!k->give_pages)
+		return MAP_FAILED;
+	p = calloc(1, len);
+	k->page[fd - FD0] = p;
+	return p;
+}
+
+static int fk_munmap(void *ctx, void *addr, size_t len)
+{
+	FK(ctx)->nmunmap++;
+	free(addr);
+	return 0;
+}
+
+static unsigned long long fk_rdpmc(void *ctx, unsigned int idx)
+{
+	struct fk *k = FK(ctx);
+	size_t i;
+
+	k->nrdpmc++;
+	if (k->bump_lock_once) {
+		/* the kernel updated the page while we were reading it */
+		k->bump_lock_once = 0;
+		for (i = 0; i < MAXFD; i++)
+			if (k->page[i])
+				k->page[i]->lock += 2;
+	}
+	return k->pmc[idx];
+}
+
+static unsigned long long fk_rdtsc(void *ctx)
+{
+	return FK(ctx)->tsc;
+}
+
+struct fixture {
+	struct fk k;
+	struct pmu__perf_sys sys;
+	struct pmu_session *s;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	f->k.fail_at = -1;
+	f->sys = (struct pmu__perf_sys){ fk_open, fk_read, fk_ioctl, fk_mmap,
+					 fk_munmap, fk_close, fk_rdpmc,
+					 fk_rdtsc, &f->k };
+	f->s = pmu_session_new(NULL);
+	pmu__session_set_sys(f->s, &f->sys);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	pmu_session_free(f->s);
+	/* no descriptor and no page outlives the session */
+	assert_int_equal(f->k.nlive, 0);
+	assert_int_equal(f->k.nmunmap, f->k.give_pages ? f->k.nmmap : 0);
+	free(f);
+	return 0;
+}
+
+static struct perf_event_attr sw(uint64_t config)
+{
+	return (struct perf_event_attr){ .type = PERF_TYPE_SOFTWARE,
+					 .size = sizeof(struct perf_event_attr),
+					 .config = config };
+}
+
+static struct perf_event_attr hw(uint64_t config)
+{
+	return (struct perf_event_attr){ .type = PERF_TYPE_HARDWARE,
+					 .size = sizeof(struct perf_event_attr),
+					 .config = config };
+}
+
+/* {a,b} and {c}: three events, two groups. */
+static void add_abc(struct pmu_session *s)
+{
+	struct perf_event_attr a = sw(PERF_COUNT_SW_TASK_CLOCK);
+	struct perf_event_attr b = sw(PERF_COUNT_SW_PAGE_FAULTS);
+	struct perf_event_attr c = sw(PERF_COUNT_SW_CONTEXT_SWITCHES);
+
+	assert_int_equal(pmu__session_add_attr(s, "a", &a, true), 0);
+	assert_int_equal(pmu__session_add_attr(s, "b", &b, false), 0);
+	assert_int_equal(pmu__session_add_attr(s, "c", &c, true), 0);
+}
+
+static void test_open_attrs(void **state)
+{
+	struct fixture *f = *state;
+	const uint64_t fmt = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
+			     PERF_FORMAT_TOTAL_TIME_ENABLED |
+			     PERF_FORMAT_TOTAL_TIME_RUNNING;
+	int i;
+
+	add_abc(f->s);
+	assert_int_equal(pmu_session_open(f->s, NULL, NULL), 0);
+	assert_int_equal(f->k.nop, 3);
+	for (i = 0; i < 3; i++) {
+		const struct fk_open *o = &f->k.op[i];
+
+		assert_int_equal(o->attr.read_format, fmt);
+		assert_int_equal(o->pid, 0);
+		assert_int_equal(o->cpu, -1);
+		assert_int_equal(o->flags, PERF_FLAG_FD_CLOEXEC);
+		assert_int_equal(o->attr.inherit, 0);
+		assert_int_equal(o->attr.enable_on_exec, 0);
+		assert_int_equal(o->attr.disabled, i != 1); /* leaders only */
+	}
+	assert_int_equal(f->k.op[0].group_fd, -1);
+	assert_int_equal(f->k.op[1].group_fd, f->k.op[0].fd);
+	assert_int_equal(f->k.op[2].group_fd, -1);
+	assert_int_equal(pmu_session_event_group(f->s, 1), 0);
+	assert_int_equal(pmu_session_event_group(f->s, 2), 1);
+}
+
+static void test_child_target(void **state)
+{
+	struct fixture *f = *state;
+	struct pmu_open_opts o = PMU_OPTS_INIT(pmu_open_opts,
+					       .target = PMU_TARGET_CHILD,
+					       .pid = 4242);
+	int i;
+
+	add_abc(f->s);
+	assert_int_equal(pmu_session_open(f->s, &o, NULL), 0);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(f->k.op[i].pid, 4242);
+		assert_int_equal(f->k.op[i].attr.enable_on_exec, 1);
+		assert_int_equal(f->k.op[i].attr.inherit, 1);
+	}
+	assert_int_equal(f->k.nmmap, 0); /* not our own thread */
+}
+
+/* Errors that fail the whole open, and leave nothing open behind. */
+struct err_row {
+	int line;
+	int fail_at, err;
+	enum pmu_target_kind target;
+	enum pmu_error_kind kind;
+	const char *msg;
+};
+
+static const struct err_row err_rows[] = {
+	{ __LINE__, 0, EACCES, PMU_TARGET_SELF, PMU_ERR_PERMISSION,
+	  "perf_event_paranoid" },
+	{ __LINE__, 2, EPERM, PMU_TARGET_SELF, PMU_ERR_PERMISSION, "CAP_PERFMON" },
+	{ __LINE__, 0, EACCES, PMU_TARGET_CPUS, PMU_ERR_PERMISSION,
+	  "perf_event_paranoid <= 0" },
+	{ __LINE__, 2, EMFILE, PMU_TARGET_SELF, PMU_ERR_RESOURCES,
+	  "3 events × 1 threads need 3 descriptors" },
+	{ __LINE__, 1, ENFILE, PMU_TARGET_SELF, PMU_ERR_RESOURCES, "ulimit -n" },
+	{ __LINE__, 0, ESRCH, PMU_TARGET_TID, PMU_ERR_NO_TARGET,
+	  "no such thread: 77" },
+	{ __LINE__, 1, ENOSPC, PMU_TARGET_SELF, PMU_ERR_RESOURCES, "free counter" },
+	{ __LINE__, 2, EBUSY, PMU_TARGET_SELF, PMU_ERR_RESOURCES, "busy" },
+	{ __LINE__, 1, EIO, PMU_TARGET_SELF, PMU_ERR_SYSTEM, "cannot open 'b'" },
+};
+
+static void test_open_errors(void **state)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(err_rows) / sizeof(err_rows[0]); i++) {
+		const struct err_row *r = &err_rows[i];
+		struct pmu_open_opts o = PMU_OPTS_INIT(pmu_open_opts,
+						       .target = r->target,
+						       .pid = 77, .cpus = "0");
+		struct pmu_error err = { .size = sizeof(err) };
+		struct fixture *f;
+		int ret;
+
+		setup(state);
+		f = *state;
+		f->k.fail_at = r->fail_at;
+		f->k.fail_errno = r->err;
+		add_abc(f->s);
+		ret = pmu_session_open(f->s, &o, &err);
+		if (ret != -r->err || err.kind != r->kind ||
+		    !strstr(err.message, r->msg) || f->k.nlive != 0 ||
+		    err.code != ret)
+			fail_msg("row at line %d: ret %d kind %d live %d '%s'",
+				 r->line, ret, err.kind, f->k.nlive,
+				 err.message);
+		if (r->kind != PMU_ERR_NO_TARGET)
+			assert_int_equal(err.index, r->fail_at);
+		/* a failed session can be freed; start/read refuse */
+		assert_int_equal(pmu_session_start(f->s), -EINVAL);
+		teardown(state);
+	}
+}
+
+/* Errors that only make the event (and its group) NOT_SUPPORTED. */
+struct ns_row {
+	int line;
+	int err;
+	bool member;          /* fail b (a group member) instead of a */
+	const char *reason;   /* substring of the failing event's reason */
+};
+
+static const struct ns_row ns_rows[] = {
+	{ __LINE__, ENOENT, false, "not supported by this CPU or kernel" },
+	{ __LINE__, EOPNOTSUPP, false, "not supported" },
+	{ __LINE__, ENODEV, false, "not supported" },
+	{ __LINE__, ENXIO, true, "not supported" },
+	{ __LINE__, EINVAL, true, "settings rejected" },
+};
+
+static void test_not_supported(void **state)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(ns_rows) / sizeof(ns_rows[0]); i++) {
+		const struct ns_row *r = &ns_rows[i];
+		struct pmu_value v[3];
+		struct fixture *f;
+		int e;
+
+		setup(state);
+		f = *state;
+		f->k.fail_at = r->member ? 1 : 0;
+		f->k.fail_errno = r->err;
+		add_abc(f->s);
+		assert_int_equal(pmu_session_open(f->s, NULL, NULL), 0);
+		if (pmu_session_event_status(f->s, 0, &e) !=
+			    PMU_EVENT_NOT_SUPPORTED || e != -r->err ||
+		    pmu_session_event_status(f->s, 1, NULL) !=
+			    PMU_EVENT_NOT_SUPPORTED ||
+		    pmu_session_event_status(f->s, 2, NULL) != PMU_EVENT_OK ||
+		    !strstr(pmu_session_event_reason(f->s, r->member),
+			    r->reason))
+			fail_msg("row at line %d: reason '%s'", r->line,
+				 pmu_session_event_reason(f->s, r->member));
+		if (r->member) /* the leader says which member failed */
+			assert_non_null(strstr(pmu_session_event_reason(f->s, 0),
+					       "group member 'b'"));
+		assert_int_equal(f->k.nlive, 1); /* only c */
+		assert_int_equal(pmu_session_read(f->s, v, 3), 3);
+		assert_int_equal(v[0].status, PMU_EVENT_NOT_SUPPORTED);
+		assert_int_equal(v[1].err, -r->err);
+		assert_int_equal(f->k.nread, 1);
+		teardown(state);
+	}
+}
+
+/* cycles on a machine without a PMU: the reason names the cause. */
+static void test_no_pmu_reason(void **state)
+{
+	struct fixture *f = *state;
+	struct perf_event_attr c = hw(PERF_COUNT_HW_CPU_CYCLES);
+	struct perf_event_attr t = sw(PERF_COUNT_SW_TASK_CLOCK);
+	struct pmu_host_info h = { .size = sizeof(h) };
+
+	f->k.fail_type = PERF_TYPE_HARDWARE;
+	f->k.fail_type_errno = ENOENT;
+	assert_int_equal(pmu__session_add_attr(f->s, "cycles", &c, true), 0);
+	assert_int_equal(pmu__session_add_attr(f->s, "task-clock", &t, true), 0);
+	c.precise_ip = 2;
+	assert_int_equal(pmu__session_add_attr(f->s, "cycles:pp", &c, true), 0);
+	assert_int_equal(pmu_session_open(f->s, NULL, NULL), 0);
+	assert_int_equal(pmu_host_info(&h), 0);
+	assert_int_equal(pmu_session_event_status(f->s, 0, NULL),
+			 PMU_EVENT_NOT_SUPPORTED);
+	assert_int_equal(pmu_session_event_status(f->s, 1, NULL), PMU_EVENT_OK);
+	assert_string_equal(pmu_session_event_reason(f->s, 1), "");
+	if (!h.has_hw_pmu)
+		assert_non_null(strstr(pmu_session_event_reason(f->s, 0),
+				       "no hardware PMU"));
+	else
+		assert_non_null(strstr(pmu_session_event_reason(f->s, 2),
+				       "precise"));
+}
+
+/* Fake counts for the fd of open attempt i. */
+static void fk_set(struct fk *k, int i, uint64_t v, uint64_t ena, uint64_t run)
+{
+	k->value[i] = v;
+	k->ena[i] = ena;
+	k->run[i] = run;
+}
+
+struct mux_row {
+	int line;
+	uint64_t raw, ena, run, scaled;
+	enum pmu_event_status status;
+};
+
+static const struct mux_row mux_rows[] = {
+	{ __LINE__, 5, 3000, 1000, 15, PMU_EVENT_OK },
+	{ __LINE__, 1000, 2000, 1000, 2000, PMU_EVENT_OK },
+	{ __LINE__, 10, 4, 3, 13, PMU_EVENT_OK },
+	{ __LINE__, 7, 7, 7, 7, PMU_EVENT_OK },
+	{ __LINE__, 0, 500, 0, 0, PMU_EVENT_NOT_COUNTED },
+	{ __LINE__, UINT64_MAX / 2, 3, 1, UINT64_MAX, PMU_EVENT_OK },
+};
+
+static void test_multiplexed_read(void **state)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(mux_rows) / sizeof(mux_rows[0]); i++) {
+		const struct mux_row *r = &mux_rows[i];
+		struct pmu_value v[3];
+		struct fixture *f;
+
+		setup(state);
+		f = *state;
+		add_abc(f->s);
+		assert_int_equal(pmu_session_open(f->s, NULL, NULL), 0);
+		/* group {a,b}: times come from the leader's read */
+		fk_set(&f->k, 0, r->raw, r->ena, r->run);
+		fk_set(&f->k, 1, r->raw + 1, 0, 0);
+		fk_set(&f->k, 2, 9, 10, 10);
+		memset(v, 0, sizeof(v));
+		assert_int_equal(pmu_session_read(f->s, v, 3), 3);
+		if (v[0].raw != r->raw || v[0].enabled != r->ena ||
+		    v[0].running != r->run || v[0].scaled != r->scaled ||
+		    v[0].status != r->status || v[1].raw != r->raw + 1 ||
+		    v[1].running != r->run || v[2].scaled != 9 ||
+		    v[0].size != sizeof(v[0]))
+			fail_msg("row at line %d: raw %llu scaled %llu st %d",
+				 r->line, (unsigned long long)v[0].raw,
+				 (unsigned long long)v[0].scaled, v[0].status);
+		assert_int_equal(f->k.nread, 2); /* one per group */
+		teardown(state);
+	}
+}
+
+/* Members come back in an order other than the open order: map by id. */
+static void test_read_maps_ids(void **state)
+{
+	struct fixture *f = *state;
+	struct pmu_value v[3];
+
+	add_abc(f->s);
+	assert_int_equal(pmu_session_open(f->s, NULL, NULL), 0);
+	f->k.reverse = true;
+	fk_set(&f->k, 0, 111, 1, 1);
+	fk_set(&f->k, 1, 222, 0, 0);
+	assert_int_equal(pmu_session_read(f->s, v, 2), 2); /* n < nevents */
+	assert_int_equal(v[0].raw, 111);
+	assert_int_equal(v[1].raw, 222);
+	assert_int_equal(f->k.nread, 1); /* group {c} not needed */
+}
+
+static size_t online_cpus(void)
+{
+	struct pmu__cpulist l;
+	size_t n;
+
+	assert_int_equal(pmu__cpulist_online(&l), 0);
+	n = l.n;
+	pmu__cpulist_free(&l);
+	return n;
+}
+
+/* Per-CPU values are summed; sums near 2^64 saturate instead of wrapping. */
+static void test_cpus_sum_saturates(void **state)
+{
+	struct fixture *f = *state;
+	struct pmu_open_opts o = PMU_OPTS_INIT(pmu_open_opts,
+					       .target = PMU_TARGET_CPUS);
+	size_t ncpu = online_cpus(), u;
+	struct pmu_value v[3];
+	int i;
+
+	if (ncpu < 2)
+		skip();
+	add_abc(f->s);
+	assert_int_equal(pmu_session_open(f->s, &o, NULL), 0);
+	assert_int_equal(f->k.nop, 3 * (int)ncpu);
+	for (i = 0; i < f->k.nop; i++) {
+		assert_int_equal(f->k.op[i].pid, -1);
+		assert_int_equal(f->k.op[i].attr.inherit, 0);
+	}
+	for (u = 0; u < ncpu; u++)
+		assert_int_equal(f->k.op[u * 2].cpu, (int)u); /* a, b per CPU */
+	/* a: 2^63 on every CPU; b: 1 per CPU; c: 2^64-1 on CPU 0 only */
+	for (i = 0; i < f->k.nop; i++) {
+		uint64_t c = f->k.op[i].attr.config;
+
+		if (c == PERF_COUNT_SW_TASK_CLOCK)
+			fk_set(&f->k, i, (uint64_t)1 << 63, 100, 50);
+		else if (c == PERF_COUNT_SW_PAGE_FAULTS)
+			fk_set(&f->k, i, 1, 0, 0);
+		else
+			fk_set(&f->k, i, f->k.op[i].cpu ? 0 : UINT64_MAX, 100,
+			       100);
+	}
+	assert_int_equal(pmu_session_read(f->s, v, 3), 3);
+	assert_int_equal(v[0].raw, UINT64_MAX);
+	assert_int_equal(v[0].scaled, UINT64_MAX);
+	assert_int_equal(v[1].raw, ncpu);
+	assert_int_equal(v[1].enabled, 100 * ncpu);
+	assert_int_equal(v[1].scaled, 2 * ncpu);
+	assert_int_equal(v[2].raw, UINT64_MAX);
+	assert_int_equal(f->k.nread, 2 * (int)ncpu);
+}
+
+/* Sums that reach exactly 2^64 - 1 are still exact. */
+static void test_cpus_sum_exact(void **state)
+{
+	struct fixture *f = *state;
+	struct pmu_open_opts o = PMU_OPTS_INIT(pmu_open_opts,
+					       .target = PMU_TARGET_CPUS,
+					       .cpus = "0-1");
+	struct perf_event_attr a = sw(PERF_COUNT_SW_CPU_CLOCK);
+	struct pmu_value v;
+
+	if (online_cpus() < 2)
+		skip();
+	assert_int_equal(pmu__session_add_attr(f->s, "cpu-clock", &a, true), 0);
+	assert_int_equal(pmu_session_open(f->s, &o, NULL), 0);
+	fk_set(&f->k, 0, (uint64_t)1 << 63, 10, 10);
+	fk_set(&f->k, 1, ((uint64_t)1 << 63) - 1, 10, 10);
+	assert_int_equal(pmu_session_read(f->s, &v, 1), 1);
+	assert_int_equal(v.raw, UINT64_MAX);
+	assert_int_equal(v.enabled, 20);
+}
+
+static void check_ioctls(const struct fk *k, unsigned long req, int first,
+			 const int *leaders, int n)
+{
+	int i;
+
+	assert_int_equal(k->nio - first, n);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(k->io[first + i].fd, leaders[i]);
+		assert_int_equal(k->io[first + i].req, req);
+		assert_int_equal(k->io[first + i].arg, PERF_IOC_FLAG_GROUP);
+	}
+}
+
+static void test_start_stop_reset(void **state)
+{
+	struct fixture *f = *state;
+	struct perf_event_attr d = sw(PERF_COUNT_SW_DUMMY);
+	int leaders[2];
+
+	add_abc(f->s);
+	/* a fourth, unsupported group gets no ioctl */
+	f->k.fail_at = 3;
+	f->k.fail_errno = ENOENT;
+	assert_int_equal(pmu__session_add_attr(f->s, "d", &d, true), 0);
+	assert_int_equal(pmu_session_open(f->s, NULL, NULL), 0);
+	leaders[0] = f->k.op[0].fd;
+	leaders[1] = f->k.op[2].fd;
+	assert_int_equal(pmu_session_start(f->s), 0);
+	check_ioctls(&f->k, PERF_EVENT_IOC_ENABLE, 0, leaders, 2);
+	assert_int_equal(pmu_session_stop(f->s), 0);
+	check_ioctls(&f->k, PERF_EVENT_IOC_DISABLE, 2, leaders, 2);
+	assert_int_equal(pmu_session_reset(f->s), 0);
+	check_ioctls(&f->k, PERF_EVENT_IOC_RESET, 4, leaders, 2);
+	assert_int_equal(f->k.nread, 0);
+}
+
+/* A kernel that refuses group reads of inherited events. */
+static void test_inherit_fallback(void **state)
+{
+	struct fixture *f = *state;
+	struct pmu_open_opts o = PMU_OPTS_INIT(pmu_open_opts,
+					       .target = PMU_TARGET_SELF,
+					       .inherit = true);
+	struct pmu_value v[3];
+	int i;
+
+	f->k.reject_inherit_group = true;
+	add_abc(f->s);
+	assert_int_equal(pmu_session_open(f->s, &o, NULL), 0);
+	assert_int_equal(f->k.nlive, 3);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(pmu_session_event_status(f->s, (size_t)i, NULL),
+				 PMU_EVENT_OK);
+	assert_int_equal(f->k.nmmap, 0); /* inherit: no self-read page */
+	for (i = 0; i < f->k.nop; i++)
+		fk_set(&f->k, i, 10 + (uint64_t)i, 40, 20);
+	assert_int_equal(pmu_session_read(f->s, v, 3), 3);
+	/* each group's first attempt is refused: opens 1, 2 and 4 succeed */
+	assert_int_equal(v[0].raw, 11);
+	assert_int_equal(v[1].raw, 12);
+	assert_int_equal(v[2].raw, 14);
+	assert_int_equal(v[2].scaled, 28);
+	assert_int_equal(f->k.nread, 3); /* one per event */
+}
+
+#define CAP_RDPMC (1ULL << 2)
+#define CAP_TIME (1ULL << 3)
+#define CAP_TIME_SHORT (1ULL << 5)
+
+/* {x,y} on this thread with fake pages, counters on hardware indexes. */
+static struct perf_event_mmap_page **mmap_setup(struct fixture *f)
+{
+	struct perf_event_attr x = hw(PERF_COUNT_HW_CPU_CYCLES);
+	struct perf_event_attr y = hw(PERF_COUNT_HW_INSTRUCTIONS);
+	struct perf_event_mmap_page **pg = &f->k.page[0];
+
+	f->k.give_pages = true;
+	assert_int_equal(pmu__session_add_attr(f->s, "x", &x, true), 0);
+	assert_int_equal(pmu__session_add_attr(f->s, "y", &y, false), 0);
+	assert_int_equal(pmu_session_open(f->s, NULL, NULL), 0);
+	assert_int_equal(f->k.nmmap, 2);
+	pg[0]->capabilities = CAP_RDPMC;
+	pg[0]->index = 1;
+	pg[0]->pmc_width = 48;
+	pg[0]->offset = 1000;
+	pg[0]->time_enabled = 500;
+	pg[0]->time_running = 200;
+	f->k.pmc[0] = 0xFFFFFFFFFFF0ULL;       /* -16 in 48 bits */
+	pg[1]->capabilities = CAP_RDPMC;
+	pg[1]->index = 2;
+	pg[1]->pmc_width = 48;
+	pg[1]->time_enabled = 500;
+	pg[1]->time_running = 200;
+	f->k.pmc[1] = 0xABCD000000000010ULL;   /* junk above bit 47 */
+	return pg;
+}
+
+static void test_mmap_rdpmc(void **state)
+{
+	struct fixture *f = *state;
+	struct pmu_value v[2];
+
+	mmap_setup(f);
+	assert_int_equal(pmu_session_read(f->s, v, 2), 2);
+	assert_int_equal(v[0].raw, 984);       /* 1000 - 16 */
+	assert_int_equal(v[1].raw, 16);
+	assert_int_equal(v[0].enabled, 500);
+	assert_int_equal(v[0].running, 200);
+	assert_int_equal(v[0].scaled, 2460);   /* 984 * 500 / 200 */
+	assert_int_equal(f->k.nread, 0);
+	assert_int_equal(f->k.nrdpmc, 2);
+}
+
+/* The page changed during the read: the reader must go round again. */
+static void test_mmap_lock_retry(void **state)
+{
+	struct fixture *f = *state;
+	struct pmu_value v[2];
+
+	mmap_setup(f);
+	f->k.bump_lock_once = 1;
+	assert_int_equal(pmu_session_read(f->s, v, 2), 2);
+	assert_int_equal(f->k.nrdpmc, 3);
+	assert_int_equal(v[0].raw, 984);
+	assert_int_equal(f->k.nread, 0);
+}
+
+/* A counter not on a register (index 0) sends the group to read(2). */
+static void test_mmap_fallback(void **state)
+{
+	struct fixture *f = *state;
+	struct perf_event_mmap_page **pg;
+	struct pmu_value v[2];
+
+	pg = mmap_setup(f);
+	pg[1]->index = 0;
+	fk_set(&f->k, 0, 77, 9, 9);
+	fk_set(&f->k, 1, 88, 0, 0);
+	assert_int_equal(pmu_session_read(f->s, v, 2), 2);
+	assert_int_equal(f->k.nread, 1);
+	assert_int_equal(v[0].raw, 77);
+	assert_int_equal(v[1].raw, 88);
+	pg[1]->index = 2;
+	pg[0]->capabilities = 0; /* rdpmc not allowed */
+	assert_int_equal(pmu_session_read(f->s, v, 2), 2);
+	assert_int_equal(f->k.nread, 2);
+}
+
+struct time_row {
+	int line;
+	uint64_t caps;
+	uint32_t mult;
+	uint16_t shift;
+	uint64_t offset, cycles, mask, tsc;
+	uint64_t delta;      /* worked out by hand */
+};
+
+static const struct time_row time_rows[] = {
+	/* quot 5000, rem 1: -1000 + 5000*3 + (1*3 >> 1) */
+	{ __LINE__, CAP_TIME, 3, 1, (uint64_t)-1000, 0, 0, 10001, 14001 },
+	/* shift 0: offset + tsc * mult */
+	{ __LINE__, CAP_TIME, 2, 0, 7, 0, 0, 100, 207 },
+	/* short: cyc = 10000 + ((0x12345 - 10000) & 0xff) = 10053 */
+	{ __LINE__, CAP_TIME | CAP_TIME_SHORT, 2, 0, 0, 10000, 0xff, 0x12345,
+	  20106 },
+	/* shift 10: quot 3, rem 5; 3*1024 + (5*1024 >> 10) */
+	{ __LINE__, CAP_TIME, 1024, 10, 0, 0, 0, 3 * 1024 + 5, 3077 },
+};
+
+static void test_mmap_time(void **state)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(time_rows) / sizeof(time_rows[0]); i++) {
+		const struct time_row *r = &time_rows[i];
+		struct perf_event_mmap_page **pg;
+		struct pmu_value v[2];
+		struct fixture *f;
+		int k;
+
+		setup(state);
+		f = *state;
+		pg = mmap_setup(f);
+		for (k = 0; k < 2; k++) {
+			pg[k]->capabilities = CAP_RDPMC | r->caps;
+			pg[k]->time_mult = r->mult;
+			pg[k]->time_shift = r->shift;
+			pg[k]->time_offset = r->offset;
+			pg[k]->time_cycles = r->cycles;
+			pg[k]->time_mask = r->mask;
+		}
+		f->k.tsc = r->tsc;
+		assert_int_equal(pmu_session_read(f->s, v, 2), 2);
+		if (v[0].enabled != 500 + r->delta ||
+		    v[0].running != 200 + r->delta ||
+		    v[1].enabled != 500 + r->delta || f->k.nread != 0)
+			fail_msg("row at line %d: enabled %llu running %llu",
+				 r->line, (unsigned long long)v[0].enabled,
+				 (unsigned long long)v[0].running);
+		teardown(state);
+	}
+}
+
+static void test_no_mmap_read(void **state)
+{
+	struct fixture *f = *state;
+	struct pmu_open_opts o = PMU_OPTS_INIT(pmu_open_opts,
+					       .no_mmap_read = true);
+	struct perf_event_attr x = hw(PERF_COUNT_HW_CPU_CYCLES);
+
+	f->k.give_pages = true;
+	assert_int_equal(pmu__session_add_attr(f->s, "x", &x, true), 0);
+	assert_int_equal(pmu_session_open(f->s, &o, NULL), 0);
+	assert_int_equal(f->k.nmmap, 0);
+}
+
+/* Software events never get a page: the kernel never sets an index. */
+static void test_no_mmap_software(void **state)
+{
+	struct fixture *f = *state;
+	struct perf_event_attr x = hw(PERF_COUNT_HW_CPU_CYCLES);
+	struct perf_event_attr t = sw(PERF_COUNT_SW_TASK_CLOCK);
+
+	f->k.give_pages = true;
+	add_abc(f->s);
+	assert_int_equal(pmu__session_add_attr(f->s, "x", &x, true), 0);
+	assert_int_equal(pmu__session_add_attr(f->s, "t", &t, false), 0);
+	assert_int_equal(pmu__session_add_attr(f->s, "y", &x, true), 0);
+	assert_int_equal(pmu_session_open(f->s, NULL, NULL), 0);
+	assert_int_equal(f->k.nmmap, 1); /* only the all-hardware {y} */
+}
+
+/* Misuse is refused with a usage error, not a crash. */
+static void test_usage(void **state)
+{
+	struct fixture *f = *state;
+	struct pmu_error err = { .size = sizeof(err) };
+	struct pmu_value v;
+
+	assert_int_equal(pmu_session_open(f->s, NULL, &err), -EINVAL);
+	assert_int_equal(err.kind, PMU_ERR_USAGE);
+	assert_int_equal(pmu_session_read(f->s, &v, 1), -EINVAL);
+	add_abc(f->s);
+	assert_int_equal(pmu_session_open(f->s, NULL, &err), 0);
+	assert_int_equal(pmu_session_open(f->s, NULL, &err), -EBUSY);
+	assert_int_equal(pmu_session_add(f->s, "cycles", &err), -EBUSY);
+	assert_int_equal(err.kind, PMU_ERR_USAGE);
+	assert_int_equal(pmu_session_read(f->s, NULL, 0), 0);
+}
+
+int main(void)
+{
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+	const struct CMUnitTest tests[] = {
+		T(test_open_attrs),
+		T(test_child_target),
+		cmocka_unit_test(test_open_errors),
+		cmocka_unit_test(test_not_supported),
+		T(test_no_pmu_reason),
+		cmocka_unit_test(test_multiplexed_read),
+		T(test_read_maps_ids),
+		T(test_cpus_sum_saturates),
+		T(test_cpus_sum_exact),
+		T(test_start_stop_reset),
+		T(test_inherit_fallback),
+		T(test_mmap_rdpmc),
+		T(test_mmap_lock_retry),
+		T(test_mmap_fallback),
+		cmocka_unit_test(test_mmap_time),
+		T(test_no_mmap_read),
+		T(test_no_mmap_software),
+		T(test_usage),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

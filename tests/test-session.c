@@ -1,0 +1,355 @@
+/* SPDX-License-Identifier: MIT */
+/* The session API on the real kernel (software events work everywhere). */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <pmu/pmu.h>
+
+#include "session/session.h"
+
+static struct perf_event_attr sw(uint64_t config)
+{
+	return (struct perf_event_attr){ .type = PERF_TYPE_SOFTWARE,
+					 .size = sizeof(struct perf_event_attr),
+					 .config = config };
+}
+
+static struct pmu_session *sw_session(const uint64_t *cfg, size_t n)
+{
+	struct pmu_session *s = pmu_session_new(NULL);
+	static const char *const names[] = {
+		[PERF_COUNT_SW_CPU_CLOCK] = "cpu-clock",
+		[PERF_COUNT_SW_TASK_CLOCK] = "task-clock",
+		[PERF_COUNT_SW_PAGE_FAULTS] = "page-faults",
+		[PERF_COUNT_SW_CONTEXT_SWITCHES] = "context-switches",
+	};
+	size_t i;
+
+	assert_non_null(s);
+	for (i = 0; i < n; i++) {
+		struct perf_event_attr a = sw(cfg[i]);
+
+		assert_int_equal(pmu__session_add_attr(s, names[cfg[i]], &a,
+						       i == 0), 0);
+	}
+	return s;
+}
+
+static void touch_pages(size_t n)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), i;
+	volatile char *m = mmap(NULL, n * pg, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	assert_true(m != MAP_FAILED);
+	for (i = 0; i < n; i++)
+		m[i * pg] = 1;
+	munmap((void *)m, n * pg);
+}
+
+static void test_self_page_faults(void **state)
+{
+	const uint64_t cfg[] = { PERF_COUNT_SW_TASK_CLOCK,
+				 PERF_COUNT_SW_PAGE_FAULTS };
+	struct pmu_session *s = sw_session(cfg, 2);
+	struct pmu_error err = { .size = sizeof(err) };
+	struct pmu_value v[2];
+	const size_t n = 256;
+	uint64_t before;
+
+	(void)state;
+	assert_int_equal(pmu_session_open(s, NULL, &err), 0);
+	assert_int_equal(pmu_session_event_status(s, 0, NULL), PMU_EVENT_OK);
+	assert_int_equal(pmu_session_start(s), 0);
+	touch_pages(n);
+	assert_int_equal(pmu_session_stop(s), 0);
+	assert_int_equal(pmu_session_read(s, v, 2), 2);
+	assert_true(v[1].raw >= n);
+	assert_true(v[0].raw > 0);
+	assert_int_equal(v[0].status, PMU_EVENT_OK);
+	assert_true(v[0].enabled > 0 && v[0].running == v[0].enabled);
+	assert_int_equal(v[1].scaled, v[1].raw);
+	/* stopped: nothing more is counted; reset clears */
+	before = v[1].raw;
+	touch_pages(16);
+	assert_int_equal(pmu_session_read(s, v, 2), 2);
+	assert_int_equal(v[1].raw, before);
+	assert_int_equal(pmu_session_reset(s), 0);
+	assert_int_equal(pmu_session_read(s, v, 2), 2);
+	assert_int_equal(v[1].raw, 0);
+	pmu_session_free(s);
+}
+
+static void test_self_context_switches(void **state)
+{
+	const uint64_t cfg[] = { PERF_COUNT_SW_CONTEXT_SWITCHES };
+	struct pmu_session *s = sw_session(cfg, 1);
+	struct pmu_value v;
+	int i;
+
+	(void)state;
+	assert_int_equal(pmu_session_open(s, NULL, NULL), 0);
+	assert_int_equal(pmu_session_start(s), 0);
+	for (i = 0; i < 20; i++) {
+		sched_yield();
+		usleep(1000); /* sleeping always switches out */
+	}
+	assert_int_equal(pmu_session_stop(s), 0);
+	assert_int_equal(pmu_session_read(s, &v, 1), 1);
+	assert_true(v.raw >= 20);
+	pmu_session_free(s);
+}
+
+/* cycles without a PMU is NOT_SUPPORTED and does not fail the open. */
+static void test_hw_event(void **state)
+{
+	const uint64_t cfg[] = { PERF_COUNT_SW_TASK_CLOCK };
+	struct pmu_session *s = sw_session(cfg, 1);
+	struct perf_event_attr c = { .type = PERF_TYPE_HARDWARE,
+				     .size = sizeof(c),
+				     .config = PERF_COUNT_HW_CPU_CYCLES };
+	struct pmu_host_info h = { .size = sizeof(h) };
+	struct pmu_value v[2];
+
+	(void)state;
+	assert_int_equal(pmu_host_info(&h), 0);
+	assert_int_equal(pmu__session_add_attr(s, "cycles", &c, true), 0);
+	assert_int_equal(pmu_session_open(s, NULL, NULL), 0);
+	assert_int_equal(pmu_session_start(s), 0);
+	assert_int_equal(pmu_session_stop(s), 0);
+	assert_int_equal(pmu_session_read(s, v, 2), 2);
+	assert_int_equal(v[0].status, PMU_EVENT_OK);
+	if (h.has_hw_pmu) {
+		assert_int_equal(v[1].status, PMU_EVENT_OK);
+	} else {
+		assert_int_equal(v[1].status, PMU_EVENT_NOT_SUPPORTED);
+		assert_true(v[1].err < 0);
+		assert_non_null(strstr(pmu_session_event_reason(s, 1),
+				       "no hardware PMU"));
+	}
+	pmu_session_free(s);
+}
+
+static pid_t sleeper(void)
+{
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		for (;;)
+			usleep(1000);
+	}
+	return pid;
+}
+
+static void test_pid_target(void **state)
+{
+	const uint64_t cfg[] = { PERF_COUNT_SW_TASK_CLOCK,
+				 PERF_COUNT_SW_CONTEXT_SWITCHES };
+	struct pmu_session *s = sw_session(cfg, 2);
+	pid_t pid = sleeper();
+	struct pmu_open_opts o = PMU_OPTS_INIT(pmu_open_opts,
+					       .target = PMU_TARGET_PID,
+					       .pid = pid);
+	struct pmu_value v[2];
+
+	(void)state;
+	assert_int_equal(pmu_session_open(s, &o, NULL), 0);
+	assert_int_equal(pmu_session_start(s), 0);
+	usleep(50000);
+	assert_int_equal(pmu_session_stop(s), 0);
+	assert_int_equal(pmu_session_read(s, v, 2), 2);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	assert_true(v[1].raw >= 1);
+	assert_true(v[0].enabled > 0);
+	pmu_session_free(s);
+}
+
+static void test_no_such_pid(void **state)
+{
+	const uint64_t cfg[] = { PERF_COUNT_SW_TASK_CLOCK };
+	struct pmu_session *s = sw_session(cfg, 1);
+	struct pmu_error err = { .size = sizeof(err) };
+	pid_t pid = fork();
+	struct pmu_open_opts o = PMU_OPTS_INIT(pmu_open_opts,
+					       .target = PMU_TARGET_PID);
+
+	(void)state;
+	if (pid == 0)
+		_exit(0);
+	waitpid(pid, NULL, 0); /* reaped: the pid is free now */
+	o.pid = pid;
+	assert_int_equal(pmu_session_open(s, &o, &err), -ESRCH);
+	assert_int_equal(err.kind, PMU_ERR_NO_TARGET);
+	assert_non_null(strstr(err.message, "no such process"));
+	o.target = PMU_TARGET_TID;
+	assert_int_equal(pmu_session_open(s, &o, &err), -ESRCH);
+	assert_non_null(strstr(err.message, "no such thread"));
+	pmu_session_free(s);
+}
+
+/* A child forked stopped: counting starts at its exec. */
+static void test_child_target(void **state)
+{
+	const uint64_t cfg[] = { PERF_COUNT_SW_TASK_CLOCK,
+				 PERF_COUNT_SW_PAGE_FAULTS };
+	struct pmu_session *s = sw_session(cfg, 2);
+	struct pmu_open_opts o = PMU_OPTS_INIT(pmu_open_opts,
+					       .target = PMU_TARGET_CHILD);
+	struct pmu_value v[2];
+	int go[2], st;
+	char c;
+
+	(void)state;
+	assert_int_equal(pipe(go), 0);
+	o.pid = fork();
+	if (o.pid == 0) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(99);
+		execl("/bin/true", "true", (char *)NULL);
+		_exit(98);
+	}
+	close(go[0]);
+	assert_int_equal(pmu_session_open(s, &o, NULL), 0);
+	assert_int_equal(write(go[1], "x", 1), 1);
+	close(go[1]);
+	assert_int_equal(waitpid(o.pid, &st, 0), o.pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_int_equal(pmu_session_read(s, v, 2), 2);
+	assert_true(v[0].raw > 0);
+	assert_true(v[1].raw > 0);
+	pmu_session_free(s);
+}
+
+static void test_cpus_target(void **state)
+{
+	const uint64_t cfg[] = { PERF_COUNT_SW_CPU_CLOCK };
+	struct pmu_session *s = sw_session(cfg, 1);
+	struct pmu_error err = { .size = sizeof(err) };
+	struct pmu_open_opts o = PMU_OPTS_INIT(pmu_open_opts,
+					       .target = PMU_TARGET_CPUS,
+					       .cpus = "0-x");
+	struct pmu_value v;
+	int ret;
+
+	(void)state;
+	assert_int_equal(pmu_session_open(s, &o, &err), -EINVAL);
+	assert_int_equal(err.kind, PMU_ERR_USAGE);
+	assert_string_equal(err.token, "0-x");
+	o.cpus = "4095";
+	if (sysconf(_SC_NPROCESSORS_CONF) < 4096) {
+		assert_int_equal(pmu_session_open(s, &o, &err), -EINVAL);
+		assert_int_equal(err.kind, PMU_ERR_NO_TARGET);
+		assert_string_equal(err.token, "4095");
+	}
+	o.cpus = "0";
+	ret = pmu_session_open(s, &o, &err);
+	if (ret == -EACCES || ret == -EPERM) {
+		pmu_session_free(s);
+		skip(); /* system-wide counting needs privileges */
+	}
+	assert_int_equal(ret, 0);
+	assert_int_equal(pmu_session_start(s), 0);
+	usleep(20000);
+	assert_int_equal(pmu_session_stop(s), 0);
+	assert_int_equal(pmu_session_read(s, &v, 1), 1);
+	assert_true(v.raw > 0 && v.enabled > 0);
+	pmu_session_free(s);
+}
+
+/* The parsed path: names, groups and units come from the event layer. */
+static void test_add_strings(void **state)
+{
+	struct pmu_session *s = pmu_session_new(NULL);
+	struct pmu_error err = { .size = sizeof(err) };
+	struct pmu_value v[3];
+	double scale = 0;
+
+	(void)state;
+	assert_int_equal(pmu_session_add(s, "{task-clock,page-faults}", &err), 0);
+	assert_int_equal(pmu_session_add(s, "context-switches", &err), 0);
+	assert_int_equal(pmu_session_add(s, "task-clock,,", &err), -EINVAL);
+	assert_int_equal(pmu_session_nevents(s), 3);
+	assert_string_equal(pmu_session_event_name(s, 1), "page-faults");
+	assert_int_equal(pmu_session_event_group(s, 0), 0);
+	assert_int_equal(pmu_session_event_group(s, 1), 0);
+	assert_int_equal(pmu_session_event_group(s, 2), 1);
+	assert_string_equal(pmu_session_event_unit(s, 0, &scale), "msec");
+	assert_true(scale > 0.9e-6 && scale < 1.1e-6);
+	assert_null(pmu_session_event_name(s, 3));
+	assert_int_equal(pmu_session_open(s, NULL, &err), 0);
+	assert_int_equal(pmu_session_start(s), 0);
+	touch_pages(8);
+	assert_int_equal(pmu_session_stop(s), 0);
+	assert_int_equal(pmu_session_read(s, v, 3), 3);
+	assert_true(v[1].raw >= 8);
+	pmu_session_free(s);
+	pmu_session_free(NULL);
+}
+
+static void *thread_main(void *arg)
+{
+	const uint64_t cfg[] = { PERF_COUNT_SW_PAGE_FAULTS };
+	struct pmu_session *s = sw_session(cfg, 1);
+	struct pmu_value v;
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		assert_int_equal(pmu_session_open(s, NULL, NULL), i ? -EBUSY : 0);
+		assert_int_equal(pmu_session_start(s), 0);
+		touch_pages(4);
+		assert_int_equal(pmu_session_stop(s), 0);
+		assert_int_equal(pmu_session_read(s, &v, 1), 1);
+	}
+	*(uint64_t *)arg = v.raw;
+	pmu_session_free(s);
+	return NULL;
+}
+
+/* Sessions in different threads are independent. */
+static void test_threads(void **state)
+{
+	pthread_t t[4];
+	uint64_t got[4];
+	int i;
+
+	(void)state;
+	for (i = 0; i < 4; i++)
+		assert_int_equal(pthread_create(&t[i], NULL, thread_main,
+						&got[i]), 0);
+	for (i = 0; i < 4; i++) {
+		pthread_join(t[i], NULL);
+		assert_true(got[i] >= 80);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_self_page_faults),
+		cmocka_unit_test(test_self_context_switches),
+		cmocka_unit_test(test_hw_event),
+		cmocka_unit_test(test_pid_target),
+		cmocka_unit_test(test_no_such_pid),
+		cmocka_unit_test(test_child_target),
+		cmocka_unit_test(test_cpus_target),
+		cmocka_unit_test(test_add_strings),
+		cmocka_unit_test(test_threads),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
