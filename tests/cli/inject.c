@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * LD_PRELOAD shim that stands in for kernel answers, so CLI tests can
+ * reach error paths this machine never produces.  PMU_INJECT is a comma
+ * list of:
+ *   open=ERRNO                     every perf_event_open fails with ERRNO
+ *   open:type=T[:config=C]=ERRNO   only events of that type (and config)
+ *   mux=PCT                        reads report time_running as PCT% of
+ *                                  time_enabled, as if multiplexed
+ * ERRNO is a name (EACCES, EMFILE, ESRCH, EOPNOTSUPP, ...) or a number.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define MAX_FDS 4096
+/* The build hides symbols by default; these must interpose libc's. */
+#define SHIM_API __attribute__((visibility("default")))
+
+/* A test shim: one process, one thread of interest; plain tables do. */
+static uint64_t read_formats[MAX_FDS];
+static unsigned char perf_fds[MAX_FDS];
+
+static const struct { const char *name; int value; } errnos[] = {
+	{ "EACCES", EACCES }, { "EPERM", EPERM }, { "EMFILE", EMFILE },
+	{ "ENFILE", ENFILE }, { "ESRCH", ESRCH }, { "ENOENT", ENOENT },
+	{ "EOPNOTSUPP", EOPNOTSUPP }, { "EINVAL", EINVAL },
+	{ "ENODEV", ENODEV }, { "EBUSY", EBUSY }, { "ENOSPC", ENOSPC },
+};
+
+static int errno_value(const char *s)
+{
+	for (size_t i = 0; i < sizeof(errnos) / sizeof(errnos[0]); i++)
+		if (!strcmp(s, errnos[i].name))
+			return errnos[i].value;
+	return atoi(s);
+}
+
+/* Does "type=1:config=2" (possibly empty) select this event? */
+static int filter_matches(char *filters, const struct perf_event_attr *a)
+{
+	for (char *f = strtok(filters, ":"); f; f = strtok(NULL, ":")) {
+		unsigned long long v = strtoull(strchr(f, '=') ? strchr(f, '=') + 1
+							       : "", NULL, 0);
+		if (!strncmp(f, "type=", 5) && a->type != v)
+			return 0;
+		if (!strncmp(f, "config=", 7) && a->config != v)
+			return 0;
+	}
+	return 1;
+}
+
+static int rule_errno(char *item, const struct perf_event_attr *a)
+{
+	char *eq = strrchr(item, '=');
+
+	if (strncmp(item, "open", 4) || !eq || (item[4] != '=' && item[4] != ':'))
+		return 0;
+	*eq = '\0';
+	return filter_matches(item + 4, a) ? errno_value(eq + 1) : 0;
+}
+
+static int open_errno(const struct perf_event_attr *a)
+{
+	const char *spec = getenv("PMU_INJECT");
+	char buf[512];
+	char *save = NULL;
+	int e = 0;
+
+	if (!spec || strlen(spec) >= sizeof(buf))
+		return 0;
+	strcpy(buf, spec);
+	for (char *it = strtok_r(buf, ",", &save); it && !e;
+	     it = strtok_r(NULL, ",", &save))
+		e = rule_errno(it, a);
+	return e;
+}
+
+static int mux_percent(void)
+{
+	const char *spec = getenv("PMU_INJECT");
+	const char *m = spec ? strstr(spec, "mux=") : NULL;
+
+	return m ? atoi(m + 4) : 0;
+}
+
+SHIM_API long syscall(long nr, ...)
+{
+	long (*real)(long, ...) = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
+	long a[6];
+	va_list ap;
+	long r;
+	int e;
+
+	va_start(ap, nr);
+	for (int i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	if (nr != SYS_perf_event_open)
+		return real(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	e = open_errno((const struct perf_event_attr *)a[0]);
+	if (e) {
+		errno = e;
+		return -1;
+	}
+	r = real(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	if (r >= 0 && r < MAX_FDS) {
+		perf_fds[r] = 1;
+		read_formats[r] = ((const struct perf_event_attr *)a[0])->read_format;
+	}
+	return r;
+}
+
+/* Both layouts start with nr (group) or value, then enabled, running. */
+static void rewrite_running(void *buf, ssize_t len, uint64_t fmt, int pct)
+{
+	uint64_t *v = buf;
+	size_t ena = 1, run = 2;
+
+	if (!(fmt & PERF_FORMAT_TOTAL_TIME_ENABLED) ||
+	    !(fmt & PERF_FORMAT_TOTAL_TIME_RUNNING))
+		return;
+	if ((size_t)len < (run + 1) * sizeof(uint64_t))
+		return;
+	v[run] = v[ena] * (uint64_t)pct / 100;
+}
+
+SHIM_API ssize_t read(int fd, void *buf, size_t count)
+{
+	ssize_t (*real)(int, void *, size_t) =
+		(ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
+	ssize_t r = real(fd, buf, count);
+	int pct;
+
+	if (r > 0 && fd >= 0 && fd < MAX_FDS && perf_fds[fd] &&
+	    (pct = mux_percent()) > 0)
+		rewrite_running(buf, r, read_formats[fd], pct);
+	return r;
+}
+
+SHIM_API int close(int fd)
+{
+	int (*real)(int) = (int (*)(int))dlsym(RTLD_NEXT, "close");
+
+	if (fd >= 0 && fd < MAX_FDS)
+		perf_fds[fd] = 0;
+	return real(fd);
+}

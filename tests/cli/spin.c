@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Deterministic workloads for the CLI tests.  Steps run in order:
+ *   spin pages N | switches N | fork N PAGES | sleep MS | spin MS |
+ *        exit CODE | signal SIG ...
+ * pages:    mmap N fresh pages and touch each once (>= N page faults)
+ * switches: N blocking pipe round trips with a child (>= 2N switches)
+ * fork:     N children, each touching PAGES fresh pages
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static long arg_num(const char *s, const char *step)
+{
+	char *end;
+	long v = s ? strtol(s, &end, 10) : -1;
+
+	if (!s || *end || v < 0) {
+		fprintf(stderr, "spin: %s needs a number >= 0\n", step);
+		exit(2);
+	}
+	return v;
+}
+
+static void touch_pages(long n)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	volatile char *p;
+
+	if (n == 0)
+		return;
+	p = mmap(NULL, (size_t)(n * psz), PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		perror("spin: mmap");
+		exit(2);
+	}
+	for (long i = 0; i < n; i++)
+		p[i * psz] = 1;
+	munmap((void *)p, (size_t)(n * psz));
+}
+
+static void ping_pong(long n)
+{
+	int to[2], from[2];
+	char c = 0;
+	pid_t pid;
+
+	if (pipe(to) < 0 || pipe(from) < 0) {
+		perror("spin: pipe");
+		exit(2);
+	}
+	pid = fork();
+	if (pid == 0) {
+		close(to[1]);
+		close(from[0]);
+		while (read(to[0], &c, 1) == 1)
+			if (write(from[1], &c, 1) != 1)
+				_exit(2);
+		_exit(0);
+	}
+	for (long i = 0; i < n; i++)
+		if (write(to[1], &c, 1) != 1 || read(from[0], &c, 1) != 1)
+			exit(2);
+	close(to[1]);
+	close(to[0]);
+	waitpid(pid, NULL, 0);
+	close(from[0]);
+	close(from[1]);
+}
+
+static void fork_children(long n, long pages)
+{
+	for (long i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			touch_pages(pages);
+			_exit(0);
+		}
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
+	}
+}
+
+static void busy(long ms)
+{
+	struct timespec a, b;
+	volatile unsigned long x = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do {
+		for (int i = 0; i < 10000; i++)
+			x += (unsigned long)i;
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	} while ((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000 < ms);
+}
+
+static int step(char **argv, int i)
+{
+	const char *s = argv[i];
+
+	if (!strcmp(s, "fork")) {
+		fork_children(arg_num(argv[i + 1], s),
+			      arg_num(argv[i + 1] ? argv[i + 2] : NULL, s));
+		return 3;
+	}
+	long v = arg_num(argv[i + 1], s);
+	if (!strcmp(s, "pages"))
+		touch_pages(v);
+	else if (!strcmp(s, "switches"))
+		ping_pong(v);
+	else if (!strcmp(s, "sleep"))
+		usleep((useconds_t)v * 1000);
+	else if (!strcmp(s, "spin"))
+		busy(v);
+	else if (!strcmp(s, "exit"))
+		exit((int)v);
+	else if (!strcmp(s, "signal"))
+		raise((int)v);
+	else {
+		fprintf(stderr, "spin: unknown step '%s'\n", s);
+		exit(2);
+	}
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	/* Background jobs of a script start with SIGINT ignored; tests
+	 * interrupt spin like a program in the foreground. */
+	signal(SIGINT, SIG_DFL);
+	for (int i = 1; i < argc;)
+		i += step(argv, i);
+	return 0;
+}

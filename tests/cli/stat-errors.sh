@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# pmu stat: every input and usage error names the culprit and the fix.
+. "$(dirname "$0")/lib.sh"
+SPIN=$PMU_BUILD/tests/spin
+O=$TMP/out E=$TMP/err
+
+# usage_case NAME EXPECTED-STATUS MESSAGE-REGEX ARGS...
+error_case() {
+	local name=$1 want=$2 re=$3; shift 3
+	run_pmu "$O" "$E" "$@"
+	expect_eq "$name: exit $want" "$RC" "$want"
+	expect_match "$name: message" "$E" "$re"
+}
+
+# Unknown event: message with a suggestion, the input, a caret under it.
+run_pmu "$O" "$E" stat -e task-clock,cyclez -- "$SPIN" exit 0
+expect_eq "unknown event: exit 1" "$RC" 1
+expect_match "unknown event: named, with a suggestion" "$E" "^pmu: .*cyclez.*cycles"
+expect_match "unknown event: input echoed" "$E" '^  -e task-clock,cyclez$'
+# the caret sits under the 'c' of cyclez: same column in both lines
+col_in=$(awk '/^  -e /{print index($0, "cyclez")}' "$E")
+col_caret=$(awk '/^ *\^/{print index($0, "^")}' "$E")
+expect_eq "unknown event: caret under the token" "${col_caret:-none}" "${col_in:-x}"
+check "unknown event: command not run" test ! -s "$O"
+
+error_case "empty event list" 1 '^pmu: ' stat -e '' -- "$SPIN" exit 0
+error_case "unknown option" 2 "unknown option '--frobnicate'" stat --frobnicate -- true
+error_case "unknown short option" 2 "unknown option '-Q'" stat -Q true
+error_case "missing value" 2 "'-e' needs a value" stat -e
+error_case "-I 0" 2 "bad -I value '0'.*>= 1" stat -I 0 -e task-clock -- true
+error_case "-I x" 2 "bad -I value 'x'" stat -I x -- true
+error_case "-r 0" 2 "bad -r value '0'.*>= 1" stat -r 0 -- true
+error_case "-r x" 2 "bad -r value 'x'" stat -r x -- true
+error_case "-C 99999" 2 "CPU 99999 .*does not exist" stat -a -C 99999 -- true
+error_case "-C 1-0" 2 "bad CPU range" stat -C 1-0 -- true
+error_case "-C a" 2 "bad CPU list 'a'" stat -C a -- true
+error_case "-p with -a" 2 "cannot be combined" stat -p 1 -a
+error_case "-p abc" 2 "bad -p value 'abc'" stat -p abc
+error_case "-x with -j" 2 "choose one" stat -x, -j -- true
+error_case "no command, no target" 2 "nothing to count" stat -e task-clock
+error_case "-r without command" 2 "repeats a COMMAND" stat -r 2 -a
+# pid_max is at most 2^22: this pid cannot exist
+error_case "no such pid" 1 "no such process" stat -e task-clock -p 4194304
+error_case "-o into a missing directory" 1 "cannot write -o '$TMP/no/such'" stat -o "$TMP/no/such" -e task-clock -- true
+error_case "not a pmu command" 2 "'frob' is not a pmu command" frob
+
+done_testing

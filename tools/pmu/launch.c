@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "stat.h"
+
+/* Runs in the child: wait for the go byte, exec, or report why not. */
+static _Noreturn void child_run(int go_fd, int err_fd, char **argv,
+				const sigset_t *mask)
+{
+	char c;
+	ssize_t n;
+	int e;
+
+	sigprocmask(SIG_SETMASK, mask, NULL);
+	do
+		n = read(go_fd, &c, 1);
+	while (n < 0 && errno == EINTR);
+	if (n != 1)
+		_exit(127); /* the parent gave up before releasing us */
+	close(go_fd);
+	execvp(argv[0], argv);
+	e = errno;
+	if (write(err_fd, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(e == ENOENT ? 127 : 126);
+}
+
+int launch_prepare(struct launch *l, char **argv, const sigset_t *child_mask)
+{
+	int go[2], er[2];
+
+	l->pid = -1;
+	l->go_fd = l->err_fd = -1;
+	if (pipe2(go, O_CLOEXEC) < 0)
+		return -errno;
+	if (pipe2(er, O_CLOEXEC) < 0) {
+		int e = -errno;
+		close(go[0]);
+		close(go[1]);
+		return e;
+	}
+	l->pid = fork();
+	if (l->pid == 0) {
+		close(go[1]);
+		close(er[0]);
+		child_run(go[0], er[1], argv, child_mask);
+	}
+	close(go[0]);
+	close(er[1]);
+	if (l->pid < 0) {
+		int e = -errno;
+		close(go[1]);
+		close(er[0]);
+		return e;
+	}
+	l->go_fd = go[1];
+	l->err_fd = er[0];
+	return 0;
+}
+
+int launch_release(struct launch *l)
+{
+	char c = 1;
+	int e = 0;
+	ssize_t n;
+
+	if (write(l->go_fd, &c, 1) != 1) {
+		e = errno ? errno : EPIPE;
+		launch_abort(l);
+		return e;
+	}
+	close(l->go_fd);
+	l->go_fd = -1;
+	/* The error pipe is close-on-exec: EOF means exec succeeded. */
+	do
+		n = read(l->err_fd, &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(l->err_fd);
+	l->err_fd = -1;
+	return n == (ssize_t)sizeof(e) ? e : 0;
+}
+
+void launch_abort(struct launch *l)
+{
+	if (l->go_fd >= 0)
+		close(l->go_fd);
+	if (l->err_fd >= 0)
+		close(l->err_fd);
+	l->go_fd = l->err_fd = -1;
+	if (l->pid > 0) {
+		while (waitpid(l->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		l->pid = -1;
+	}
+}

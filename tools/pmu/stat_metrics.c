@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: MIT */
+#include <string.h>
+
+#include "stat.h"
+
+/* Events whose comment is a ratio to another event of the same run. */
+struct ratio_rule {
+	const char *event;
+	const char *base;
+	const char *unit;
+	double factor;
+	bool pct;
+};
+
+static const struct ratio_rule ratio_rules[] = {
+	{ .event = "instructions", .base = "cycles",
+	  .unit = "insn per cycle", .factor = 1.0 },
+	{ .event = "branch-misses", .base = "branches",
+	  .unit = "of all branches", .factor = 100.0, .pct = true },
+	{ .event = "branch-misses", .base = "branch-instructions",
+	  .unit = "of all branches", .factor = 100.0, .pct = true },
+	{ .event = "cache-misses", .base = "cache-references",
+	  .unit = "of all cache refs", .factor = 100.0, .pct = true },
+	{ .event = "L1-dcache-load-misses", .base = "L1-dcache-loads",
+	  .unit = "of all L1-dcache accesses", .factor = 100.0, .pct = true },
+	{ .event = "LLC-load-misses", .base = "LLC-loads",
+	  .unit = "of all LL-cache accesses", .factor = 100.0, .pct = true },
+	{ .event = "stalled-cycles-frontend", .base = "cycles",
+	  .unit = "frontend cycles idle", .factor = 100.0, .pct = true },
+	{ .event = "stalled-cycles-backend", .base = "cycles",
+	  .unit = "backend cycles idle", .factor = 100.0, .pct = true },
+};
+
+#define NRULES (sizeof(ratio_rules) / sizeof(ratio_rules[0]))
+
+/* Compare an event name without its ":mods" suffix against `base`. */
+static bool name_is(const char *name, const char *base)
+{
+	size_t n = strlen(base);
+
+	return !strncmp(name, base, n) && (name[n] == '\0' || name[n] == ':');
+}
+
+static bool is_clock(const char *name)
+{
+	return name_is(name, "task-clock") || name_is(name, "cpu-clock");
+}
+
+static const struct stat_row *find_ok(const struct stat_row *rows, size_t n,
+				      const char *base)
+{
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].status == PMU_EVENT_OK && name_is(rows[i].name, base))
+			return &rows[i];
+	return NULL;
+}
+
+static const struct stat_row *find_clock(const struct stat_row *rows, size_t n)
+{
+	const struct stat_row *r = find_ok(rows, n, "task-clock");
+
+	return r ? r : find_ok(rows, n, "cpu-clock");
+}
+
+static bool apply_ratio(struct stat_row *r, const struct stat_row *rows,
+			size_t n)
+{
+	for (size_t k = 0; k < NRULES; k++) {
+		const struct ratio_rule *q = &ratio_rules[k];
+		const struct stat_row *b;
+
+		if (!name_is(r->name, q->event))
+			continue;
+		b = find_ok(rows, n, q->base);
+		if (!b)
+			continue;
+		r->metric = b->count > 0 ? q->factor * r->count / b->count : 0;
+		r->metric_unit = q->unit;
+		r->metric_is_pct = q->pct;
+		return true;
+	}
+	return false;
+}
+
+/* perf's habit: counts per second of task-clock, with a K/M/G prefix. */
+static void apply_rate(struct stat_row *r, const struct stat_row *clock)
+{
+	double secs = clock->count * 1e-9;
+	double rate = secs > 0 ? r->count / secs : 0;
+
+	if (name_is(r->name, "cycles") || name_is(r->name, "cpu-cycles")) {
+		r->metric = secs > 0 ? rate / 1e9 : 0;
+		r->metric_unit = "GHz";
+		return;
+	}
+	r->metric_unit = "/sec";
+	if (rate >= 1e9) {
+		rate /= 1e9;
+		r->metric_unit = "G/sec";
+	} else if (rate >= 1e6) {
+		rate /= 1e6;
+		r->metric_unit = "M/sec";
+	} else if (rate >= 1e3) {
+		rate /= 1e3;
+		r->metric_unit = "K/sec";
+	}
+	r->metric = rate;
+}
+
+void stat_metrics_compute(struct stat_row *rows, size_t n, double wall_ns)
+{
+	const struct stat_row *clock = find_clock(rows, n);
+
+	for (size_t i = 0; i < n; i++) {
+		struct stat_row *r = &rows[i];
+
+		r->metric_unit = NULL;
+		r->metric_is_pct = false;
+		if (r->status != PMU_EVENT_OK)
+			continue;
+		if (is_clock(r->name)) {
+			r->metric = wall_ns > 0 ? r->count / wall_ns : 0;
+			r->metric_unit = "CPUs utilized";
+		} else if (!apply_ratio(r, rows, n) && clock) {
+			apply_rate(r, clock);
+		}
+	}
+}
