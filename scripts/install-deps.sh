@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages that building and testing pmu need.
+# Idempotent: prints nothing and changes nothing when all are present.
+# Runs apt-get as root, or through sudo when that is available.
+set -euo pipefail
+
+packages=(
+	build-essential pkg-config libcmocka-dev valgrind clang
+	libclang-rt-14-dev linux-perf libpfm4-dev libpapi-dev papi-tools
+	python3 man-db hyperfine
+)
+
+missing=()
+for p in "${packages[@]}"; do
+	status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+	[ "$status" = installed ] || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if ! command -v apt-get >/dev/null 2>&1; then
+	echo "install-deps: apt-get not found; install these packages by hand:" \
+	     "${missing[*]}" >&2
+	exit 1
+fi
+
+as_root=()
+if [ "$(id -u)" -ne 0 ]; then
+	if command -v sudo >/dev/null 2>&1; then
+		as_root=(sudo)
+	else
+		echo "install-deps: need root (or sudo) to install:" \
+		     "${missing[*]}" >&2
+		exit 1
+	fi
+fi
+
+echo "install-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+"${as_root[@]}" apt-get update -qq
+"${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
