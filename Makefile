@@ -51,10 +51,31 @@ SHARED_LIB  := $(BUILD)/libpmu.so.$(VERSION)
 PMU_BIN     := $(BUILD)/pmu
 PC_FILE     := $(BUILD)/libpmu.pc
 
-.PHONY: all check check-build bench fuzz install uninstall clean
+.PHONY: all check check-build bench fuzz install uninstall clean freestanding-check
 .DEFAULT_GOAL := all
 
-all: $(STATIC_LIB) $(SHARED_LIB) $(PMU_BIN) $(PC_FILE) $(EXAMPLES)
+all: $(STATIC_LIB) $(SHARED_LIB) $(PMU_BIN) $(PC_FILE) $(EXAMPLES) freestanding-check
+
+# lib/model and lib/sim must not depend on libc: compile them freestanding,
+# link them together relocatably and fail on any undefined symbol.
+FS_SRCS     := $(sort $(wildcard lib/model/*.c lib/sim/*.c))
+FS_OBJS     := $(FS_SRCS:%.c=$(BUILD)/freestanding/%.o)
+FS_CFLAGS   := -std=c11 $(WARN) $(OPT) -ffreestanding -fno-builtin -nostdlib \
+               -fno-stack-protector -Ilib
+
+$(BUILD)/freestanding/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(FS_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/freestanding.o: $(FS_OBJS)
+	$(LD) -r -o $@ $^
+
+freestanding-check: $(BUILD)/freestanding.o
+	@undef=$$(nm -u $<); if [ -n "$$undef" ]; then \
+		echo "freestanding code (lib/model, lib/sim) uses: $$undef" >&2; \
+		exit 1; fi
+
+-include $(FS_OBJS:.o=.d)
 
 -include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d)
 

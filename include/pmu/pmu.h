@@ -10,6 +10,9 @@
 #include <pmu/error.h>
 #include <pmu/host.h>
 #include <pmu/session.h>
+#include <pmu/model.h>
+#include <pmu/simple.h>
+#include <pmu/sim.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -2,6 +2,10 @@
 #ifndef PMU_TOOL_CMD_H
 #define PMU_TOOL_CMD_H
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
 /* Exit codes shared by every subcommand. */
 enum {
 	EXIT_PMU_INPUT = 1,  /* pmu's own input was wrong (event, file, pid) */
@@ -16,8 +20,19 @@ struct pmu_cmd {
 
 /* Each subcommand lives in its own file. */
 int cmd_stat(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_sim(int argc, char **argv);
 
 /* Print "pmu: <message>" to stderr. */
 void pmu_tool_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Which catalog model names without "pmu::" resolve to on this host, and
+ * why (detected, $PMU_EVENTS_MODEL, or no catalog for this CPU), as one
+ * sentence for diagnostics; returns false when no CPU catalog matched. */
+bool pmu_tool_host_note(char *buf, size_t sz);
+
+/* "  name     description" lines of the simulated models. */
+void pmu_tool_list_models(FILE *f);
 
 #endif

@@ -9,6 +9,9 @@
 
 static const struct pmu_cmd commands[] = {
 	{ "stat", cmd_stat, "count events for a command, process, thread or CPUs" },
+	{ "info", cmd_info, "describe this machine or a simulated PMU model" },
+	{ "check", cmd_check, "validate a perfctr control against a simulated model" },
+	{ "sim", cmd_sim, "run an event stream on a simulated PMU under perfctr" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

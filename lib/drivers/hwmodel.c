@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT */
+/* Public face of the simulated PMU models (lib/model is freestanding). */
+#include <errno.h>
+#include <string.h>
+
+#include <pmu/model.h>
+
+#include "model/model.h"
+
+PMU_API const struct pmu_model *pmu_hwmodel_find(const char *name)
+{
+	const struct pmu_model *m = pmu__model_find(name);
+
+	if (!m)
+		errno = ENOENT;
+	return m;
+}
+
+PMU_API size_t pmu_hwmodel_count(void)
+{
+	return pmu__model_count();
+}
+
+PMU_API const struct pmu_model *pmu_hwmodel_at(size_t i)
+{
+	return pmu__model_at(i);
+}
+
+static const char *arch_name(enum pmu_arch a)
+{
+	return a == PMU_ARCH_X86 ? "x86" : a == PMU_ARCH_PPC ? "ppc" : "arm";
+}
+
+static const char *tsc_name(enum pmu_tsc_kind t)
+{
+	static const char *const names[] = {
+		[PMU_TSC_NONE] = "none", [PMU_TSC_TSC] = "tsc",
+		[PMU_TSC_TBL] = "tbl",   [PMU_TSC_CCNT] = "ccnt",
+	};
+
+	return (unsigned)t < sizeof(names) / sizeof(names[0]) ? names[t] : "none";
+}
+
+PMU_API int pmu_hwmodel_info(const struct pmu_model *m,
+			     struct pmu_hwmodel_info *info)
+{
+	if (!m || !info || info->size < sizeof(*info))
+		return -EINVAL;
+	info->name = m->name;
+	info->desc = m->desc;
+	info->arch = arch_name(m->arch);
+	info->pmu_name = m->desc_name;
+	info->cpu_type = m->cpu_type;
+	info->features = m->features;
+	info->nr_ctrs = m->nr_ctrs;
+	info->ctr_width = m->ctr_width;
+	info->emul_width = m->emul_width;
+	info->tsc = tsc_name(m->tsc_kind);
+	info->npmcs = m->nr_pmcs;
+	info->npmds = m->nr_pmds;
+	return 0;
+}
+
+PMU_API int pmu_hwmodel_reg(const struct pmu_model *m,
+			    enum pmu_hwmodel_reg_kind kind, unsigned index,
+			    struct pmu_hwmodel_reg *reg)
+{
+	const struct pmu_reg_desc *d;
+
+	if (!m || !reg || reg->size < sizeof(*reg))
+		return -EINVAL;
+	if (kind == PMU_HWMODEL_PMC && index < m->nr_pmcs)
+		d = &m->pmcs[index];
+	else if (kind == PMU_HWMODEL_PMD && index < m->nr_pmds)
+		d = &m->pmds[index];
+	else
+		return -EINVAL;
+	reg->index = index;
+	reg->name = d->name;
+	reg->addr = d->addr;
+	reg->dfl_val = d->dfl_val;
+	reg->rsvd_msk = d->rsvd_msk;
+	reg->width = d->width;
+	return 0;
+}
+
+static const char *intel_closest(unsigned family, unsigned model)
+{
+	if (family == 5)
+		return model >= 4 ? "p5mmx" : "p5";
+	if (family == 15)
+		return model <= 1 ? "p4" : model == 2 ? "p4m2" : "p4m3";
+	if (family != 6)
+		return NULL;
+	if (model == 1)
+		return "p6";
+	if (model == 3 || model == 5 || model == 6)
+		return "pii";
+	if (model == 7 || model == 8 || model == 10 || model == 11)
+		return "piii";
+	/* Pentium M and everything after it descend from the P6 core */
+	return "pentm";
+}
+
+static const char *amd_closest(unsigned family)
+{
+	if (family == 6)
+		return "k7";
+	if (family == 15)
+		return "k8";
+	/* later families keep the four legacy counters and IBS */
+	return family >= 16 ? "fam10h" : NULL;
+}
+
+PMU_API const struct pmu_model *pmu_hwmodel_closest(const char *vendor,
+						    unsigned family,
+						    unsigned model)
+{
+	const char *name = NULL;
+
+	if (!vendor)
+		return NULL;
+	if (!strcmp(vendor, "GenuineIntel"))
+		name = intel_closest(family, model);
+	else if (!strcmp(vendor, "AuthenticAMD"))
+		name = amd_closest(family);
+	else if (!strcmp(vendor, "CentaurHauls"))
+		name = family == 5 ? "wcc6" : family == 6 ? "vc3" : NULL;
+	else if (!strcmp(vendor, "CyrixInstead"))
+		name = "mii";
+	return name ? pmu__model_find(name) : NULL;
+}

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Executing a parsed event stream on a struct pmu_sim, and reading the
+ * results back.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <pmu/sim.h>
+
+#include "drivers/sim_run.h"
+#include "util/error.h"
+
+struct exec {
+	struct pmu_sim *s;
+	const struct pmu__stream *st;
+	uint32_t left[PMU_STREAM_MAX_DEPTH];  /* repeat counters */
+	int depth;
+	uint64_t executed;
+	struct pmu_error *err;
+};
+
+static int op_error(struct exec *x, const struct pmu__stream_op *op,
+		    int code, const char *what)
+{
+	return pmu__error(x->err, code, PMU_ERR_BAD_VALUE, NULL, -1,
+			  "line %d: %s", op->line, what);
+}
+
+static int do_suspend_resume(struct exec *x, const struct pmu__stream_op *op)
+{
+	struct pmu_sim *s = x->s;
+	bool resume = op->kind == PMU_STREAM_RESUME;
+
+	if (resume == s->running)
+		return op_error(x, op, -EINVAL, resume ?
+				"resume: the counters are already running" :
+				"suspend: the counters are already suspended");
+	if (resume)
+		pmu__perfctr_resume(&s->pc, &s->st);
+	else
+		pmu__perfctr_suspend(&s->pc, &s->st);
+	s->running = resume;
+	return 0;
+}
+
+static int do_reg(struct exec *x, const struct pmu__stream_op *op)
+{
+	int rc = pmu__sim_reg_write(&x->s->sim, op->reg_kind, op->addr, op->n);
+
+	if (rc)
+		return pmu__error(x->err, rc, PMU_ERR_BAD_VALUE, NULL, -1,
+				  "line %d: register 0x%x does not exist on %s",
+				  op->line, op->addr, x->s->model->name);
+	return 0;
+}
+
+static void do_event(struct exec *x, const struct pmu__stream_op *op)
+{
+	x->s->events += op->n;
+	pmu__sim_advance(&x->s->sim, op->key, op->umask, op->n);
+}
+
+/* Returns the index of the next op to run. */
+static size_t do_repeat(struct exec *x, size_t i)
+{
+	const struct pmu__stream_op *op = &x->st->ops[i];
+
+	if (op->kind == PMU_STREAM_REPEAT) {
+		if (op->n == 0)
+			return op->jump + 1;
+		x->left[x->depth++] = (uint32_t)op->n;
+		return i + 1;
+	}
+	if (--x->left[x->depth - 1] == 0) {
+		x->depth--;
+		return i + 1;
+	}
+	return op->jump + 1;
+}
+
+static int step(struct exec *x, const struct pmu__stream_op *op)
+{
+	struct pmu__sim *sim = &x->s->sim;
+
+	switch (op->kind) {
+	case PMU_STREAM_EVENT:
+		do_event(x, op);
+		break;
+	case PMU_STREAM_CYCLES:
+		x->s->cycles += op->n;
+		pmu__sim_cycles(sim, op->n);
+		break;
+	case PMU_STREAM_MODE:
+		pmu__sim_set_mode(sim, (enum pmu_sim_mode)op->n);
+		break;
+	case PMU_STREAM_PMM:
+		pmu__sim_set_pmm(sim, op->n != 0);
+		break;
+	case PMU_STREAM_IP:
+		pmu__sim_set_ip(sim, op->n);
+		break;
+	case PMU_STREAM_SNAPSHOT:
+		pmu__sim_set_snapshot(sim, &x->st->snaps[op->snap]);
+		break;
+	case PMU_STREAM_SAMPLE:
+		if (x->s->running)
+			pmu__perfctr_sample(&x->s->pc, &x->s->st);
+		break;
+	case PMU_STREAM_SUSPEND:
+	case PMU_STREAM_RESUME:
+		return do_suspend_resume(x, op);
+	case PMU_STREAM_REG:
+		return do_reg(x, op);
+	default:
+		break;
+	}
+	return 0;
+}
+
+static int execute(struct exec *x)
+{
+	size_t i = 0;
+	int rc = 0;
+
+	while (i < x->st->nops && !rc) {
+		const struct pmu__stream_op *op = &x->st->ops[i];
+
+		if (++x->executed > PMU_SIM_MAX_EXECUTED)
+			return op_error(x, op, -E2BIG,
+					"the stream runs too many statements");
+		if (op->kind == PMU_STREAM_REPEAT || op->kind == PMU_STREAM_END) {
+			i = do_repeat(x, i);
+			continue;
+		}
+		rc = step(x, op);
+		i++;
+	}
+	return rc;
+}
+
+static int setup_pebs(struct exec *x)
+{
+	const struct pmu__stream_pebs *p = x->st->pebs.given ? &x->st->pebs : NULL;
+	int rc = pmu__sim_run_setup_pebs(x->s, p);
+
+	if (rc == -ENOSYS)
+		return pmu__error(x->err, rc, PMU_ERR_BAD_VALUE, "pebs", -1,
+				  "line %d: pebs: %s has no usable PEBS%s",
+				  p->line, x->s->model->name,
+				  x->s->model->quirks & PMU_QUIRK_HT ?
+				  " (not with HyperThreading)" : "");
+	if (rc)
+		return pmu__error(x->err, rc, PMU_ERR_SYSTEM, "pebs", -1,
+				  "cannot lay out the PEBS buffer");
+	return 0;
+}
+
+int pmu_sim_run(struct pmu_sim *s, const char *text, size_t len,
+		struct pmu_error *err)
+{
+	struct pmu__stream st;
+	struct exec x = { .s = s, .st = &st, .err = err };
+	int rc;
+
+	pmu__error_clear(err);
+	if (!s->controlled)
+		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
+				  "no control loaded");
+	rc = pmu__stream_parse(text, len, &st, err);
+	if (!rc)
+		rc = setup_pebs(&x);
+	if (!rc) {
+		s->ctl_base = s->sim.stats.ctl_writes;
+		s->ctr_base = s->sim.stats.ctr_writes;
+		pmu__perfctr_resume(&s->pc, &s->st);
+		s->running = true;
+		rc = execute(&x);
+		if (s->running)
+			pmu__perfctr_suspend(&s->pc, &s->st);
+		s->running = false;
+		pmu__sim_run_drain_pebs(s);
+	}
+	pmu__stream_free(&st);
+	return rc;
+}
+
+int pmu_sim_result(const struct pmu_sim *s, struct pmu_sim_result *r)
+{
+	uint32_t cs = s->st.cstatus;
+
+	if (!r || r->size < sizeof(*r))
+		return -EINVAL;
+	memset(r, 0, sizeof(*r));
+	r->size = sizeof(*r);
+	r->model = s->model->name;
+	r->cstatus = cs;
+	r->tsc_on = pmu__cstatus_has_tsc(cs);
+	r->tsc = s->st.tsc_sum;
+	r->nractrs = pmu__cstatus_nractrs(cs);
+	r->nrictrs = pmu__cstatus_nrctrs(cs) - r->nractrs;
+	for (unsigned i = 0; i < pmu__cstatus_nrctrs(cs) && i < PMU_MAX_CTRS; i++) {
+		r->pmc[i] = s->st.pmc[i].sum;
+		r->pmc_map[i] = s->st.pmc[i].map;
+		r->overflows[i] = s->overflows[i];
+	}
+	r->interrupts = s->nirqs;
+	r->interrupts_kept = s->nkept;
+	r->ibs_samples = s->nibs;
+	r->pebs_records = s->npebs;
+	r->pebs_dropped = s->pebs.dropped;
+	r->events = s->events;
+	r->cycles = s->cycles;
+	r->control_writes = s->sim.stats.ctl_writes - s->ctl_base;
+	r->counter_writes = s->sim.stats.ctr_writes - s->ctr_base;
+	return 0;
+}
+
+int pmu_sim_interrupt_at(const struct pmu_sim *s, size_t i,
+			 struct pmu_sim_interrupt *out)
+{
+	if (i >= s->nkept)
+		return -ERANGE;
+	*out = s->irqs[i];
+	return 0;
+}
+
+int pmu_sim_ibs_at(const struct pmu_sim *s, size_t i,
+		   struct pmu_sim_ibs_sample *out)
+{
+	if (i >= s->nibs)
+		return -ERANGE;
+	*out = s->ibs_s[i];
+	return 0;
+}
+
+int pmu_sim_pebs_at(const struct pmu_sim *s, size_t i,
+		    struct pmu_sim_pebs_record *out)
+{
+	if (i >= s->npebs)
+		return -ERANGE;
+	*out = s->pebs_r[i];
+	return 0;
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PMU_DRIVERS_SIM_RUN_H
+#define PMU_DRIVERS_SIM_RUN_H
+
+/* The layout behind the public `struct pmu_sim` (sim_run.c, sim_exec.c). */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <pmu/sim.h>
+
+#include "drivers/sim_stream.h"
+#include "sim/ibs.h"
+#include "sim/pebs.h"
+#include "sim/perfctr.h"
+#include "sim/xscale.h"
+
+/* Statements executed (repeat bodies count every time): bounds a run. */
+#define PMU_SIM_MAX_EXECUTED 100000000ull
+
+/* Move the PEBS records out of the simulated buffer and restart it. */
+void pmu__sim_run_drain_pebs(struct pmu_sim *s);
+
+/* Lay out the PEBS buffer for the loaded control with the stream's
+ * `pebs` parameters (NULL: defaults).  0, or -ENOSYS when the model has
+ * no PEBS, -ENOMEM, -EINVAL. */
+int pmu__sim_run_setup_pebs(struct pmu_sim *s, const struct pmu__stream_pebs *p);
+
+struct pmu_sim {
+	struct pmu__sim sim;
+	struct pmu__perfctr pc;
+	struct pmu__perfctr_state st;
+	struct pmu__xscale xs;
+	struct pmu__ibs ibs;
+	struct pmu__pebs pebs;
+	uint8_t *pebs_mem;            /* simulated memory of the PEBS buffer */
+	size_t pebs_mem_size;
+	struct pmu_sim_pebs_record *pebs_r;
+	size_t npebs, pebscap;
+	const struct pmu_model *model;
+	bool controlled, running;
+	struct pmu_sim_interrupt *irqs;
+	size_t nkept, irqcap;
+	uint64_t nirqs;
+	struct pmu_sim_ibs_sample *ibs_s;
+	size_t nibs, ibscap;
+	uint64_t overflows[PMU_MAX_CTRS];
+	uint64_t events, cycles;
+	uint64_t ctl_base, ctr_base;
+};
+
+#endif

@@ -1,0 +1,80 @@
+#!/bin/sh
+# The example programs: built by the Makefile, run here so they keep
+# working.  xscale-ratios is checked against ratios computed below from
+# the workload its source documents (the work[] table and 3,000,000
+# cycles per measurement), not against a recorded run.
+. "$(dirname "$0")/lib.sh"
+
+EX="$PMU_BUILD/examples"
+SRC="$(dirname "$0")/../../examples/xscale-ratios.c"
+
+# The documented input: 2,000,000 instructions, 12,000 I-cache misses,
+# 300,000 cycles without instruction delivery, 700,000 D-cache accesses,
+# 35,000 D-cache misses, 3,000,000 cycles.
+INSN=2000000 IMISS=12000 NODELIV=300000 DACC=700000 DMISS=35000 CYC=3000000
+if [ -r "$SRC" ]; then
+	ok=1
+	for pat in "EVT_INSTRUCTION, $INSN" "EVT_ICACHE_MISS, $IMISS" \
+		"EVT_ICACHE_NO_DELIVER, $NODELIV" "EVT_DCACHE_ACCESS, $DACC" \
+		"EVT_DCACHE_MISS, $DMISS" "work, nwork, $CYC, &res"; do
+		grep -q -- "$pat" "$SRC" || { ok=0; diag "source lacks '$pat'"; }
+	done
+	expect_eq "xscale-ratios source still feeds the documented workload" "$ok" 1
+else
+	skip "xscale-ratios source not found"
+fi
+
+# ratio NUM DEN: six decimals, as the example prints.
+ratio() { awk -v n="$1" -v d="$2" 'BEGIN { printf "%.6f", n / d }'; }
+# value LABEL: the number on the example's line LABEL.
+value() { sed -n "s/^$1 *\([0-9.]*\)\$/\1/p" "$TMP/xsc"; }
+
+"$EX/xscale-ratios" >"$TMP/xsc" 2>"$TMP/err"
+expect_eq "xscale-ratios exits 0" "$?" 0
+# I-cache efficiency: pmu_start(INSTRUCTION, ICACHE_MISS): miss rate =
+# PMN1 / PMN0, CPI = CCNT / PMN0.
+expect_eq "I-cache miss rate = misses / instructions" \
+	"$(value 'icache miss rate')" "$(ratio $IMISS $INSN)"
+expect_eq "CPI = cycles / instructions" \
+	"$(value 'cycles per instr')" "$(ratio $CYC $INSN)"
+# D-cache efficiency: pmu_start(DCACHE_ACCESS, DCACHE_MISS): PMN1 / PMN0.
+expect_eq "D-cache miss rate = misses / accesses" \
+	"$(value 'dcache miss rate')" "$(ratio $DMISS $DACC)"
+# Fetch latency: pmu_start(ICACHE_NO_DELIVER, ICACHE_MISS): PMN0 / PMN1
+# and PMN0 / CCNT.
+expect_eq "fetch stall cycles per I-cache miss" \
+	"$(value 'fetch stall per miss')" "$(ratio $NODELIV $IMISS)"
+expect_eq "fraction of cycles stalled on fetch" \
+	"$(value 'fetch stall fraction')" "$(ratio $NODELIV $CYC)"
+
+# selfcount: three software events of its own thread, counted for real.
+"$EX/selfcount" >"$TMP/self" 2>"$TMP/err"
+rc=$?
+if [ $rc -ne 0 ] && grep -qiE 'permission|not supported|no such' "$TMP/err"; then
+	skip "selfcount: perf events unavailable here: $(head -1 "$TMP/err")"
+else
+	expect_eq "selfcount exits 0" "$rc" 0
+	expect_eq "selfcount prints three events" "$(wc -l <"$TMP/self" | tr -d ' ')" 3
+	expect_no_match "every event was counted" "$TMP/self" 'not counted'
+	# It writes one byte per page of a fresh 64-page buffer ten times and
+	# sleeps ten times: faults and switches cannot be zero.
+	pf=$(awk '$NF == "page-faults" { printf "%d", $1 }' "$TMP/self")
+	cs=$(awk '$NF == "context-switches" { printf "%d", $1 }' "$TMP/self")
+	tc=$(awk '$NF == "task-clock" { print ($1 > 0) }' "$TMP/self")
+	check "selfcount: page-faults > 0 ($pf)" [ "${pf:-0}" -gt 0 ]
+	check "selfcount: context-switches >= 10 ($cs)" [ "${cs:-0}" -ge 10 ]
+	expect_eq "selfcount: task-clock > 0" "$tc" 1
+fi
+
+# workload: the deterministic load the CLI tests measure.
+"$EX/workload" --pages 100 >"$TMP/wl" 2>"$TMP/err"
+expect_eq "workload --pages 100 exits 0" "$?" 0
+expect_eq "workload is silent without --verbose" "$(cat "$TMP/wl" "$TMP/err")" ""
+"$EX/workload" --pages 100 --switches 10 --loops 1000 --verbose >"$TMP/wl" 2>&1
+expect_eq "workload --verbose exits 0" "$?" 0
+expect_match "workload reports its parameters" "$TMP/wl" \
+	'^workload: pages=100 switches=10 loops=1000 checksum=[0-9a-f]+$'
+"$EX/workload" --pages >"$TMP/wl" 2>&1
+check "workload rejects a missing value" [ $? -ne 0 ]
+
+done_testing

@@ -1,0 +1,377 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pmu info: describe a simulated PMU model (perfmon2 pmu_desc style), or
+ * this machine as perf sees it, or list the models.
+ */
+#include <dirent.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pmu/pmu.h>
+
+#include "cmd.h"
+
+static void usage(FILE *f)
+{
+	fputs("usage: pmu info [--model MODEL] [--json]\n"
+	      "       pmu info --list-models\n"
+	      "\n"
+	      "Without --model, describe this machine: CPU, the perf PMUs,\n"
+	      "perf_event_paranoid, virtualization, the closest simulated model.\n"
+	      "With --model, print the model's PMC and PMD registers.\n"
+	      "\n"
+	      "  -m, --model MODEL   a simulated model ('list' lists them)\n"
+	      "  -l, --list-models   list the simulated models\n"
+	      "  -j, --json          JSON output\n"
+	      "  -h, --help          this help\n"
+	      "\n"
+	      "See pmu-info(1).\n", f);
+}
+
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static void print_regs_json(const struct pmu_model *m,
+			    enum pmu_hwmodel_reg_kind kind, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		struct pmu_hwmodel_reg r = { .size = sizeof(r) };
+
+		pmu_hwmodel_reg(m, kind, i, &r);
+		printf("%s{\"index\": %u, \"name\": ", i ? ", " : "", r.index);
+		json_str(r.name);
+		printf(", \"addr\": \"0x%" PRIx32 "\", \"dfl_val\": \"0x%" PRIx64
+		       "\", \"rsvd_msk\": \"0x%" PRIx64 "\", \"width\": %u}",
+		       r.addr, r.dfl_val, r.rsvd_msk, r.width);
+	}
+}
+
+static void print_regs_text(const struct pmu_model *m,
+			    enum pmu_hwmodel_reg_kind kind, unsigned n)
+{
+	const char *pfx = kind == PMU_HWMODEL_PMC ? "pmc" : "pmd";
+
+	for (unsigned i = 0; i < n; i++) {
+		struct pmu_hwmodel_reg r = { .size = sizeof(r) };
+		char idx[16];
+
+		pmu_hwmodel_reg(m, kind, i, &r);
+		snprintf(idx, sizeof(idx), "%s%u", pfx, i);
+		printf("  %-6s %-18s 0x%-10" PRIx32 " 0x%-16" PRIx64
+		       " 0x%-16" PRIx64 " %u\n", idx, r.name, r.addr,
+		       r.dfl_val, r.rsvd_msk, r.width);
+	}
+}
+
+/* perfctr_info_print's spelling: "rdpmc,rdtsc,pcint". */
+static void print_features(unsigned f)
+{
+	static const char *const names[] = { "rdpmc", "rdtsc", "pcint" };
+	const char *sep = "";
+
+	printf("0x%x (", f);
+	for (unsigned i = 0; i < 3; i++)
+		if (f & (1u << i)) {
+			printf("%s%s", sep, names[i]);
+			sep = ",";
+		}
+	printf(")");
+}
+
+static void print_model_text(const struct pmu_model *m,
+			     const struct pmu_hwmodel_info *in)
+{
+	printf("model %s: %s\n", in->name, in->desc);
+	printf("  arch %s, perfctr cpu_type %u, features ", in->arch,
+	       in->cpu_type);
+	print_features(in->features);
+	putchar('\n');
+	if (in->nr_ctrs)
+		printf("  %u counters, %u bits wide", in->nr_ctrs, in->ctr_width);
+	else
+		printf("  no programmable counters");
+	if (in->emul_width)
+		printf(" (64-bit emulation: %u bits)", in->emul_width);
+	printf("; time stamp: %s\n", in->tsc);
+	printf("  pmu_desc model \"%s\": %u PMCs, %u PMDs\n\n", in->pmu_name,
+	       in->npmcs, in->npmds);
+	printf("  %-6s %-18s %-12s %-18s %-18s %s\n", "reg", "name", "addr",
+	       "dfl_val", "rsvd_msk", "width");
+	print_regs_text(m, PMU_HWMODEL_PMC, in->npmcs);
+	print_regs_text(m, PMU_HWMODEL_PMD, in->npmds);
+}
+
+static int info_model(const char *name, bool json)
+{
+	const struct pmu_model *m = pmu_hwmodel_find(name);
+	struct pmu_hwmodel_info in = { .size = sizeof(in) };
+
+	if (!m) {
+		pmu_tool_err("info: unknown model '%s'; models are:", name);
+		pmu_tool_list_models(stderr);
+		return EXIT_PMU_INPUT;
+	}
+	pmu_hwmodel_info(m, &in);
+	if (!json) {
+		print_model_text(m, &in);
+		return 0;
+	}
+	printf("{\"model\": ");
+	json_str(in.name);
+	printf(", \"pmcs\": [");
+	print_regs_json(m, PMU_HWMODEL_PMC, in.npmcs);
+	printf("], \"pmds\": [");
+	print_regs_json(m, PMU_HWMODEL_PMD, in.npmds);
+	printf("]}\n");
+	return 0;
+}
+
+static int list_models(bool json)
+{
+	if (!json) {
+		pmu_tool_list_models(stdout);
+		return 0;
+	}
+	printf("[");
+	for (size_t i = 0; i < pmu_hwmodel_count(); i++) {
+		struct pmu_hwmodel_info in = { .size = sizeof(in) };
+
+		pmu_hwmodel_info(pmu_hwmodel_at(i), &in);
+		printf("%s{\"name\": ", i ? ", " : "");
+		json_str(in.name);
+		printf(", \"description\": ");
+		json_str(in.desc);
+		printf("}");
+	}
+	printf("]\n");
+	return 0;
+}
+
+struct cpu_id {
+	char vendor[64];
+	char name[128];
+	unsigned family, model;
+	bool known;
+};
+
+static void trim_value(const char *line, char *out, size_t n)
+{
+	const char *v = strchr(line, ':');
+
+	v = v ? v + 1 : "";
+	while (*v == ' ' || *v == '\t')
+		v++;
+	snprintf(out, n, "%s", v);
+	out[strcspn(out, "\n")] = '\0';
+}
+
+static void read_cpu(struct cpu_id *c)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512], val[128];
+
+	memset(c, 0, sizeof(*c));
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f) && line[0] != '\n') {
+		if (!strncmp(line, "vendor_id", 9))
+			trim_value(line, c->vendor, sizeof(c->vendor));
+		else if (!strncmp(line, "model name", 10))
+			trim_value(line, c->name, sizeof(c->name));
+		else if (!strncmp(line, "cpu family", 10)) {
+			trim_value(line, val, sizeof(val));
+			c->family = (unsigned)strtoul(val, NULL, 10);
+			c->known = true;
+		} else if (!strncmp(line, "model\t", 6) || !strncmp(line, "model ", 6)) {
+			trim_value(line, val, sizeof(val));
+			c->model = (unsigned)strtoul(val, NULL, 10);
+		}
+	}
+	fclose(f);
+}
+
+/* perf PMUs: /sys/bus/event_source/devices/NAME/type, sorted by name. */
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static size_t perf_pmus(char ***names)
+{
+	DIR *d = opendir("/sys/bus/event_source/devices");
+	struct dirent *e;
+	size_t n = 0;
+	char **v = NULL, **nv;
+
+	*names = NULL;
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		nv = realloc(v, (n + 1) * sizeof(*v));
+		if (!nv || !(nv[n] = strdup(e->d_name))) {
+			v = nv ? nv : v;
+			break;
+		}
+		v = nv;
+		n++;
+	}
+	closedir(d);
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_str);
+	*names = v;
+	return n;
+}
+
+static long pmu_type(const char *name)
+{
+	char path[512];
+	long t = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &t) != 1)
+		t = -1;
+	fclose(f);
+	return t;
+}
+
+static const char *model_name(const struct pmu_model *m)
+{
+	struct pmu_hwmodel_info in = { .size = sizeof(in) };
+
+	if (!m || pmu_hwmodel_info(m, &in))
+		return NULL;
+	return in.name;
+}
+
+static void host_text(const struct cpu_id *c, const struct pmu_host_info *h,
+		      char **pmus, size_t n, const char *closest)
+{
+	printf("cpu: %s (vendor %s, family %u, model %u)\n",
+	       c->name[0] ? c->name : "unknown",
+	       c->vendor[0] ? c->vendor : "unknown", c->family, c->model);
+	printf("virtualized: %s\n", h->virtualized ? "yes" : "no");
+	printf("core PMU: %s\n", h->has_hw_pmu ? "yes" :
+	       "no (hardware events such as cycles cannot be counted)");
+	if (h->paranoid == PMU_PARANOID_UNKNOWN)
+		printf("perf_event_paranoid: unknown\n");
+	else
+		printf("perf_event_paranoid: %d\n", h->paranoid);
+	printf("perf PMUs:\n");
+	for (size_t i = 0; i < n; i++)
+		printf("  %-20s type %ld\n", pmus[i], pmu_type(pmus[i]));
+	printf("closest simulated model: %s\n", closest ? closest : "none");
+}
+
+static void host_json(const struct cpu_id *c, const struct pmu_host_info *h,
+		      char **pmus, size_t n, const char *closest)
+{
+	printf("{\"cpu\": {\"vendor\": ");
+	json_str(c->vendor);
+	printf(", \"family\": %u, \"model\": %u, \"name\": ", c->family, c->model);
+	json_str(c->name);
+	printf("}, \"virtualized\": %s, \"core_pmu\": %s, ",
+	       h->virtualized ? "true" : "false", h->has_hw_pmu ? "true" : "false");
+	if (h->paranoid == PMU_PARANOID_UNKNOWN)
+		printf("\"perf_event_paranoid\": null, \"perf_pmus\": [");
+	else
+		printf("\"perf_event_paranoid\": %d, \"perf_pmus\": [", h->paranoid);
+	for (size_t i = 0; i < n; i++) {
+		printf("%s{\"name\": ", i ? ", " : "");
+		json_str(pmus[i]);
+		printf(", \"type\": %ld}", pmu_type(pmus[i]));
+	}
+	printf("], \"closest_model\": ");
+	if (closest)
+		json_str(closest);
+	else
+		printf("null");
+	printf("}\n");
+}
+
+static int info_host(bool json)
+{
+	struct pmu_host_info h = { .size = sizeof(h) };
+	struct cpu_id c;
+	char **pmus;
+	size_t n;
+	const char *closest;
+
+	read_cpu(&c);
+	if (pmu_host_info(&h) < 0) {
+		h.paranoid = PMU_PARANOID_UNKNOWN;
+		h.has_hw_pmu = false;
+		h.virtualized = false;
+	}
+	closest = model_name(pmu_hwmodel_closest(c.vendor, c.family, c.model));
+	n = perf_pmus(&pmus);
+	if (json)
+		host_json(&c, &h, pmus, n, closest);
+	else
+		host_text(&c, &h, pmus, n, closest);
+	for (size_t i = 0; i < n; i++)
+		free(pmus[i]);
+	free(pmus);
+	return 0;
+}
+
+int cmd_info(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "model", required_argument, NULL, 'm' },
+		{ "list-models", no_argument, NULL, 'l' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *model = NULL;
+	bool json = false, list = false;
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":m:ljh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'm': model = optarg; break;
+		case 'l': list = true; break;
+		case 'j': json = true; break;
+		case 'h': usage(stdout); return 0;
+		case ':':
+			pmu_tool_err("info: option '%s' needs a value", argv[optind - 1]);
+			return EXIT_PMU_USAGE;
+		default:
+			pmu_tool_err("info: unknown option '%s'", argv[optind - 1]);
+			usage(stderr);
+			return EXIT_PMU_USAGE;
+		}
+	}
+	if (optind != argc) {
+		pmu_tool_err("info: unexpected argument '%s'", argv[optind]);
+		usage(stderr);
+		return EXIT_PMU_USAGE;
+	}
+	if (list || (model && !strcmp(model, "list")))
+		return list_models(json);
+	return model ? info_model(model, json) : info_host(json);
+}
