@@ -4,9 +4,11 @@
  *   spin pages N | switches N | fork N PAGES | sleep MS | spin MS |
  *        exit CODE | signal SIG ...
  * pages:    mmap N fresh pages and touch each once (>= N page faults)
- * switches: N blocking pipe round trips with a child (>= 2N switches)
+ * switches: N blocking pipe round trips with a child, both pinned to one
+ *           CPU so that every round trip switches twice (>= 2N switches)
  * fork:     N children, each touching PAGES fresh pages
  */
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,7 +53,17 @@ static void ping_pong(long n)
 	int to[2], from[2];
 	char c = 0;
 	pid_t pid;
+	cpu_set_t one;
 
+	/* On one CPU the reply cannot come without running the child, so
+	 * each round trip is at least two switches; on two CPUs a reader
+	 * may find its byte already there and not block at all. */
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu() < 0 ? 0 : sched_getcpu(), &one);
+	if (sched_setaffinity(0, sizeof(one), &one) < 0) {
+		perror("spin: sched_setaffinity");
+		exit(2);
+	}
 	if (pipe(to) < 0 || pipe(from) < 0) {
 		perror("spin: pipe");
 		exit(2);
