@@ -32,7 +32,7 @@ else
 BUILD       ?= build
 endif
 
-LIB_SRCS    := $(sort $(wildcard lib/*/*.c))
+LIB_SRCS    := $(sort $(wildcard lib/*/*.c lib/events/tables/*.c))
 TOOL_SRCS   := $(sort $(wildcard tools/pmu/*.c))
 TEST_SRCS   := $(sort $(wildcard tests/test-*.c))
 EX_SRCS     := $(sort $(wildcard examples/*.c))
@@ -51,7 +51,7 @@ SHARED_LIB  := $(BUILD)/libpmu.so.$(VERSION)
 PMU_BIN     := $(BUILD)/pmu
 PC_FILE     := $(BUILD)/libpmu.pc
 
-.PHONY: all check check-build bench fuzz install uninstall clean freestanding-check
+.PHONY: all check check-build bench fuzz install uninstall clean tables freestanding-check
 .DEFAULT_GOAL := all
 
 all: $(STATIC_LIB) $(SHARED_LIB) $(PMU_BIN) $(PC_FILE) $(EXAMPLES) freestanding-check
@@ -108,10 +108,14 @@ $(BUILD)/examples/%: examples/%.c $(STATIC_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS)
 
+# Extra libraries of single tests (oracles that link libpfm4).
+TEST_LDLIBS_test-encode-oracle := -lpfm
+TEST_LDLIBS_test-vendor-events := -lpfm
+
 # Tests link the static library so they can reach internal (pmu__) seams.
 $(BUILD)/tests/test-%: tests/test-%.c $(STATIC_LIB) $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Itests $(CFLAGS) $(LDFLAGS) -o $@ $< $(STATIC_LIB) -lcmocka $(LDLIBS)
+	$(CC) $(CPPFLAGS) -Itests $(CFLAGS) $(LDFLAGS) -o $@ $< $(STATIC_LIB) -lcmocka $(TEST_LDLIBS_$(notdir $@)) $(LDLIBS)
 
 $(BUILD)/tests/libinject.so: tests/cli/inject.c
 	@mkdir -p $(dir $@)
@@ -141,6 +145,24 @@ check: check-build
 	@$(MAKE) --no-print-directory SANITIZE=1 check-build >/dev/null
 	@tests/run-tests.sh --build $(BUILD) --valgrind --also build-san
 endif
+
+# Event tables from the installed libpfm4 (committed; not part of all).
+TABLE_MODELS := amd64_k7 amd64_k8_revb amd64_k8_revc amd64_k8_revd \
+	amd64_k8_reve amd64_k8_revf amd64_k8_revg amd64_fam10h_barcelona \
+	amd64_fam17h_zen1 amd64_fam17h_zen2 amd64_fam19h_zen3 \
+	amd64_fam19h_zen4 skl icl spr netburst netburst_p perf perf_raw
+# EVENTS_DIR: vendor event files (kernel pmu-events layout) giving the
+# counter masks libpfm4 does not export.
+tables: scripts/gen-events.c scripts/gen-events.py lib/events/catalog.h
+	@test -n "$(EVENTS_DIR)" || { echo "make tables EVENTS_DIR=..." >&2; exit 2; }
+	@mkdir -p $(BUILD)/gen
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $(BUILD)/gen/gen-events $< -lpfm
+	for m in $(TABLE_MODELS); do \
+		python3 scripts/gen-events.py $(EVENTS_DIR) $$m > $(BUILD)/gen/$$m.cnt && \
+		$(BUILD)/gen/gen-events $$m $(BUILD)/gen/$$m.cnt > lib/events/tables/$$m.c.tmp && \
+		mv lib/events/tables/$$m.c.tmp lib/events/tables/$$m.c || exit 1; \
+	done
+	python3 scripts/gen-seed-events.py lib/events/tables
 
 bench: all
 	@$(MAKE) --no-print-directory -C bench BUILD=$(abspath $(BUILD))

@@ -8,6 +8,10 @@
 #define PMU_VERSION_STRING "0.1.0"
 
 #include <pmu/error.h>
+#include <pmu/event.h>
+#include <pmu/assign.h>
+#include <pmu/ibs.h>
+#include <pmu/vendor.h>
 #include <pmu/host.h>
 #include <pmu/session.h>
 #include <pmu/model.h>

@@ -1,24 +1,375 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 
+#include "events/catalog.h"
 #include "events/evparse.h"
+#include "events/jsondir.h"
+#include "events/seedmodels.h"
+#include "util/error.h"
 
 _Static_assert(__builtin_types_compatible_p(__typeof__(&pmu__catalog_resolve),
 					    pmu__catalog_resolve_fn),
 	       "pmu__catalog_resolve must match the catalog hook type");
 
+#define BUILTIN(X) \
+	X(amd64_k7) X(amd64_k8_revb) X(amd64_k8_revc) X(amd64_k8_revd) \
+	X(amd64_k8_reve) X(amd64_k8_revf) X(amd64_k8_revg) \
+	X(amd64_fam10h_barcelona) X(amd64_fam17h_zen1) X(amd64_fam17h_zen2) \
+	X(amd64_fam19h_zen3) X(amd64_fam19h_zen4) X(skl) X(icl) X(spr) \
+	X(netburst) X(netburst_p) X(perf) X(perf_raw)
+
+#define DECLARE(n) const struct pmu__table *pmu__table_##n(void);
+BUILTIN(DECLARE)
+#undef DECLARE
+
+#define COUNT(n) +1
+enum { NBUILTIN_ = 0 BUILTIN(COUNT) };
+#undef COUNT
+
 /*
- * Resolve "pmu::EVENT[:UMASK...]" from model-specific event tables.  No
- * table is built in yet, so every pmu is unknown; a catalog plugs in here
- * by looking `pmu` up in its tables and encoding `event` into *attr
- * (type, config, config1), returning -ENOENT only for pmus it lacks.
+ * The built-in models, filled once from their tables.  The tables are
+ * relocation-free read-only data; only these few structs hold pointers,
+ * and they are set up on first use instead of by the dynamic loader.
+ */
+static struct pmu__model builtin_m[NBUILTIN_];
+static const char *builtin_aliases[NBUILTIN_][PMU__TABLE_ALIASES + 1];
+static const struct pmu__model *builtin[NBUILTIN_];
+static pthread_once_t builtin_once = PTHREAD_ONCE_INIT;
+
+void pmu__table_model(const struct pmu__table *t, struct pmu__model *m,
+		      const char **aliases)
+{
+	const char *base = (const char *)t;
+
+	memset(m, 0, sizeof(*m));
+	m->strings = base + t->strings;
+	m->name = pmu__str(m, t->name);
+	m->desc = pmu__str(m, t->desc);
+	m->kind = (enum pmu__enc_kind)t->kind;
+	m->modmsk = t->modmsk;
+	m->ncounters = t->ncounters;
+	m->nfixed = t->nfixed;
+	m->perf_type = t->perf_type;
+	m->events = (const struct pmu__event *)(const void *)(base + t->events);
+	m->nevents = t->nevents;
+	m->umasks = (const struct pmu__umask *)(const void *)(base + t->umasks);
+	m->numasks = t->numasks;
+	if (t->hash_size) {
+		m->hash = (const uint32_t *)(const void *)(base + t->hash);
+		m->hash_size = t->hash_size;
+	}
+	if (!aliases)
+		return;
+	for (size_t a = 0; a < PMU__TABLE_ALIASES && t->aliases[a]; a++)
+		*aliases++ = pmu__str(m, t->aliases[a]);
+	*aliases = NULL;
+}
+
+static bool strpool_reserve(struct pmu__strpool *p, size_t need)
+{
+	size_t cap = p->cap ? p->cap : 4096;
+	char *b;
+
+	if (need > UINT32_MAX)
+		return false;
+	if (need <= p->cap)
+		return true;
+	while (cap < need)
+		cap *= 2;
+	if (!(b = realloc(p->buf, cap)))
+		return false;
+	p->buf = b;
+	p->cap = cap;
+	return true;
+}
+
+uint32_t pmu__strpool_add(struct pmu__strpool *p, const char *s)
+{
+	size_t n = s ? strlen(s) + 1 : 0;
+
+	if (!s || p->failed)
+		return 0;
+	/* One byte more for the pool's leading empty string (offset 0). */
+	if (!strpool_reserve(p, p->len + n + !p->len)) {
+		p->failed = true;
+		return 0;
+	}
+	if (!p->len)
+		p->buf[p->len++] = '\0';
+	memcpy(p->buf + p->len, s, n);
+	p->len += n;
+	return (uint32_t)(p->len - n);
+}
+
+static void fill_builtin(void)
+{
+	const struct pmu__table *const t[NBUILTIN_] = {
+#define CALL(n) pmu__table_##n(),
+		BUILTIN(CALL)
+#undef CALL
+	};
+
+	for (size_t i = 0; i < NBUILTIN_; i++) {
+		pmu__table_model(t[i], &builtin_m[i], builtin_aliases[i]);
+		builtin_m[i].aliases = builtin_aliases[i];
+		builtin[i] = &builtin_m[i];
+	}
+}
+
+#define NBUILTIN ((size_t)NBUILTIN_)
+#define MAXMODELS 64
+
+/* Built-in tables first, then the seed models (built on first use). */
+static const struct pmu__model *all[MAXMODELS];
+static size_t nall;
+static pthread_once_t all_once = PTHREAD_ONCE_INIT;
+
+static void init_all(void)
+{
+	size_t ns = 0;
+	const struct pmu__model *const *seed = pmu__seed_models(&ns);
+
+	pthread_once(&builtin_once, fill_builtin);
+	for (size_t i = 0; i < NBUILTIN; i++)
+		all[nall++] = builtin[i];
+	for (size_t i = 0; i < ns && nall < MAXMODELS; i++)
+		all[nall++] = seed[i];
+	seed = pmu__jsondir_env_models(&ns);
+	for (size_t i = 0; i < ns && nall < MAXMODELS; i++)
+		all[nall++] = seed[i];
+}
+
+const struct pmu__model *const *pmu__catalog_models(size_t *n)
+{
+	pthread_once(&all_once, init_all);
+	*n = nall;
+	return all;
+}
+
+bool pmu__name_caseeq(const char *a, const char *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char x = (unsigned char)a[i], y = (unsigned char)b[i];
+		if (x != y && ((x | 0x20) != (y | 0x20) ||
+			       (unsigned)((x | 0x20) - 'a') > 'z' - 'a'))
+			return false;
+	}
+	return true;
+}
+
+/* a (NUL-terminated) equals the n bytes of b, ignoring ASCII case. */
+static bool name_eq(const char *a, const char *b, size_t n)
+{
+	/* Names are mostly typed as the tables spell them. */
+	if (!strncmp(a, b, n))
+		return a[n] == '\0';
+	for (size_t i = 0; i < n; i++)
+		if (!a[i] || !pmu__name_caseeq(a + i, b + i, 1))
+			return false;
+	return a[n] == '\0';
+}
+
+/* Hash of built-in model names and aliases, filled once: each entry has
+ * its name's length and hash, so that a probe compares bytes only for
+ * the right name. */
+#define NAME_SLOTS 256u
+static struct name_slot {
+	const char *s;
+	const struct pmu__model *m;  /* NULL: empty */
+	uint32_t len, hash;
+} name_slots[NAME_SLOTS];
+static pthread_once_t names_once = PTHREAD_ONCE_INIT;
+_Static_assert(NBUILTIN * (PMU__TABLE_ALIASES + 1) <= NAME_SLOTS / 2,
+	       "the model-name hash stays at most half full");
+
+static void add_name(const char *s, const struct pmu__model *m)
+{
+	uint32_t len = (uint32_t)strlen(s), h = pmu__name_hash(s, len), p = h;
+
+	while (name_slots[p & (NAME_SLOTS - 1)].m)
+		p++;
+	name_slots[p & (NAME_SLOTS - 1)] = (struct name_slot){
+		.s = s, .m = m, .len = len, .hash = h };
+}
+
+static void index_names(void)
+{
+	pthread_once(&builtin_once, fill_builtin);
+	for (size_t i = 0; i < NBUILTIN; i++) {
+		const struct pmu__model *m = builtin[i];
+		add_name(m->name, m);
+		for (size_t a = 0; m->aliases && m->aliases[a]; a++)
+			add_name(m->aliases[a], m);
+	}
+}
+
+static const struct pmu__model *hashed_find(const char *name, size_t n)
+{
+	uint32_t h = pmu__name_hash(name, n);
+
+	pthread_once(&names_once, index_names);
+	for (uint32_t p = 0; p < NAME_SLOTS; p++) {
+		const struct name_slot *e = &name_slots[(h + p) &
+							(NAME_SLOTS - 1)];
+		if (!e->m)
+			return NULL;
+		if (e->hash == h && e->len == n &&
+		    pmu__name_eq_n(e->s, name, n))
+			return e->m;
+	}
+	return NULL;
+}
+
+const struct pmu__model *pmu__catalog_builtin_find(const char *name,
+						   size_t n)
+{
+	pthread_once(&builtin_once, fill_builtin);
+	for (size_t i = 0; i < NBUILTIN; i++) {
+		const struct pmu__model *m = builtin[i];
+		if (name_eq(m->name, name, n))
+			return m;
+		for (size_t a = 0; m->aliases && m->aliases[a]; a++)
+			if (name_eq(m->aliases[a], name, n))
+				return m;
+	}
+	return NULL;
+}
+
+const struct pmu__model *pmu__catalog_find(const char *name, size_t n)
+{
+	/* The built-in tables need no registry: try them first. */
+	const struct pmu__model *b = hashed_find(name, n);
+
+	if (b)
+		return b;
+	size_t na;
+	const struct pmu__model *const *ms = pmu__catalog_models(&na);
+	for (size_t i = NBUILTIN; i < na; i++)
+		if (name_eq(ms[i]->name, name, n))
+			return ms[i];
+	return NULL;
+}
+
+/* How far a typed name may be from a model name and still be offered:
+ * short names are near every short name, so they get less slack. */
+static unsigned suggest_cutoff(size_t n)
+{
+	return n < 4 ? 1 : n < 9 ? 2 : 3;
+}
+
+static void nearer(const char *cand, const char *typed, unsigned *best_d,
+		   const char **best)
+{
+	unsigned d = pmu__edit_distance(typed, cand);
+
+	if (d < *best_d) {
+		*best_d = d;
+		*best = cand;
+	}
+}
+
+const char *pmu__catalog_suggest(const char *name, size_t n)
+{
+	size_t na;
+	const struct pmu__model *const *ms = pmu__catalog_models(&na);
+	const char *best = NULL;
+	char typed[128];
+	unsigned bd;
+
+	if (n >= sizeof(typed))
+		return NULL;
+	memcpy(typed, name, n);
+	typed[n] = '\0';
+	bd = suggest_cutoff(n) + 1;
+	for (size_t i = 0; i < na; i++) {
+		nearer(ms[i]->name, typed, &bd, &best);
+		for (size_t a = 0; ms[i]->aliases && ms[i]->aliases[a]; a++)
+			nearer(ms[i]->aliases[a], typed, &bd, &best);
+	}
+	return best;
+}
+
+static bool event_is(const struct pmu__model *m, const struct pmu__event *ev,
+		     const char *name, size_t n)
+{
+	const char *s = pmu__ev_name(m, ev);
+
+	if (!ev->name_len)
+		return name_eq(s, name, n);
+	return ev->name_len == n && pmu__name_eq_n(s, name, n);
+}
+
+const struct pmu__event *pmu__model_event(const struct pmu__model *m,
+					  const char *name, size_t n)
+{
+	if (!m->hash || !m->hash_size) {
+		for (uint32_t i = 0; i < m->nevents; i++)
+			if (event_is(m, &m->events[i], name, n))
+				return &m->events[i];
+		return NULL;
+	}
+	uint32_t mask = m->hash_size - 1, h = pmu__name_hash(name, n);
+	uint32_t tag = h & 0xffff0000u;
+	for (uint32_t probe = 0; probe < m->hash_size; probe++) {
+		uint32_t slot = m->hash[(h + probe) & mask];
+		if (!slot)
+			return NULL;
+		if ((slot & 0xffff0000u) == tag &&
+		    event_is(m, &m->events[(slot & 0xffff) - 1], name, n))
+			return &m->events[(slot & 0xffff) - 1];
+	}
+	return NULL;
+}
+
+int pmu__model_index(const struct pmu__model *m, uint32_t *slots,
+		     uint32_t size)
+{
+	if (!size || (size & (size - 1)) || size <= m->nevents ||
+	    m->nevents > PMU__SLOT_MAX_EVENTS)
+		return -EINVAL;
+	memset(slots, 0, size * sizeof(*slots));
+	for (uint32_t i = 0; i < m->nevents; i++) {
+		const char *s = pmu__ev_name(m, &m->events[i]);
+		uint32_t h = pmu__name_hash(s, strlen(s)), p = h;
+		while (slots[p & (size - 1)])
+			p++;
+		slots[p & (size - 1)] = PMU__SLOT(i, h);
+	}
+	return 0;
+}
+
+/*
+ * "pmu::EVENT" names from the perf-style parser: encode with the catalog
+ * and hand back what perf_event_open needs.
  */
 int pmu__catalog_resolve(const char *pmu, const char *event,
 			 struct perf_event_attr *attr, struct pmu_error *err)
 {
-	(void)pmu;
-	(void)event;
-	(void)attr;
-	(void)err;
-	return -ENOENT;
+	const struct pmu__model *m = pmu__catalog_find(pmu, strlen(pmu));
+	struct pmu_encoding enc = { .size = sizeof(enc) };
+	int ret;
+
+	if (!m)
+		return -ENOENT;
+	ret = pmu__encode(m, event, NULL, &enc, err);
+	if (ret)
+		return ret == -ENOENT ? -EINVAL : ret;
+	if (!enc.has_perf)
+		return pmu__error(err, -EOPNOTSUPP, PMU_ERR_NOT_SUPPORTED,
+				  event, -1, "%s::%s has no perf_event "
+				  "encoding", pmu, event);
+	attr->type = enc.perf.type;
+	attr->config = enc.perf.config;
+	attr->config1 = enc.perf.config1;
+	attr->config2 = enc.perf.config2;
+	attr->exclude_user = enc.perf.exclude_user;
+	attr->exclude_kernel = enc.perf.exclude_kernel;
+	attr->exclude_hv = enc.perf.exclude_hv;
+	attr->precise_ip = enc.perf.precise_ip & 3;
+	return 0;
 }

@@ -20,12 +20,19 @@ struct pmu_cmd {
 
 /* Each subcommand lives in its own file. */
 int cmd_stat(int argc, char **argv);
+int cmd_encode(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_assign(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 
 /* Print "pmu: <message>" to stderr. */
 void pmu_tool_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Check a vendor event directory (--events-dir) and make the library
+ * use it ($PMU_EVENTS_DIR); 0 or an exit code after a message. */
+int pmu_tool_events_dir(const char *dir);
 
 /* Which catalog model names without "pmu::" resolve to on this host, and
  * why (detected, $PMU_EVENTS_MODEL, or no catalog for this CPU), as one

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PMU_EVENT_H
+#define PMU_EVENT_H
+
+/*
+ * Model-specific event catalogs and the encoder: "[pmu::]EVENT[:UMASK...]
+ * [:mod=val...]" -> raw control-register codes, a canonical full string
+ * (fstr) and the perf_event_attr fields that count it.  Names, codes and
+ * results follow libpfm4 so that existing event strings keep working.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <pmu/error.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PMU_ENCODE_MAX_CODES 4
+
+/* Privilege levels (default when the string gives neither u nor k). */
+#define PMU_PLM_KERNEL 0x1u /* ring 0 */
+#define PMU_PLM_USER   0x8u /* ring 3 */
+#define PMU_PLM_HV     0x10u
+
+struct pmu_encode_opts {
+	size_t sz;              /* sizeof(struct pmu_encode_opts) */
+	const char *model;      /* pmu used when the string has no "pmu::"
+				   prefix; NULL = pmu_event_host_model() */
+	unsigned dfl_plm;       /* PMU_PLM_* used when neither u nor k is
+				   given; 0 = PMU_PLM_USER | PMU_PLM_KERNEL */
+	const char *events_dir; /* directory of vendor JSON event files to
+				   resolve names from at run time; NULL =
+				   built-in tables only */
+	unsigned flags;         /* PMU_ENCODE_* */
+};
+
+/* Raw register codes and fstr only: no perf_event_attr fields (has_perf
+ * stays false, perf_fstr empty), and perf-only modifiers are "attr"
+ * errors, as in libpfm4's raw (PFM_OS_NONE) encoding. */
+#define PMU_ENCODE_RAW_ONLY 0x1u
+
+/* Error classes, named as libpfm4 names them (pmu_encode_error_name). */
+enum pmu_encode_error {
+	PMU_ENC_OK = 0,
+	PMU_ENC_NOTFOUND,  /* "notfound": unknown pmu or event */
+	PMU_ENC_UMASK,     /* "umask": missing or invalid unit mask */
+	PMU_ENC_FEATCOMB,  /* "featcomb": umasks/modifiers that exclude
+			      each other */
+	PMU_ENC_ATTR,      /* "attr": unknown attribute (umask/modifier) */
+	PMU_ENC_ATTR_VAL,  /* "attr_val": bad modifier value */
+	PMU_ENC_ATTR_SET,  /* "attr_set": modifier given twice */
+	PMU_ENC_INVAL,     /* "inval": malformed string */
+};
+
+/* The fields of struct perf_event_attr the encoding decides. */
+struct pmu_encoding_perf {
+	uint32_t type;
+	uint64_t config, config1, config2;
+	uint8_t exclude_user, exclude_kernel, exclude_hv;
+	uint8_t exclude_host, exclude_guest;
+	uint8_t precise_ip;
+};
+
+struct pmu_encoding {
+	size_t size;            /* sizeof(struct pmu_encoding) */
+	char pmu[32];           /* model name, e.g. "amd64_fam19h_zen4" */
+	char event[64];         /* canonical event name */
+	int ncodes;             /* raw register values in codes[] */
+	uint64_t codes[PMU_ENCODE_MAX_CODES]; /* e.g. PERF_CTL (AMD, Intel);
+				   ESCR then CCCR (netburst) */
+	char fstr[512];         /* fully qualified string, every modifier
+				   spelled out, as for raw-register use */
+	char perf_fstr[512];    /* the same for perf_event use (the perf
+				   modifiers: precise, excl, mg, mh...) */
+	bool has_perf;          /* perf fields below are valid */
+	struct pmu_encoding_perf perf;
+	enum pmu_encode_error error; /* PMU_ENC_OK or the failure class */
+	uint64_t cntmsk;        /* counters this encoding may use: bit n =
+				   generic counter n, bit 32+n = fixed
+				   counter n; 0 = no constraint known */
+};
+
+/*
+ * Encode one event.  Returns 0 and fills *out, or a negative errno
+ * (-ENOENT not found, -EINVAL otherwise, -ENOMEM) with out->error set (when
+ * out is non-NULL) and *err naming the offending token, its offset and near
+ * names.  Case-insensitive; '.' separates like ':' ("INST_RETIRED.ANY_P");
+ * boolean modifiers without a value mean =1; raw umasks "0xNN".
+ */
+PMU_API int pmu_event_encode(const char *str,
+			     const struct pmu_encode_opts *opts,
+			     struct pmu_encoding *out, struct pmu_error *err);
+
+/* libpfm4's name of an error class: "notfound", "umask", ... ("" for OK). */
+PMU_API const char *pmu_encode_error_name(enum pmu_encode_error e);
+
+/*
+ * The catalog model of this host: $PMU_EVENTS_MODEL when set (a model name
+ * or alias), else detected from /proc/cpuinfo, else "perf".  Never NULL.
+ */
+PMU_API const char *pmu_event_host_model(void);
+
+/* ---- iteration, for listings ---- */
+
+struct pmu_model_info {
+	size_t size;            /* sizeof(struct pmu_model_info) */
+	const char *name;       /* "amd64_fam19h_zen4" */
+	const char *desc;       /* "AMD Zen4" */
+	const char *const *aliases; /* NULL-terminated (never NULL) */
+	int nevents;
+	int nmodifiers;
+	int ncounters;          /* generic counters (0 if not known) */
+	int nfixed;             /* fixed counters */
+	bool is_host;           /* pmu_event_host_model() */
+};
+
+enum pmu_attr_type {
+	PMU_ATTR_UMASK,         /* unit mask */
+	PMU_ATTR_MOD_BOOL,      /* boolean modifier (u, k, e, ...) */
+	PMU_ATTR_MOD_INT,       /* integer modifier (c, thr, ldlat...) */
+};
+
+struct pmu_event_info {
+	size_t size;            /* sizeof(struct pmu_event_info) */
+	const char *name;
+	const char *desc;       /* short description; may be "" */
+	uint64_t code;          /* event select (incl. high bits) */
+	uint64_t code2;         /* netburst: ESCR select; else 0 */
+	uint64_t cntmsk;        /* counters it may use: bit n = generic
+				   counter n, bit 32+n = fixed counter n */
+	int nattrs;             /* umasks then modifiers */
+	int numasks;
+	bool precise;           /* supports precise sampling */
+};
+
+struct pmu_attr_info {
+	size_t size;            /* sizeof(struct pmu_attr_info) */
+	const char *name;
+	const char *desc;
+	enum pmu_attr_type type;
+	uint64_t code;          /* umask value (modifiers: 0) */
+	bool is_default;        /* used when no umask of its group is given */
+	bool exclusive;         /* cannot be combined with other umasks */
+	int group;              /* umasks of one group may combine (OR);
+				   one group must be satisfied per event */
+};
+
+/* Number of models; model indices are 0..n-1 and stable per build. */
+PMU_API int pmu_model_count(void);
+/* Index of a model by name or alias (case-insensitive), or -ENOENT. */
+PMU_API int pmu_model_find(const char *name);
+/* The model name or alias nearest to a mistyped `name` (for "did you
+ * mean"), or NULL when none is near.  The string lives as long as the
+ * process. */
+PMU_API const char *pmu_model_suggest(const char *name);
+PMU_API int pmu_model_info(int model, struct pmu_model_info *info);
+PMU_API int pmu_model_event_info(int model, int event,
+				 struct pmu_event_info *info);
+/* Index of an event of a model by name, or -ENOENT. */
+PMU_API int pmu_model_event_find(int model, const char *name);
+PMU_API int pmu_model_attr_info(int model, int event, int attr,
+				struct pmu_attr_info *info);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "events/assign.h"
+#include "events/seedmodels.h"
+#include "util/error.h"
+
+#define X86_INT (1ull << 20)
+#define P4_ESCR_T1 0x3ull
+
+/* perfctr model names that the catalog knows under another name, and the
+ * catalog models that have a perfctr control form. */
+static const struct {
+	const char *perfctr, *catalog;
+} pc_names[] = {
+	{ "k7", "amd64_k7" },        { "k8", "amd64_k8_revb" },
+	{ "k8c", "amd64_k8_revc" },  { "fam10h", "amd64_fam10h_barcelona" },
+	{ "p4", "netburst" },        { "p4m2", "netburst" },
+	{ "p4ht", "netburst" },      { "p4m3", "netburst_p" },
+};
+
+#define NPC (sizeof(pc_names) / sizeof(pc_names[0]))
+
+static const struct pmu__model *resolve_model(const char *name,
+					      const char **ctl_name)
+{
+	const struct pmu__model *m;
+
+	*ctl_name = "";
+	for (size_t i = 0; i < NPC; i++)
+		if (!strcasecmp(name, pc_names[i].perfctr)) {
+			*ctl_name = pc_names[i].perfctr;
+			name = pc_names[i].catalog;
+			break;
+		}
+	m = pmu__catalog_find(name, strlen(name));
+	if (!m)
+		m = pmu__seed_model_find(name);
+	if (m && pmu__seed_info(m))
+		*ctl_name = m->name;
+	for (size_t i = 0; m && !**ctl_name && i < NPC; i++)
+		if (!strcasecmp(m->name, pc_names[i].catalog))
+			*ctl_name = pc_names[i].perfctr;
+	return m;
+}
+
+static void add_cand(struct pmu__asg_req *r, int ctr, uint16_t res)
+{
+	if (r->ncand < PMU__ASG_MAX_CAND) {
+		r->cand[r->ncand].ctr = (uint8_t)ctr;
+		r->cand[r->ncand++].res = res;
+	}
+}
+
+/* A umask may narrow its event's counters (Intel PREC_DIST: counter 1
+ * only); the umasks the encoder chose are the ones its full string
+ * spells out before the first modifier. */
+static uint64_t umask_cntmsk(const struct pmu__model *m,
+			     const struct pmu__event *ev, const char *fstr,
+			     uint64_t msk)
+{
+	const struct pmu__umask *um = pmu__event_umasks(m, ev);
+	const char *p = strstr(fstr, "::");
+
+	p = strchr(p ? p + 2 : fstr, ':');
+	while (p && *p == ':') {
+		const char *t = p + 1;
+		size_t n = strcspn(t, ":");
+		if (memchr(t, '=', n))
+			break;
+		for (int i = 0; i < ev->numasks; i++)
+			if (um[i].cntmsk && strlen(pmu__um_name(m, &um[i])) == n &&
+			    !strncasecmp(pmu__um_name(m, &um[i]), t, n))
+				msk &= um[i].cntmsk;
+		p = t + n;
+	}
+	return msk;
+}
+
+/* Candidates in preference order: fixed counters first (they spare the
+ * generic ones), then generic counters from 0 up. */
+static void build_cands(const struct pmu__model *m,
+			const struct pmu__event *ev,
+			const struct pmu_encoding *enc,
+			struct pmu__asg_req *r)
+{
+	const struct pmu__seed_info *si = pmu__seed_info(m);
+	uint64_t msk = umask_cntmsk(m, ev, enc->fstr, ev->cntmsk);
+
+	r->ncand = 0;
+	if (m->kind == PMU__ENC_NETBURST) {
+		unsigned sel = enc->ncodes > 1 ?
+			       (unsigned)(enc->codes[1] >> 13) & 7 : 0;
+		pmu__assign_p4_cands(pmu__ev_name(m, ev), sel, r);
+		return;
+	}
+	/* No mask at all means any generic counter; a fixed-only mask (the
+	 * reference-cycles event) must stay fixed-only. */
+	if (!msk && m->ncounters > 0)
+		msk = (1ull << m->ncounters) - 1;
+	for (int f = 0; f < m->nfixed && f < 32; f++)
+		if (msk >> (32 + f) & 1)
+			add_cand(r, PMU_ASSIGN_FIXED + f, 0);
+	for (int c = 0; c < m->ncounters && c < 32; c++) {
+		if (!(msk >> c & 1))
+			continue;
+		if (si && !pmu__seed_counter_ok(si, enc->codes[0], c))
+			continue;
+		add_cand(r, c, 0);
+	}
+}
+
+/*
+ * A fixed counter has no event select, only its 4-bit field of
+ * IA32_FIXED_CTR_CTRL: bit 0 ring 0, bit 1 ring 3, bit 2 any thread (bit
+ * 3, the interrupt, stays clear for counting).  The value is that field
+ * in place, ready to be ORed into the register.
+ */
+static uint64_t fixed_ctrl(uint64_t evtsel, int n)
+{
+	uint64_t f = (evtsel >> 17 & 1) | (evtsel >> 16 & 1) << 1 |
+		     (evtsel >> 21 & 1) << 2;
+
+	return f << (4 * n);
+}
+
+static void fill_codes(const struct pmu__model *m,
+		       const struct pmu_encoding *enc, int ctr,
+		       struct pmu_assigned_event *a)
+{
+	const struct pmu__seed_info *si = pmu__seed_info(m);
+
+	a->counter = ctr;
+	a->ncodes = enc->ncodes;
+	memcpy(a->codes, enc->codes, sizeof(a->codes));
+	if (si) {
+		a->codes[0] = pmu__seed_ctl_value(si, enc->codes[0], ctr);
+	} else if (m->kind == PMU__ENC_NETBURST && enc->ncodes >= 2) {
+		/* A per-thread control counts thread 0 only. */
+		a->codes[0] = enc->codes[1];
+		a->codes[1] = enc->codes[0] & ~P4_ESCR_T1;
+		a->escr_msr = pmu__p4_escr_msr(ctr, (unsigned)(enc->codes[1]
+							      >> 13) & 7);
+	} else if (ctr >= PMU_ASSIGN_FIXED) {
+		a->ncodes = 1;
+		a->codes[0] = fixed_ctrl(enc->codes[0], ctr - PMU_ASSIGN_FIXED);
+	} else if (m->kind == PMU__ENC_AMD64 || m->kind == PMU__ENC_INTEL) {
+		/* Counting (a-mode) wants no overflow interrupt. */
+		a->codes[0] &= ~X86_INT;
+	}
+}
+
+static int encode_one(const struct pmu__model *m, const char *str, int idx,
+		      unsigned dfl_plm, struct pmu_encoding *enc,
+		      const struct pmu__event **ev, struct pmu_error *err)
+{
+	struct pmu_encode_opts eo = { .sz = sizeof(eo), .model = m->name,
+				      .dfl_plm = dfl_plm };
+	const char *sep = strstr(str, "::");
+	int rc;
+
+	if (sep) {
+		const char *cn;
+		const struct pmu__model *pm;
+		char pfx[64];
+		snprintf(pfx, sizeof(pfx), "%.*s", (int)(sep - str), str);
+		pm = resolve_model(pfx, &cn);
+		if (pm != m)
+			return pmu__error(err, -EINVAL, PMU_ERR_UNKNOWN_PMU, pfx,
+					  0, "event %d names pmu %s, not the "
+					  "model %s being assigned", idx, pfx,
+					  m->name);
+		str = sep + 2;
+	}
+	memset(enc, 0, sizeof(*enc));
+	enc->size = sizeof(*enc);
+	rc = pmu__encode(m, str, &eo, enc, err);
+	if (rc)
+		return rc;
+	*ev = pmu__model_event(m, enc->event, strlen(enc->event));
+	if (!*ev)
+		return pmu__error(err, -ENOENT, PMU_ERR_UNKNOWN_EVENT, str, 0,
+				  "%s is not an event of %s", str, m->name);
+	return 0;
+}
+
+static void ctr_name(char *buf, size_t sz, int ctr)
+{
+	if (ctr >= PMU_ASSIGN_FIXED)
+		snprintf(buf, sz, "fixed%d", ctr - PMU_ASSIGN_FIXED);
+	else
+		snprintf(buf, sz, "%d", ctr);
+}
+
+static void conflict_reason(const struct pmu__model *m,
+			    const struct pmu__asg_req *req,
+			    struct pmu_assignment *out)
+{
+	uint64_t ctrs = 0;
+	int nres = 0, n = out->nconflict;
+	char list[160] = "";
+
+	for (int j = 0; j < n; j++)
+		for (int k = 0; k < req[out->conflict[j]].ncand; k++) {
+			ctrs |= 1ull << req[out->conflict[j]].cand[k].ctr;
+			nres += req[out->conflict[j]].cand[k].res != 0;
+		}
+	if (n == 1 && !ctrs) {
+		snprintf(out->reason, sizeof(out->reason),
+			 "%s cannot be counted by any counter of %s",
+			 out->ev[out->conflict[0]].event, m->name);
+		return;
+	}
+	for (int c = 0; c < 64; c++)
+		if (ctrs >> c & 1) {
+			char b[16];
+			ctr_name(b, sizeof(b), c);
+			size_t l = strlen(list);
+			snprintf(list + l, sizeof(list) - l, "%s%s",
+				 l ? "," : "", b);
+		}
+	snprintf(out->reason, sizeof(out->reason),
+		 "%d events compete for counters {%s}%s", n, list,
+		 nres ? " and the ESCRs those counters select" : "");
+}
+
+/* The events fit, but can a perfctr control carry them?  The XScale
+ * simple API counts the 80200 bus events that perfctr's driver refuses:
+ * say so rather than let a control file fail 'pmu check' later. */
+static void control_note(const struct pmu__model *m,
+			 struct pmu_assignment *out)
+{
+	const struct pmu__seed_info *si = pmu__seed_info(m);
+
+	for (int i = 0; si && i < out->nevents; i++) {
+		const struct pmu_assigned_event *e = &out->ev[i];
+		if (pmu__seed_ctl_accepts(si, e->codes[0]))
+			continue;
+		snprintf(out->note, sizeof(out->note), "%s (event 0x%02llx) "
+			 "is counted by the XScale simple API, but perfctr's "
+			 "XScale driver accepts only events 0x00-0x%02x: "
+			 "'pmu check' rejects a control with it", e->name,
+			 (unsigned long long)e->codes[0], si->ctl_max);
+		return;
+	}
+}
+
+static int place(const struct pmu__model *m, struct pmu__asg_req *req,
+		 const struct pmu_encoding *enc, struct pmu_assignment *out)
+{
+	int choice[PMU_ASSIGN_MAX_EVENTS] = { 0 };
+	int n = out->nevents;
+	uint64_t all = (n >= 64) ? ~0ull : (1ull << n) - 1;
+
+	if (pmu__assign_solve(req, n, all, choice)) {
+		for (int i = 0; i < n; i++) {
+			const struct pmu__asg_cand *c = &req[i].cand[choice[i]];
+			fill_codes(m, &enc[i], c->ctr, &out->ev[i]);
+		}
+		control_note(m, out);
+		return 0;
+	}
+	out->nconflict = pmu__assign_conflict(req, n, out->conflict);
+	conflict_reason(m, req, out);
+	return -ENOSPC;
+}
+
+static void init_entry(struct pmu_assigned_event *a, const char *str,
+		       const struct pmu_encoding *enc,
+		       const struct pmu__asg_req *r)
+{
+	snprintf(a->event, sizeof(a->event), "%s", str);
+	snprintf(a->name, sizeof(a->name), "%s", enc->event);
+	a->counter = -1;
+	a->ncodes = enc->ncodes;
+	memcpy(a->codes, enc->codes, sizeof(a->codes));
+	for (int k = 0; k < r->ncand; k++)
+		a->cntmsk |= 1ull << r->cand[k].ctr;
+}
+
+PMU_API int pmu_assign(const char *const *events, int n,
+		       const struct pmu_assign_opts *opts,
+		       struct pmu_assignment *out, struct pmu_error *err)
+{
+	struct pmu__asg_req req[PMU_ASSIGN_MAX_EVENTS];
+	struct pmu_encoding enc[PMU_ASSIGN_MAX_EVENTS];
+	bool have = opts && opts->sz >= sizeof(*opts);
+	const char *name = have && opts->model ? opts->model
+					       : pmu_event_host_model();
+	const char *ctl;
+	const struct pmu__model *m;
+	int rc;
+
+	if (!out || out->size < sizeof(*out) || (n > 0 && !events) || n < 0)
+		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
+				  "pmu_assign: bad arguments");
+	if (n > PMU_ASSIGN_MAX_EVENTS)
+		return pmu__error(err, -E2BIG, PMU_ERR_USAGE, NULL, -1,
+				  "at most %d events can be assigned at once",
+				  PMU_ASSIGN_MAX_EVENTS);
+	memset(out, 0, sizeof(*out));
+	out->size = sizeof(*out);
+	if (!(m = resolve_model(name, &ctl))) {
+		const char *near = pmu__catalog_suggest(name, strlen(name));
+		return pmu__error(err, -ENOENT, PMU_ERR_UNKNOWN_PMU, name, -1,
+				  "unknown model %s%s%s%s; 'pmu list --models' "
+				  "shows them", name,
+				  near ? " (did you mean '" : "",
+				  near ? near : "", near ? "'?)" : "");
+	}
+	if (m->ncounters <= 0 && m->kind != PMU__ENC_NETBURST)
+		return pmu__error(err, -EOPNOTSUPP, PMU_ERR_NOT_SUPPORTED,
+				  name, -1, "model %s has no hardware "
+				  "counters to assign", m->name);
+	snprintf(out->model, sizeof(out->model), "%s", m->name);
+	snprintf(out->control_model, sizeof(out->control_model), "%s", ctl);
+	for (int i = 0; i < n; i++) {
+		const struct pmu__event *ev;
+		rc = encode_one(m, events[i], i, have ? opts->dfl_plm : 0,
+				&enc[i], &ev, err);
+		if (rc) {
+			if (err && err->size >= sizeof(*err))
+				err->index = i;
+			return rc;
+		}
+		build_cands(m, ev, &enc[i], &req[i]);
+		init_entry(&out->ev[i], events[i], &enc[i], &req[i]);
+	}
+	out->nevents = n;
+	return place(m, req, enc, out);
+}

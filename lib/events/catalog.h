@@ -1,0 +1,369 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PMU_EVENTS_CATALOG_H
+#define PMU_EVENTS_CATALOG_H
+
+/*
+ * In-memory shape of a model's event catalog.  Built-in models are const
+ * tables generated into lib/events/tables/ (scripts/gen-events.*, and
+ * scripts/gen-seed-events.py for the seed models), with their name hash
+ * precomputed so that using a model costs no start-up work, and without
+ * pointers (struct pmu__table) so that they need no relocations; the
+ * catalog turns them into struct pmu__model once.  Models built at run
+ * time (vendor JSON directories) fill the same structs in allocated
+ * memory and call pmu__model_index() once to build the hash.  A model is
+ * immutable once published, so lookups are thread-safe without locks.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <pmu/error.h>
+#include <pmu/event.h>
+
+/* How the encoder turns (event, umasks, modifiers) into registers. */
+enum pmu__enc_kind {
+	PMU__ENC_AMD64,     /* PERF_CTL: event[7:0] | umask<<8 | event[11:8]
+			       <<32, USR/OS/E/INT/EN/INV/CMASK, HO/GO */
+	PMU__ENC_INTEL,     /* IA32_PERFEVTSELx (architectural layout) */
+	PMU__ENC_NETBURST,  /* two codes: ESCR then CCCR */
+	PMU__ENC_PERF,      /* perf generic/software events: code = config,
+			       event code2 = perf type */
+	PMU__ENC_PERF_RAW,  /* perf_raw::rHEX */
+	PMU__ENC_SEED,      /* P5/P6/PPC/XScale models: codes only, via an
+			       encoder callback of the model */
+};
+
+/* Modifiers, as bits of a modifier mask; the names are what users type. */
+enum pmu__mod {
+	PMU__MOD_K = 0,      /* "k": count at privilege level 0 */
+	PMU__MOD_U,          /* "u": count at privilege level 3 */
+	PMU__MOD_E,          /* "e": edge detect */
+	PMU__MOD_I,          /* "i": invert counter-mask comparison */
+	PMU__MOD_C,          /* "c": counter mask (threshold) */
+	PMU__MOD_H,          /* "h": host only (AMD) */
+	PMU__MOD_G,          /* "g": guest only (AMD) */
+	PMU__MOD_T,          /* "t": any thread (Intel) */
+	PMU__MOD_INTX,       /* "intx": in transaction (Intel TSX) */
+	PMU__MOD_INTXCP,     /* "intxcp": in checkpointed transaction */
+	PMU__MOD_LDLAT,      /* "ldlat": load latency threshold */
+	PMU__MOD_FE_THRES,   /* "fe_thres": front-end latency threshold */
+	PMU__MOD_CMPL,       /* "cmpl": netburst complement */
+	PMU__MOD_THR,        /* "thr": netburst threshold */
+	PMU__MOD_NR
+};
+
+#define PMU__MODBIT(m) (1u << (m))
+
+struct pmu__moddesc {
+	char name[12];       /* arrays, not pointers: no relocations */
+	char desc[48];
+	bool is_int;         /* takes a value; booleans default to 1 */
+	uint64_t max;        /* largest accepted value */
+};
+
+/* Descriptor of modifier m for a model of kind k (NULL if none). */
+const struct pmu__moddesc *pmu__mod_desc(enum pmu__enc_kind k,
+					 enum pmu__mod m);
+
+/* Umask flags. */
+#define PMU__UM_DFL   0x1u  /* default when none of its group is given */
+#define PMU__UM_EXCL  0x2u  /* cannot combine with other umasks of its
+			       group (libpfm "NCOMBO") */
+#define PMU__UM_PREC  0x4u  /* precise-capable umask */
+#define PMU__UM_RAW   0x8u  /* raw code given as 0xNN (runtime only) */
+#define PMU__UM_OMIT  0x10u /* its group may be left empty (no default
+			       and no umask needed from it) */
+#define PMU__UM_CODE_OVR 0x20u /* Intel: code bits 7:0 replace the event
+				  select, bits 8+ are the umask */
+#define PMU__UM_LDLAT 0x40u /* Intel: load-latency umask, the threshold
+			       goes to a second register */
+#define PMU__UM_FETHR 0x80u /* Intel: front-end umask taking fe_thres */
+#define PMU__UM_NOBITS 0x100u /* netburst: selected through registers
+				 other than the ESCR (no event mask bit) */
+#define PMU__UM_EXCL_GT 0x200u /* Intel: excludes umasks (and defaults)
+				  of later groups */
+
+/*
+ * Names and descriptions are 32-bit offsets into the model's string pool
+ * (pmu__model.strings) rather than pointers, so that the generated tables
+ * are pure read-only data: a pointer in a table of a position-independent
+ * executable costs a relocation (and a copy-on-write page) at every start.
+ * Offset 0 means "none" (the pool starts with an empty string).
+ */
+struct pmu__umask {
+	uint32_t name;
+	uint32_t desc;       /* short, our own words; 0 = none */
+	uint32_t equiv;      /* "UMASK[:mod=val...]" it stands for (full
+				strings print that), or 0 */
+	uint32_t flags;      /* PMU__UM_* */
+	uint64_t code;       /* value as the model's encoder takes it: AMD
+			        and Intel: umask in bits 7:0, further bits
+			        (Intel: inv/cmask/edge above bit 8, per
+			        libpfm's ucode convention); netburst: ESCR
+			        event-mask bit value; perf: config bits */
+	uint64_t cntmsk;     /* counters this umask may use when narrower
+				than its event's (same bits); 0 = the
+				event's */
+	uint8_t grp;         /* group number within its event */
+};
+
+/* Event flags. */
+#define PMU__EV_PREC     0x1u  /* precise (PEBS/IBS-like) sampling */
+#define PMU__EV_FIXED    0x2u  /* may also count on a fixed counter */
+#define PMU__EV_NO_UMASK_OK 0x4u /* no umask needed even if it has some */
+#define PMU__EV_UMASK_REQ   0x8u /* a umask must be given (no default) */
+#define PMU__EV_PERF_HV  0x10u /* perf_event use offers "h" (hypervisor);
+				  the model's own "h" is then that one */
+#define PMU__EV_HW_SMPL  0x20u /* perf_event use offers "hw_smpl" */
+#define PMU__EV_XREG     0x40u /* Intel: umask bits go to a second
+				  register (offcore response, front end) */
+#define PMU__EV_SPLIT    0x80u /* vendor files: "EVENT.UMASK" made an
+				  event EVENT_UMASK of its own because its
+				  code differs from EVENT's (Intel fixed
+				  counter pseudo-codes); the dotted name
+				  still names it */
+
+struct pmu__event {
+	uint32_t name;       /* string pool offsets, as for umasks */
+	uint32_t desc;       /* short, our own words; 0 = none */
+	uint32_t equiv;      /* canonical "EVENT[:UMASK]" this one stands
+				for (full strings print it), or 0 */
+	uint32_t modmsk;     /* PMU__MODBIT() of accepted modifiers */
+	uint32_t flags;      /* PMU__EV_* */
+	uint32_t umask0;     /* index of its first umask in model->umasks */
+	uint16_t numasks;
+	uint8_t ngrp;        /* umask groups */
+	uint16_t name_len;   /* strlen of the name (0: not known) */
+	uint64_t code;       /* event select incl. high bits (AMD 11:8) */
+	uint64_t code2;      /* netburst: ESCR select (CCCR); perf: type */
+	uint64_t cntmsk;     /* bit n generic counter n, bit 32+n fixed */
+};
+
+struct pmu__model;
+
+/* Seed-only models encode with a callback (P5 CESR, PPC MMCR...).  On
+ * failure it returns a negative errno with out->error set to the class
+ * and *err (may be NULL) naming the reason. */
+typedef int (*pmu__seed_encode_fn)(const struct pmu__model *m,
+				   const struct pmu__event *ev,
+				   const uint64_t *umask_codes, size_t nu,
+				   const uint64_t *mods, uint32_t modset,
+				   struct pmu_encoding *out,
+				   struct pmu_error *err);
+
+struct pmu__model {
+	const char *name;          /* libpfm4 name */
+	const char *desc;
+	const char *const *aliases;/* NULL-terminated, may be NULL */
+	enum pmu__enc_kind kind;
+	uint32_t modmsk;           /* modifiers any event of it accepts */
+	int ncounters, nfixed;
+	uint32_t perf_type;        /* attr.type of its events (PERF_TYPE_RAW
+				      for core pmus) */
+	const struct pmu__event *events;
+	uint32_t nevents;
+	const struct pmu__umask *umasks;
+	uint32_t numasks;
+	/* Open-addressed hash of event names: a slot holds the event index
+	 * + 1 in its low 16 bits and the top 16 bits of the name's hash
+	 * above (PMU__SLOT()), 0 = empty; hash_size is a power of two >
+	 * nevents.  The hash bits let a probe skip other names without
+	 * touching their events. */
+	const uint32_t *hash;
+	uint32_t hash_size;
+	pmu__seed_encode_fn seed_encode; /* PMU__ENC_SEED only */
+	const char *strings;       /* pool the offsets of events and umasks
+				      point into; starts with a NUL */
+	bool vendor_names;         /* built from vendor files: names keep
+				      the vendor's dots ("A.B.C" is umask
+				      B_C of A, or the split event A_B_C) */
+};
+
+/* String at pool offset off, or NULL for 0. */
+static inline const char *pmu__str(const struct pmu__model *m, uint32_t off)
+{
+	return off ? m->strings + off : NULL;
+}
+
+static inline const char *pmu__ev_name(const struct pmu__model *m,
+				       const struct pmu__event *ev)
+{
+	return m->strings + ev->name;
+}
+
+static inline const char *pmu__um_name(const struct pmu__model *m,
+				       const struct pmu__umask *u)
+{
+	return m->strings + u->name;
+}
+
+/*
+ * A generated table as it sits in read-only data: one object holding this
+ * header, then the events, umasks, name hash and string pool, which the
+ * header locates by byte offsets from itself.  No pointers, hence no
+ * relocations.  Tables export only a function returning their header.
+ */
+#define PMU__TABLE_ALIASES 4
+
+struct pmu__table {
+	uint32_t name, desc;       /* pool offsets (0 = none) */
+	uint32_t aliases[PMU__TABLE_ALIASES]; /* pool offsets, 0 ends */
+	uint32_t kind;             /* enum pmu__enc_kind */
+	uint32_t modmsk;
+	int32_t ncounters, nfixed;
+	uint32_t perf_type;
+	uint32_t nevents, numasks, hash_size;
+	uint32_t events, umasks, hash, strings; /* offsets from the header */
+};
+
+/* Fill m from table t (pointers derived from t's address).  aliases: room
+ * for PMU__TABLE_ALIASES + 1 pointers, NULL-terminated on return and used
+ * by m afterwards. */
+void pmu__table_model(const struct pmu__table *t, struct pmu__model *m,
+		      const char **aliases);
+
+/* Little-endian 8-byte word with ASCII letters folded to lower case
+ * (other bytes change too, alike on both sides of a comparison). */
+static inline uint64_t pmu__name_word(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	uint64_t w = 0;
+
+	if (n >= 8) {
+		__builtin_memcpy(&w, p, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		w = __builtin_bswap64(w);
+#endif
+	} else {
+		for (size_t i = 0; i < n; i++)
+			w |= (uint64_t)p[i] << (8 * i);
+	}
+	return w | 0x2020202020202020ull;
+}
+
+/* Case-insensitive hash of n bytes, a word at a time (event lookups are
+ * on the encoding path); '.' and ':' never occur in event names, so the
+ * generator and the library hash identical strings. */
+static inline __attribute__((always_inline)) uint32_t
+pmu__name_hash(const char *s, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+	const char *end = s + n;
+
+	if (n < 8) {
+		h = (h ^ pmu__name_word(s, n)) * 0xff51afd7ed558ccdull;
+	} else {
+		for (; end - s >= 8; s += 8)
+			h = (h ^ pmu__name_word(s, 8)) * 0xff51afd7ed558ccdull;
+		/* The tail as the last 8 bytes, overlapping the previous
+		 * word: one load instead of a byte loop. */
+		if (s != end)
+			h = (h ^ pmu__name_word(end - 8, 8)) *
+			    0xff51afd7ed558ccdull;
+	}
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 29;
+	return (uint32_t)h;
+}
+
+#define PMU__SLOT(idx, h) \
+	(((uint32_t)(idx) + 1) | ((uint32_t)(h) & 0xffff0000u))
+#define PMU__SLOT_MAX_EVENTS 0xfffeu
+
+static inline uint64_t pmu__load64(const char *p)
+{
+	uint64_t w;
+
+	__builtin_memcpy(&w, p, 8);
+	return w;
+}
+
+/* Slow path of pmu__name_eq_n(): ASCII case-insensitive. */
+bool pmu__name_caseeq(const char *a, const char *b, size_t n);
+
+/* n bytes at a equal n bytes at b, ignoring ASCII case; both must have n
+ * readable bytes.  Names are mostly typed as the tables spell them, so an
+ * exact comparison a word at a time comes first. */
+static inline bool pmu__name_eq_n(const char *a, const char *b, size_t n)
+{
+	if (n >= 8) {
+		size_t i = 0;
+		for (; i + 8 <= n; i += 8)
+			if (pmu__load64(a + i) != pmu__load64(b + i))
+				return pmu__name_caseeq(a, b, n);
+		if (i != n && pmu__load64(a + n - 8) != pmu__load64(b + n - 8))
+			return pmu__name_caseeq(a, b, n);
+		return true;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return pmu__name_caseeq(a, b, n);
+	return true;
+}
+
+/* ---- the registry of built-in models ---- */
+
+/* All built-in models, in a stable order. */
+const struct pmu__model *const *pmu__catalog_models(size_t *n);
+
+/* Model by name or alias (case-insensitive, n bytes), or NULL. */
+const struct pmu__model *pmu__catalog_find(const char *name, size_t n);
+
+/* Built-in table model by name or alias only (no one-time set-up, so
+ * usable while the registry is being built), or NULL. */
+const struct pmu__model *pmu__catalog_builtin_find(const char *name,
+						   size_t n);
+
+/* The model name or alias nearest to the n bytes at `name` (a typo of
+ * it), or NULL when none is near. */
+const char *pmu__catalog_suggest(const char *name, size_t n);
+
+/* Event of a model by name (case-insensitive, n bytes), or NULL. */
+const struct pmu__event *pmu__model_event(const struct pmu__model *m,
+					  const char *name, size_t n);
+
+/*
+ * String pool of a model built at run time: pmu__strpool_add() appends s
+ * (NULL gives offset 0) and returns its offset; on allocation failure or
+ * overflow it returns 0 and sets `failed`.  The caller owns buf (free()).
+ */
+struct pmu__strpool {
+	char *buf;
+	size_t len, cap;
+	bool failed;
+};
+
+uint32_t pmu__strpool_add(struct pmu__strpool *p, const char *s);
+
+/* Umasks of an event (ev->numasks of them). */
+static inline const struct pmu__umask *
+pmu__event_umasks(const struct pmu__model *m, const struct pmu__event *ev)
+{
+	return m->umasks + ev->umask0;
+}
+
+/*
+ * Build the name hash of a run-time model into `slots` (caller memory,
+ * `size` a power of two > m->nevents); the caller then sets m->hash and
+ * m->hash_size.  Returns 0 or -EINVAL.
+ */
+int pmu__model_index(const struct pmu__model *m, uint32_t *slots,
+		     uint32_t size);
+
+/*
+ * Encode `str` ("EVENT[:...]" with no pmu prefix) for model m.  Fills out
+ * (size set by the caller) and returns 0, or a negative errno with
+ * out->error and *err set.  Used by pmu_event_encode() once it has picked
+ * the model, and by code holding a run-time model.
+ */
+int pmu__encode(const struct pmu__model *m, const char *str,
+		const struct pmu_encode_opts *opts, struct pmu_encoding *out,
+		struct pmu_error *err);
+
+/* Model name for a /proc/cpuinfo text (vendor, family, model), or NULL;
+ * exposed so tests can feed fixtures. */
+const char *pmu__detect_model(const char *cpuinfo);
+
+#endif

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "events/catalog.h"
+
+static const struct pmu__model *model_at(int idx)
+{
+	size_t n;
+	const struct pmu__model *const *ms = pmu__catalog_models(&n);
+
+	return idx >= 0 && (size_t)idx < n ? ms[idx] : NULL;
+}
+
+/*
+ * perf events have no register modifiers of their own; what they take
+ * are the perf_event_attr ones the encoder accepts for them (libpfm4
+ * offers the same set through its perf_event layer).  "h" only for the
+ * events perf_event can exclude the hypervisor from.
+ */
+static const struct {
+	char name[4];
+	char desc[40];
+	bool hv_only;
+} perf_mods[] = {
+	{ "u", "count in user mode", false },
+	{ "k", "count in kernel mode", false },
+	{ "h", "count in the hypervisor", true },
+	{ "mg", "count while a guest runs", false },
+	{ "mh", "count while the host runs", false },
+};
+
+#define NPERF_MODS (sizeof(perf_mods) / sizeof(perf_mods[0]))
+
+static bool is_perf(const struct pmu__model *m)
+{
+	return m->kind == PMU__ENC_PERF || m->kind == PMU__ENC_PERF_RAW;
+}
+
+/* The idx-th perf modifier of ev, or -1. */
+static int perf_mod_at(const struct pmu__event *ev, int idx)
+{
+	for (size_t i = 0; ev && i < NPERF_MODS; i++) {
+		if (perf_mods[i].hv_only && !(ev->flags & PMU__EV_PERF_HV))
+			continue;
+		if (idx-- == 0)
+			return (int)i;
+	}
+	return -1;
+}
+
+static int perf_mod_count(const struct pmu__event *ev)
+{
+	int n = 0;
+
+	while (perf_mod_at(ev, n) >= 0)
+		n++;
+	return n;
+}
+
+static int mod_count(const struct pmu__model *m, uint32_t mask)
+{
+	int n = 0;
+
+	for (int i = 0; i < PMU__MOD_NR; i++)
+		n += (mask & PMU__MODBIT(i)) && pmu__mod_desc(m->kind, i);
+	return n;
+}
+
+PMU_API int pmu_model_count(void)
+{
+	size_t n;
+
+	pmu__catalog_models(&n);
+	return (int)n;
+}
+
+PMU_API int pmu_model_find(const char *name)
+{
+	size_t n;
+	const struct pmu__model *const *ms = pmu__catalog_models(&n);
+	const struct pmu__model *m;
+
+	if (!name)
+		return -EINVAL;
+	m = pmu__catalog_find(name, strlen(name));
+	for (size_t i = 0; m && i < n; i++)
+		if (ms[i] == m)
+			return (int)i;
+	return -ENOENT;
+}
+
+PMU_API const char *pmu_model_suggest(const char *name)
+{
+	return name ? pmu__catalog_suggest(name, strlen(name)) : NULL;
+}
+
+PMU_API int pmu_model_info(int model, struct pmu_model_info *info)
+{
+	const struct pmu__model *m = model_at(model);
+	static const char *const none[] = { NULL };
+
+	if (!m || !info)
+		return m ? -EINVAL : -ENOENT;
+	memset(info, 0, sizeof(*info));
+	info->size = sizeof(*info);
+	info->name = m->name;
+	info->desc = m->desc ? m->desc : "";
+	info->aliases = m->aliases ? m->aliases : none;
+	info->nevents = (int)m->nevents;
+	info->nmodifiers = is_perf(m) ? (int)NPERF_MODS
+				      : mod_count(m, m->modmsk);
+	info->ncounters = m->ncounters;
+	info->nfixed = m->nfixed;
+	info->is_host = !strcmp(pmu_event_host_model(), m->name);
+	return 0;
+}
+
+static const struct pmu__event *event_at(const struct pmu__model *m, int ev)
+{
+	return m && ev >= 0 && (uint32_t)ev < m->nevents ? &m->events[ev]
+							 : NULL;
+}
+
+PMU_API int pmu_model_event_info(int model, int event,
+				 struct pmu_event_info *info)
+{
+	const struct pmu__model *m = model_at(model);
+	const struct pmu__event *ev = event_at(m, event);
+
+	if (!ev || !info)
+		return ev ? -EINVAL : -ENOENT;
+	memset(info, 0, sizeof(*info));
+	info->size = sizeof(*info);
+	info->name = pmu__ev_name(m, ev);
+	info->desc = ev->desc ? pmu__str(m, ev->desc) : "";
+	info->code = ev->code;
+	info->code2 = m->kind == PMU__ENC_NETBURST ? ev->code2 : 0;
+	info->cntmsk = ev->cntmsk;
+	info->numasks = ev->numasks;
+	info->nattrs = ev->numasks + (is_perf(m) ? perf_mod_count(ev)
+						 : mod_count(m, ev->modmsk));
+	info->precise = !!(ev->flags & PMU__EV_PREC);
+	return 0;
+}
+
+PMU_API int pmu_model_event_find(int model, const char *name)
+{
+	const struct pmu__model *m = model_at(model);
+	const struct pmu__event *ev;
+
+	if (!m || !name)
+		return -ENOENT;
+	ev = pmu__model_event(m, name, strlen(name));
+	return ev ? (int)(ev - m->events) : -ENOENT;
+}
+
+static int mod_attr(const struct pmu__model *m, const struct pmu__event *ev,
+		    int idx, struct pmu_attr_info *info)
+{
+	if (is_perf(m)) {
+		int p = perf_mod_at(ev, idx);
+		if (p < 0)
+			return -ENOENT;
+		info->name = perf_mods[p].name;
+		info->desc = perf_mods[p].desc;
+		info->type = PMU_ATTR_MOD_BOOL;
+		info->group = -1;
+		return 0;
+	}
+	for (int i = 0; i < PMU__MOD_NR; i++) {
+		const struct pmu__moddesc *d = pmu__mod_desc(m->kind, i);
+		if (!d || !(ev->modmsk & PMU__MODBIT(i)) || idx-- > 0)
+			continue;
+		info->name = d->name;
+		info->desc = d->desc;
+		info->type = d->is_int ? PMU_ATTR_MOD_INT : PMU_ATTR_MOD_BOOL;
+		info->group = -1;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+PMU_API int pmu_model_attr_info(int model, int event, int attr,
+				struct pmu_attr_info *info)
+{
+	const struct pmu__model *m = model_at(model);
+	const struct pmu__event *ev = event_at(m, event);
+
+	if (!ev || !info || attr < 0)
+		return ev && info ? -ENOENT : -EINVAL;
+	memset(info, 0, sizeof(*info));
+	info->size = sizeof(*info);
+	if (attr >= ev->numasks)
+		return mod_attr(m, ev, attr - ev->numasks, info);
+	const struct pmu__umask *u = &pmu__event_umasks(m, ev)[attr];
+	info->name = pmu__um_name(m, u);
+	info->desc = u->desc ? pmu__str(m, u->desc) : "";
+	info->type = PMU_ATTR_UMASK;
+	info->code = u->code;
+	info->is_default = !!(u->flags & PMU__UM_DFL);
+	info->exclusive = !!(u->flags & PMU__UM_EXCL);
+	info->group = u->grp;
+	return 0;
+}

@@ -1,0 +1,663 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "events/encode.h"
+#include "events/jsondir.h"
+#include "events/evparse.h"
+#include "util/error.h"
+
+/* Arrays of characters, not pointers: read-only data without relocations. */
+static const char class_names[][10] = {
+	[PMU_ENC_OK] = "",
+	[PMU_ENC_NOTFOUND] = "notfound",
+	[PMU_ENC_UMASK] = "umask",
+	[PMU_ENC_FEATCOMB] = "featcomb",
+	[PMU_ENC_ATTR] = "attr",
+	[PMU_ENC_ATTR_VAL] = "attr_val",
+	[PMU_ENC_ATTR_SET] = "attr_set",
+	[PMU_ENC_INVAL] = "inval",
+};
+
+PMU_API const char *pmu_encode_error_name(enum pmu_encode_error e)
+{
+	if ((unsigned)e >= sizeof(class_names) / sizeof(class_names[0]))
+		return "inval";
+	return class_names[e];
+}
+
+void pmu__strlcpy(char *dst, const char *src, size_t sz)
+{
+	size_t n = strlen(src);
+
+	if (n >= sz)
+		n = sz - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+void pmu__sb_resume(struct pmu__sb *b, char *buf, size_t cap)
+{
+	b->buf = buf;
+	b->cap = cap;
+	b->len = strnlen(buf, cap);
+}
+
+void pmu__sb_putu_slow(struct pmu__sb *b, uint64_t v)
+{
+	char tmp[24];
+	int i = (int)sizeof(tmp);
+
+	do {
+		tmp[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	pmu__sb_putn(b, tmp + i, sizeof(tmp) - (size_t)i);
+}
+
+void pmu__sb_putx(struct pmu__sb *b, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[24];
+	int i = (int)sizeof(tmp) - 1;
+
+	tmp[i] = '\0';
+	if (!v) {
+		pmu__sb_putc(b, '0');
+		return;
+	}
+	do {
+		tmp[--i] = digits[v & 15];
+		v >>= 4;
+	} while (v);
+	tmp[--i] = 'x';
+	tmp[--i] = '0';
+	pmu__sb_putn(b, tmp + i, sizeof(tmp) - 1 - (size_t)i);
+}
+
+int pmu__encode_fail(struct pmu_encoding *out, struct pmu_error *err,
+		     enum pmu_encode_error e, const char *token,
+		     const char *fmt, ...)
+{
+	int code = e == PMU_ENC_NOTFOUND ? -ENOENT : -EINVAL;
+	enum pmu_error_kind kind = PMU_ERR_BAD_MODIFIER;
+	char msg[400];
+	va_list ap;
+
+	if (out)
+		out->error = e;
+	/* Callers that only want the class pay no formatting. */
+	if (!err)
+		return code;
+	if (e == PMU_ENC_NOTFOUND)
+		kind = PMU_ERR_UNKNOWN_EVENT;
+	else if (e == PMU_ENC_INVAL)
+		kind = PMU_ERR_SYNTAX;
+	else if (e == PMU_ENC_ATTR_VAL)
+		kind = PMU_ERR_BAD_VALUE;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return pmu__error(err, code, kind, token, -1, "%s", msg);
+}
+
+static const char *const pmod_names[PMU__PMOD_NR] = {
+	[PMU__PMOD_U] = "u", [PMU__PMOD_K] = "k", [PMU__PMOD_H] = "h",
+	[PMU__PMOD_PRECISE] = "precise", [PMU__PMOD_EXCL] = "excl",
+	[PMU__PMOD_MG] = "mg", [PMU__PMOD_MH] = "mh",
+	[PMU__PMOD_HW_SMPL] = "hw_smpl",
+};
+
+void pmu__encode_resolve(struct pmu__enc_req *r)
+{
+	const uint32_t plm = PMU__MODBIT(PMU__MOD_U) | PMU__MODBIT(PMU__MOD_K) |
+			     PMU__MODBIT(PMU__MOD_H);
+
+	memset(r->eff, 0, sizeof(r->eff));
+	for (uint32_t b = r->modset; b; b &= b - 1) {
+		int m = __builtin_ctz(b);
+		r->eff[m] = r->mod[m];
+	}
+	/* The default privilege levels apply only when none is given. */
+	if (r->modset & plm)
+		return;
+	r->eff[PMU__MOD_U] = !!(r->dfl_plm & PMU_PLM_USER);
+	r->eff[PMU__MOD_K] = !!(r->dfl_plm & PMU_PLM_KERNEL);
+	r->eff[PMU__MOD_H] = !!(r->dfl_plm & PMU_PLM_HV);
+}
+
+/* Nearest umask or modifier name to `tok`, for "did you mean". */
+static const char *near_attr(const struct pmu__enc_req *r, const char *tok)
+{
+	const struct pmu__umask *u = pmu__event_umasks(r->m, r->ev);
+	const char *best = NULL;
+	unsigned bd = 4;
+
+	for (int i = 0; i < r->ev->numasks; i++) {
+		unsigned d = pmu__edit_distance(tok, pmu__um_name(r->m, &u[i]));
+		if (d < bd) {
+			bd = d;
+			best = pmu__um_name(r->m, &u[i]);
+		}
+	}
+	for (int m = 0; m < PMU__MOD_NR; m++) {
+		const struct pmu__moddesc *md = pmu__mod_desc(r->m->kind, m);
+		if (md && (r->ev->modmsk & PMU__MODBIT(m)) &&
+		    pmu__edit_distance(tok, md->name) < bd) {
+			bd = pmu__edit_distance(tok, md->name);
+			best = md->name;
+		}
+	}
+	return best;
+}
+
+static int parse_value(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!*s || *s == '-' || *s == '+')
+		return -1;
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return errno || *end ? -1 : 0;
+}
+
+static int set_value(uint64_t *slot, uint32_t *set, unsigned bit,
+		     uint64_t v)
+{
+	if ((*set & (1u << bit)) && *slot != v)
+		return -1;
+	*slot = v;
+	*set |= 1u << bit;
+	return 0;
+}
+
+struct attr_tok {
+	char name[64];
+	const char *val;      /* NULL when no '=' */
+	const char *text;     /* whole token, for messages */
+};
+
+static int add_umask(struct pmu__enc_req *r, int idx)
+{
+	for (int i = 0; i < r->nu; i++)
+		if (r->um[i] == idx)
+			return 0;
+	if (r->nu == PMU__ENC_MAX_UMASKS)
+		return -1;
+	int i = r->nu++;
+	while (i > 0 && r->um[i - 1] > idx) {
+		r->um[i] = r->um[i - 1];
+		i--;
+	}
+	r->um[i] = (uint16_t)idx;
+	return 0;
+}
+
+static int find_umask(const struct pmu__enc_req *r, const char *name)
+{
+	const struct pmu__umask *u = pmu__event_umasks(r->m, r->ev);
+
+	for (int i = 0; i < r->ev->numasks; i++)
+		if (!strcasecmp(pmu__um_name(r->m, &u[i]), name))
+			return i;
+	return -1;
+}
+
+static int apply_mod(struct pmu__enc_req *r, const struct attr_tok *t,
+		     struct pmu_encoding *out, struct pmu_error *err);
+static int parse_attrs(struct pmu__enc_req *r, const char *s,
+		       struct pmu_encoding *out, struct pmu_error *err);
+
+static int find_mod(const struct pmu__enc_req *r, const char *name);
+static int find_pmod(const char *name);
+static bool pmod_ok(const struct pmu__enc_req *r, int p);
+
+/* Whether "name=value" goes to a modifier rather than a umask of the same
+ * name (P6 MESI umasks E and I against the modifiers e and i): umasks
+ * never take a value, so a value means the modifier. */
+static bool value_for_mod(const struct pmu__enc_req *r,
+			  const struct attr_tok *t)
+{
+	int p;
+
+	if (!t->val)
+		return false;
+	if (find_mod(r, t->name) >= 0)
+		return true;
+	p = r->raw_only ? -1 : find_pmod(t->name);
+	return p >= 0 && pmod_ok(r, p);
+}
+
+static int apply_attr(struct pmu__enc_req *r, const struct attr_tok *t,
+		      struct pmu_encoding *out, struct pmu_error *err)
+{
+	int u = value_for_mod(r, t) ? -1 : find_umask(r, t->name);
+
+	if (u >= 0) {
+		const struct pmu__umask *um = &pmu__event_umasks(r->m, r->ev)[u];
+		const char *eq = pmu__str(r->m, um->equiv);
+		if (t->val)
+			return pmu__encode_fail(out, err, PMU_ENC_ATTR_VAL,
+				t->text, "umask '%s' of %s takes no value",
+				t->name, pmu__req_name(r));
+		/* An alias stands for its umasks and modifiers (possibly
+		 * aliases again), which full strings spell out. */
+		if (eq && r->equiv_depth < 4) {
+			r->equiv_depth++;
+			int ret = parse_attrs(r, eq, out, err);
+			r->equiv_depth--;
+			return ret;
+		}
+		if (add_umask(r, u))
+			return pmu__encode_fail(out, err, PMU_ENC_INVAL,
+				t->text, "too many umasks");
+		return 0;
+	}
+	/* ESCR event masks are named bits: netburst takes no raw umask. */
+	if (!t->val && t->name[0] == '0' && (t->name[1] | 0x20) == 'x' &&
+	    r->m->kind != PMU__ENC_PERF && r->m->kind != PMU__ENC_NETBURST) {
+		uint64_t v;
+		if (parse_value(t->name, &v) || v > 0xff)
+			return pmu__encode_fail(out, err, PMU_ENC_UMASK,
+				t->text, "raw umask '%s' is not a byte",
+				t->name);
+		r->raw |= v;
+		r->has_raw = true;
+		return 0;
+	}
+	return apply_mod(r, t, out, err);
+}
+
+static int find_mod(const struct pmu__enc_req *r, const char *name)
+{
+	for (int m = 0; m < PMU__MOD_NR; m++) {
+		const struct pmu__moddesc *md = pmu__mod_desc(r->m->kind, m);
+		if (md && (r->ev->modmsk & PMU__MODBIT(m)) &&
+		    !strcasecmp(md->name, name))
+			return m;
+	}
+	return -1;
+}
+
+static int find_pmod(const char *name)
+{
+	for (int m = 0; m < PMU__PMOD_NR; m++)
+		if (!strcasecmp(pmod_names[m], name))
+			return m;
+	return -1;
+}
+
+/* Perf modifiers an event takes besides its model's own. */
+static bool pmod_ok(const struct pmu__enc_req *r, int p)
+{
+	bool perf = r->m->kind == PMU__ENC_PERF ||
+		    r->m->kind == PMU__ENC_PERF_RAW;
+
+	switch (p) {
+	case PMU__PMOD_U:
+	case PMU__PMOD_K:
+		return perf;
+	case PMU__PMOD_H:
+		return perf && (r->ev->flags & PMU__EV_PERF_HV);
+	case PMU__PMOD_PRECISE:
+		return r->ev->flags & PMU__EV_PREC;
+	case PMU__PMOD_HW_SMPL:
+		return r->ev->flags & PMU__EV_HW_SMPL;
+	default:
+		return r->m->kind != PMU__ENC_SEED;
+	}
+}
+
+static int mod_value(const struct attr_tok *t, bool is_int, uint64_t max,
+		     uint64_t *v)
+{
+	if (!t->val)
+		return is_int ? -1 : (*v = 1, 0);
+	return parse_value(t->val, v) || *v > max ? -1 : 0;
+}
+
+static int bad_value(const struct pmu__enc_req *r, const struct attr_tok *t,
+		     uint64_t max, struct pmu_encoding *out,
+		     struct pmu_error *err)
+{
+	return pmu__encode_fail(out, err, PMU_ENC_ATTR_VAL, t->text,
+		"modifier '%s' of %s needs a value from 0 to %llu",
+		t->name, pmu__req_name(r), (unsigned long long)max);
+}
+
+static int apply_mod(struct pmu__enc_req *r, const struct attr_tok *t,
+		     struct pmu_encoding *out, struct pmu_error *err)
+{
+	int m = find_mod(r, t->name), p;
+	uint64_t v;
+
+	if (m >= 0) {
+		const struct pmu__moddesc *md = pmu__mod_desc(r->m->kind, m);
+		if (mod_value(t, md->is_int, md->max, &v) ||
+		    (!v && (m == PMU__MOD_LDLAT || m == PMU__MOD_FE_THRES)))
+			return bad_value(r, t, md->max, out, err);
+		if (set_value(&r->mod[m], &r->modset, (unsigned)m, v))
+			goto twice;
+		return 0;
+	}
+	/* Raw-only encodings know no perf_event modifiers at all. */
+	p = r->raw_only ? -1 : find_pmod(t->name);
+	if (p >= 0 && pmod_ok(r, p)) {
+		uint64_t max = p == PMU__PMOD_PRECISE ? 3 : 1;
+		if (mod_value(t, p == PMU__PMOD_PRECISE, max, &v))
+			return bad_value(r, t, max, out, err);
+		if (set_value(&r->pmod[p], &r->pmodset, (unsigned)p, v))
+			goto twice;
+		return 0;
+	}
+	const char *near = near_attr(r, t->name);
+	return pmu__encode_fail(out, err, PMU_ENC_ATTR, t->text,
+		"%s has no umask or modifier '%s'%s%s%s", pmu__req_name(r),
+		t->name,
+		near ? " (did you mean '" : "", near ? near : "",
+		near ? "'?)" : "");
+twice:
+	return pmu__encode_fail(out, err, PMU_ENC_ATTR_SET, t->text,
+		"modifier '%s' of %s is given twice with different values",
+		t->name, pmu__req_name(r));
+}
+
+/* Split the next attribute off *s (':' or '.' separated). */
+static int next_attr(const char **s, struct attr_tok *t, char *text,
+		     size_t tsz)
+{
+	const char *p = *s, *e = p + strcspn(p, ":.");
+	size_t n = (size_t)(e - p);
+	const char *eq;
+
+	if (n == 0 || n >= tsz || (*e && !e[1]))
+		return -1;
+	memcpy(text, p, n);
+	text[n] = '\0';
+	eq = strchr(text, '=');
+	t->text = text;
+	t->val = eq ? eq + 1 : NULL;
+	n = eq ? (size_t)(eq - text) : n;
+	if (n == 0 || n >= sizeof(t->name))
+		return -1;
+	memcpy(t->name, text, n);
+	t->name[n] = '\0';
+	*s = *e ? e + 1 : e;
+	return 0;
+}
+
+static int parse_attrs(struct pmu__enc_req *r, const char *s,
+		       struct pmu_encoding *out, struct pmu_error *err)
+{
+	while (*s) {
+		struct attr_tok t;
+		char text[128];
+		const char *start = s;
+		int ret;
+
+		if (next_attr(&s, &t, text, sizeof(text)))
+			return pmu__encode_fail(out, err, PMU_ENC_INVAL, start,
+				"malformed attribute in '%s'", start);
+		ret = apply_attr(r, &t, out, err);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int not_found(const struct pmu__model *m, const char *name,
+		     struct pmu_encoding *out, struct pmu_error *err)
+{
+	const char *best = NULL;
+	unsigned bd = 4;
+
+	for (uint32_t i = 0; i < m->nevents; i++) {
+		const char *s = pmu__ev_name(m, &m->events[i]);
+		unsigned d = pmu__edit_distance(name, s);
+		if (d < bd) {
+			bd = d;
+			best = s;
+		}
+	}
+	return pmu__encode_fail(out, err, PMU_ENC_NOTFOUND, name,
+		"%s has no event '%s'%s%s%s", m->name, name,
+		best ? " (did you mean '" : "", best ? best : "",
+		best ? "'?)" : "");
+}
+
+/* perf_raw events are "r" and 1 to 16 hex digits: the config itself. */
+static const struct pmu__event *raw_event(const struct pmu__model *m,
+					  const char *name,
+					  struct pmu__enc_req *r)
+{
+	size_t n = strlen(name + 1);
+
+	if (name[0] != 'r' || n == 0 || n > 16 || !m->nevents ||
+	    strspn(name + 1, "0123456789abcdefABCDEF") != n)
+		return NULL;
+	r->raw = strtoull(name + 1, NULL, 16);
+	r->has_raw = true;
+	return &m->events[0];
+}
+
+static void init_out(const struct pmu__model *m, struct pmu_encoding *out)
+{
+	size_t sz = out->size;
+
+	/* The string buffers only need their terminator: clearing them
+	 * would cost as much as the encoding. */
+	out->event[0] = '\0';
+	out->ncodes = 0;
+	memset(out->codes, 0, sizeof(out->codes));
+	out->fstr[0] = '\0';
+	out->perf_fstr[0] = '\0';
+	memset(&out->has_perf, 0, sizeof(*out) -
+	       offsetof(struct pmu_encoding, has_perf));
+	out->size = sz;
+	pmu__strlcpy(out->pmu, m->name, sizeof(out->pmu));
+}
+
+static int dispatch(const struct pmu__enc_req *r, struct pmu_encoding *out,
+		    struct pmu_error *err)
+{
+	switch (r->m->kind) {
+	case PMU__ENC_AMD64:
+	case PMU__ENC_INTEL:
+		return pmu__encode_x86(r, out, err);
+	case PMU__ENC_NETBURST:
+		return pmu__encode_netburst(r, out, err);
+	case PMU__ENC_PERF:
+	case PMU__ENC_PERF_RAW:
+		return pmu__encode_perf(r, out, err);
+	case PMU__ENC_SEED:
+		break;
+	}
+	if (r->m->seed_encode) {
+		const struct pmu__umask *u = pmu__event_umasks(r->m, r->ev);
+		uint64_t codes[PMU__ENC_MAX_UMASKS + 1];
+		size_t n = 0;
+		for (int i = 0; i < r->nu; i++)
+			codes[n++] = u[r->um[i]].code;
+		if (r->has_raw)
+			codes[n++] = r->raw;
+		int rc = r->m->seed_encode(r->m, r->ev, codes, n, r->mod,
+					   r->modset, out, err);
+		/* The callback names its reason; this is only a fallback. */
+		if (rc && out->error == PMU_ENC_OK)
+			return pmu__encode_fail(out, err, PMU_ENC_ATTR_VAL,
+				pmu__req_name(r), "%s cannot be encoded for %s",
+				pmu__req_name(r), r->m->name);
+		return rc;
+	}
+	return pmu__encode_fail(out, err, PMU_ENC_INVAL, r->m->name,
+				"%s cannot encode events", r->m->name);
+}
+
+/* An alias event ("EVENT[:UMASK]") encodes as what it stands for, with
+ * the string's own attributes on top, and full strings name that. */
+static int expand_equiv(struct pmu__enc_req *r, struct pmu_encoding *out,
+			struct pmu_error *err)
+{
+	const char *eq = pmu__str(r->m, r->ev->equiv);
+	const struct pmu__event *t;
+	size_t n;
+
+	if (!eq || r->m->kind == PMU__ENC_PERF)
+		return 0;
+	n = strcspn(eq, ":");
+	t = pmu__model_event(r->m, eq, n);
+	if (!t)
+		return 0;
+	r->ev = t;
+	return parse_attrs(r, eq[n] ? eq + n + 1 : eq + n, out, err);
+}
+
+static bool has_umask(const struct pmu__model *m, const struct pmu__event *ev,
+		      const char *name, size_t n)
+{
+	const struct pmu__umask *u = pmu__event_umasks(m, ev);
+
+	for (int i = 0; i < ev->numasks; i++)
+		if (strlen(pmu__um_name(m, &u[i])) == n &&
+		    !strncasecmp(pmu__um_name(m, &u[i]), name, n))
+			return true;
+	return false;
+}
+
+/*
+ * Models built from vendor files keep the vendor's names, in which dots
+ * are part of the name: "EVENT.A.B" is stored as the event EVENT_A_B when
+ * the loader split it off (its code differs from EVENT's), else as umask
+ * A_B of EVENT.  The longest dotted run that names one of them wins (a
+ * later '.' may still separate a modifier).  Returns the string to parse:
+ * str, or buf holding it rewritten as "EVENT_A_B..." or "EVENT:A_B...".
+ */
+static const char *vendor_spelling(const struct pmu__model *m,
+				   const char *str, size_t n, char *buf,
+				   size_t sz)
+{
+	size_t len = strlen(str), k = n + strcspn(str + n, ":");
+	const struct pmu__event *base, *ev;
+
+	if (str[n] != '.' || len >= sz)
+		return str;
+	base = pmu__model_event(m, str, n);
+	for (size_t j = k; j > n + 1; j--) {
+		if (j != k && str[j] != '.')
+			continue;
+		memcpy(buf, str, len + 1);
+		for (size_t i = n; i < j; i++)
+			if (buf[i] == '.')
+				buf[i] = '_';
+		ev = pmu__model_event(m, buf, j);
+		if (ev && (ev->flags & PMU__EV_SPLIT))
+			return buf;
+		buf[n] = ':';
+		if (base && has_umask(m, base, buf + n + 1, j - n - 1))
+			return buf;
+	}
+	return str;
+}
+
+int pmu__encode(const struct pmu__model *m, const char *str,
+		const struct pmu_encode_opts *opts, struct pmu_encoding *out,
+		struct pmu_error *err)
+{
+	struct pmu__enc_req r;
+	size_t n = strcspn(str, ":.");
+	char name[128], vbuf[512];
+	int ret;
+
+	init_out(m, out);
+	/* um[] fills as it grows and eff[] is computed: skip them. */
+	memset(&r.nu, 0, offsetof(struct pmu__enc_req, eff) -
+	       offsetof(struct pmu__enc_req, nu));
+	r.m = m;
+	r.dfl_plm = opts && opts->sz > offsetof(struct pmu_encode_opts, dfl_plm)
+		    && opts->dfl_plm ? opts->dfl_plm
+		    : PMU_PLM_USER | PMU_PLM_KERNEL;
+	r.raw_only = opts && opts->sz > offsetof(struct pmu_encode_opts, flags)
+		     && (opts->flags & PMU_ENCODE_RAW_ONLY);
+	if (n == 0 || n >= sizeof(name))
+		return pmu__encode_fail(out, err, PMU_ENC_INVAL, str,
+					"malformed event '%s'", str);
+	if (m->vendor_names) {
+		str = vendor_spelling(m, str, n, vbuf, sizeof(vbuf));
+		n = strcspn(str, ":.");
+	}
+	r.ev = m->kind == PMU__ENC_PERF_RAW ? NULL : pmu__model_event(m, str, n);
+	if (!r.ev) {
+		memcpy(name, str, n);
+		name[n] = '\0';
+		if (m->kind == PMU__ENC_PERF_RAW)
+			r.ev = raw_event(m, name, &r);
+		if (!r.ev)
+			return not_found(m, name, out, err);
+	}
+	ret = expand_equiv(&r, out, err);
+	if (ret)
+		return ret;
+	if (r.ev->name_len && r.ev->name_len < sizeof(out->event))
+		memcpy(out->event, pmu__req_name(&r), r.ev->name_len + 1u);
+	else
+		pmu__strlcpy(out->event, pmu__req_name(&r),
+			     sizeof(out->event));
+	ret = parse_attrs(&r, str[n] ? str + n + 1 : str + n, out, err);
+	if (ret)
+		return ret;
+	pmu__encode_resolve(&r);
+	return dispatch(&r, out, err);
+}
+
+static const char *model_opt(const struct pmu_encode_opts *opts)
+{
+	if (opts && opts->sz > offsetof(struct pmu_encode_opts, model) &&
+	    opts->model)
+		return opts->model;
+	return pmu_event_host_model();
+}
+
+PMU_API int pmu_event_encode(const char *str,
+			     const struct pmu_encode_opts *opts,
+			     struct pmu_encoding *out, struct pmu_error *err)
+{
+	struct pmu_encoding tmp;
+	const struct pmu__model *m;
+	const char *sep, *mname;
+	size_t mlen;
+
+	if (!str)
+		return pmu__encode_fail(out, err, PMU_ENC_INVAL, NULL,
+					"no event given");
+	if (!out) {
+		tmp.size = sizeof(tmp);
+		out = &tmp;
+	}
+	if (opts && opts->sz >= sizeof(*opts) && opts->events_dir)
+		return pmu__jsondir_encode(opts->events_dir, str, opts, out,
+					   err);
+	/* "pmu::" ends at the first ':' when there is one. */
+	sep = strchr(str, ':');
+	if (sep && sep[1] != ':')
+		sep = strstr(sep + 1, "::");
+	mname = sep ? str : model_opt(opts);
+	mlen = sep ? (size_t)(sep - str) : strlen(mname);
+	m = pmu__catalog_find(mname, mlen);
+	if (!m) {
+		const char *near = err ? pmu__catalog_suggest(mname, mlen)
+				       : NULL;
+		out->error = PMU_ENC_NOTFOUND;
+		return pmu__error(err, -ENOENT, PMU_ERR_UNKNOWN_PMU, str, 0,
+				  "unknown pmu '%.*s' in '%s'%s%s%s",
+				  (int)mlen, mname, str,
+				  near ? " (did you mean '" : "",
+				  near ? near : "", near ? "'?)" : "");
+	}
+	return pmu__encode(m, sep ? sep + 2 : str, opts, out, err);
+}

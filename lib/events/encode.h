@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PMU_EVENTS_ENCODE_H
+#define PMU_EVENTS_ENCODE_H
+
+/*
+ * Internals of the encoder: encode.c parses "EVENT:attr:..." against a
+ * model into a request; encode_x86.c turns requests into register codes,
+ * full strings and perf_event_attr fields per encoder kind.
+ */
+
+#include "events/catalog.h"
+
+#define PMU__ENC_MAX_UMASKS 64
+
+/* Modifiers understood by the perf_event layer on top of a model's own. */
+enum pmu__pmod {
+	PMU__PMOD_U, PMU__PMOD_K, PMU__PMOD_H, PMU__PMOD_PRECISE,
+	PMU__PMOD_EXCL, PMU__PMOD_MG, PMU__PMOD_MH, PMU__PMOD_HW_SMPL,
+	PMU__PMOD_NR
+};
+
+struct pmu__enc_req {
+	const struct pmu__model *m;
+	const struct pmu__event *ev;
+	uint16_t um[PMU__ENC_MAX_UMASKS]; /* chosen umasks, event-relative,
+					     in the event's table order */
+	int nu;
+	bool has_raw;                     /* 0xNN umask given */
+	uint64_t raw;
+	uint64_t mod[PMU__MOD_NR];        /* model modifier values */
+	uint32_t modset;                  /* PMU__MODBIT of given ones */
+	uint64_t pmod[PMU__PMOD_NR];      /* perf modifier values */
+	uint32_t pmodset;
+	unsigned dfl_plm;
+	int equiv_depth;                  /* umask aliases being expanded */
+	bool raw_only;                    /* PMU_ENCODE_RAW_ONLY */
+	uint64_t eff[PMU__MOD_NR];        /* modifiers in effect, defaults
+					     resolved (pmu__encode_resolve) */
+};
+
+/* Name of the request's event. */
+static inline const char *pmu__req_name(const struct pmu__enc_req *r)
+{
+	return pmu__ev_name(r->m, r->ev);
+}
+
+/* Register codes, fstr and perf fields for x86 core models. */
+int pmu__encode_x86(const struct pmu__enc_req *r, struct pmu_encoding *out,
+		    struct pmu_error *err);
+
+/* The same for netburst (ESCR + CCCR). */
+int pmu__encode_netburst(const struct pmu__enc_req *r,
+			 struct pmu_encoding *out, struct pmu_error *err);
+
+/* perf generic/software events and perf_raw. */
+int pmu__encode_perf(const struct pmu__enc_req *r, struct pmu_encoding *out,
+		     struct pmu_error *err);
+
+/* Fill the perf fields common to every kind from the request's
+ * privilege and perf modifiers; `hv` whether the event takes "h". */
+void pmu__encode_perf_common(const struct pmu__enc_req *r, bool hv,
+			     struct pmu_encoding *out);
+
+/* Append the perf modifiers ":u=..:k=..[:h=..][:precise=..]:excl=..:mg=..
+ * :mh=..[:hw_smpl=..]" to out->perf_fstr. */
+void pmu__encode_perf_fstr(const struct pmu__enc_req *r, bool hv,
+			   struct pmu_encoding *out);
+
+/* Fail with class `e` (sets out->error, fills err, returns -EINVAL or
+ * -ENOENT for notfound). */
+int pmu__encode_fail(struct pmu_encoding *out, struct pmu_error *err,
+		     enum pmu_encode_error e, const char *token,
+		     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* Fill r->eff: the given modifiers, and the default privilege levels
+ * when the string gives none. */
+void pmu__encode_resolve(struct pmu__enc_req *r);
+
+/* Value of model modifier m in effect (given, or defaulted by the plm). */
+static inline uint64_t pmu__encode_mod(const struct pmu__enc_req *r,
+				       enum pmu__mod m)
+{
+	return r->eff[m];
+}
+
+/*
+ * Bounded string builder over a caller buffer, always NUL-terminated;
+ * output past the end is dropped.  Cheaper than snprintf on the encoding
+ * path, which builds two full strings per event.
+ */
+struct pmu__sb {
+	char *buf;
+	size_t len, cap;
+};
+
+static inline void pmu__sb_init(struct pmu__sb *b, char *buf, size_t cap)
+{
+	b->buf = buf;
+	b->len = 0;
+	b->cap = cap;
+	buf[0] = '\0';
+}
+
+/* Bounded copy, always NUL-terminated (sz > 0). */
+void pmu__strlcpy(char *dst, const char *src, size_t sz);
+
+/* Continue a string already in buf. */
+void pmu__sb_resume(struct pmu__sb *b, char *buf, size_t cap);
+
+/* Append n bytes of s (no NUL needed). */
+static inline void pmu__sb_putn(struct pmu__sb *b, const char *s, size_t n)
+{
+	if (n >= b->cap - b->len)
+		n = b->cap - b->len - 1;
+	__builtin_memcpy(b->buf + b->len, s, n);
+	b->len += n;
+	b->buf[b->len] = '\0';
+}
+
+/* Append the first n (< 16) bytes of a 16-byte tag: one fixed-size copy
+ * when there is room, which is the common case. */
+static inline void pmu__sb_tag(struct pmu__sb *b, const char tag[16],
+			       size_t n)
+{
+	if (b->cap - b->len > 16) {
+		__builtin_memcpy(b->buf + b->len, tag, 16);
+		b->len += n;
+		b->buf[b->len] = '\0';
+	} else {
+		pmu__sb_putn(b, tag, n);
+	}
+}
+
+static inline void pmu__sb_puts(struct pmu__sb *b, const char *s)
+{
+	pmu__sb_putn(b, s, __builtin_strlen(s));
+}
+
+static inline void pmu__sb_putc(struct pmu__sb *b, char c)
+{
+	pmu__sb_putn(b, &c, 1);
+}
+
+void pmu__sb_putu_slow(struct pmu__sb *b, uint64_t v);
+
+/* Decimal; full strings mostly show single digits. */
+static inline void pmu__sb_putu(struct pmu__sb *b, uint64_t v)
+{
+	if (v < 10 && b->len + 1 < b->cap) {
+		b->buf[b->len++] = (char)('0' + v);
+		b->buf[b->len] = '\0';
+	} else {
+		pmu__sb_putu_slow(b, v);
+	}
+}
+
+void pmu__sb_putx(struct pmu__sb *b, uint64_t v);   /* 0x..., "0" for 0 */
+
+#endif

@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <pmu/vendor.h>
+
+#include "events/jsondir_impl.h"
+#include "events/seedmodels.h"
+#include "util/error.h"
+
+#define ENV_MAX_MODELS 32
+
+/* Loaded once for the life of the process: models handed to the catalog
+ * must outlive every caller. */
+static struct pmu__jsondir *env_jd;
+static const struct pmu__model *env_models[ENV_MAX_MODELS];
+static size_t env_n;
+static pthread_once_t env_once = PTHREAD_ONCE_INIT;
+
+/* A built-in name wins; a vendor model of the same name or alias gets a
+ * suffix so both stay reachable. */
+static void rename_clashes(struct pmu__jsondir *jd)
+{
+	for (size_t i = 0; i < jd->n; i++) {
+		struct jd_model *jm = jd->models[i];
+		if (pmu__catalog_builtin_find(jm->name, strlen(jm->name)) ||
+		    pmu__seed_model_find(jm->name)) {
+			size_t l = strlen(jm->name);
+			snprintf(jm->name + l, sizeof(jm->name) - l, "_json");
+		}
+	}
+}
+
+static void load_env(void)
+{
+	const char *dir = getenv("PMU_EVENTS_DIR");
+	struct pmu_error err = { .size = sizeof(err) };
+
+	if (!dir || !*dir)
+		return;
+	env_jd = pmu__jsondir_load(dir, &err);
+	if (!env_jd) {
+		pmu__warn("PMU_EVENTS_DIR ignored: %s", err.message);
+		return;
+	}
+	rename_clashes(env_jd);
+	for (size_t i = 0; i < env_jd->n && env_n < ENV_MAX_MODELS; i++)
+		env_models[env_n++] = &env_jd->models[i]->m;
+}
+
+const struct pmu__model *const *pmu__jsondir_env_models(size_t *n)
+{
+	pthread_once(&env_once, load_env);
+	*n = env_n;
+	return env_models;
+}
+
+const struct pmu__jsondir *pmu__jsondir_env(void)
+{
+	pthread_once(&env_once, load_env);
+	return env_jd;
+}
+
+static const char *cpuinfo_field(const char *text, const char *key,
+				 char *buf, size_t sz)
+{
+	size_t kl = strlen(key);
+
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : l) {
+		const char *c;
+		if (strncmp(l, key, kl) || (l[kl] != ' ' && l[kl] != '\t' &&
+					    l[kl] != ':'))
+			continue;
+		if (!(c = strchr(l, ':')))
+			return NULL;
+		c += 1 + strspn(c + 1, " \t");
+		snprintf(buf, sz, "%.*s", (int)strcspn(c, "\n"), c);
+		return buf;
+	}
+	return NULL;
+}
+
+int pmu__jsondir_host_cpuid(char *buf, size_t sz)
+{
+	char text[8192], v[32], fam[16], mod[16];
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	size_t n;
+
+	if (!f)
+		return -ENOENT;
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	if (!cpuinfo_field(text, "vendor_id", v, sizeof(v)) ||
+	    !cpuinfo_field(text, "cpu family", fam, sizeof(fam)) ||
+	    !cpuinfo_field(text, "model", mod, sizeof(mod)))
+		return -ENOENT;
+	snprintf(buf, sz, "%s-%d-%X", v, atoi(fam), (unsigned)atoi(mod));
+	return 0;
+}
+
+PMU_API int pmu_events_host_cpuid(char *buf, size_t sz)
+{
+	if (!buf || !sz)
+		return -EINVAL;
+	return pmu__jsondir_host_cpuid(buf, sz);
+}
+
+/* ---- encoding with a directory given per call ---- */
+
+static const struct pmu__model *pick(const struct pmu__jsondir *jd,
+				     const char *str, const char **rest,
+				     const struct pmu_encode_opts *opts)
+{
+	const char *sep = strstr(str, "::");
+	char name[JD_NAME_MAX], cpuid[64];
+	const struct pmu__model *m;
+
+	*rest = str;
+	if (sep) {
+		snprintf(name, sizeof(name), "%.*s", (int)(sep - str), str);
+		if ((m = pmu__jsondir_model(jd, name)))
+			*rest = sep + 2;
+		return m;
+	}
+	if (opts->model)
+		return pmu__jsondir_model(jd, opts->model);
+	if (pmu__jsondir_host_cpuid(cpuid, sizeof(cpuid)))
+		return NULL;
+	return pmu__jsondir_model(jd, cpuid);
+}
+
+int pmu__jsondir_encode(const char *dir, const char *str,
+			const struct pmu_encode_opts *opts,
+			struct pmu_encoding *out, struct pmu_error *err)
+{
+	struct pmu_encode_opts o = *opts;
+	struct pmu__jsondir *jd;
+	const struct pmu__model *m;
+	const char *rest;
+	int rc;
+
+	o.sz = sizeof(o);
+	o.events_dir = NULL;
+	if (!(jd = pmu__jsondir_load(dir, err)))
+		return -errno;
+	m = pick(jd, str, &rest, &o);
+	rc = m ? pmu__encode(m, rest, &o, out, err)
+	       : pmu_event_encode(str, &o, out, err);
+	pmu__jsondir_free(jd);
+	return rc;
+}
+
+PMU_API int pmu_events_dir_check(const char *dir, struct pmu_error *err)
+{
+	struct pmu__jsondir *jd = pmu__jsondir_load(dir, err);
+	int n;
+
+	if (!jd)
+		return -errno;
+	n = (int)jd->n;
+	pmu__jsondir_free(jd);
+	return n;
+}
+
+/* ---- vendor descriptions for listings ---- */
+
+/* A CPUID of each built-in model that vendor files also describe, to
+ * find the vendor model through the mapfile patterns. */
+static const struct {
+	const char *model, *cpuid;
+} rep_cpuid[] = {
+	{ "amd64_fam17h_zen1", "AuthenticAMD-23-1" },
+	{ "amd64_fam17h_zen2", "AuthenticAMD-23-31" },
+	{ "amd64_fam19h_zen3", "AuthenticAMD-25-1" },
+	{ "amd64_fam19h_zen4", "AuthenticAMD-25-11" },
+	{ "skl", "GenuineIntel-6-5E" },
+	{ "icl", "GenuineIntel-6-7E" },
+	{ "spr", "GenuineIntel-6-8F" },
+};
+
+static const struct pmu__model *counterpart(const struct pmu__jsondir *jd,
+					    const struct pmu__model *m)
+{
+	for (size_t i = 0; i < sizeof(rep_cpuid) / sizeof(rep_cpuid[0]); i++)
+		if (!strcmp(rep_cpuid[i].model, m->name))
+			return pmu__jsondir_model(jd, rep_cpuid[i].cpuid);
+	return NULL;
+}
+
+/* Same name, else (vendor names differ from libpfm's on AMD) same code. */
+static const struct pmu__event *same_event(const struct pmu__model *v,
+					   const struct pmu__model *m,
+					   const struct pmu__event *ev)
+{
+	const char *name = pmu__ev_name(m, ev);
+	const struct pmu__event *e = pmu__model_event(v, name, strlen(name));
+
+	for (uint32_t i = 0; !e && i < v->nevents; i++)
+		if (v->events[i].code == ev->code)
+			e = &v->events[i];
+	return e;
+}
+
+static int same_umask(const struct pmu__model *v, const struct pmu__event *ve,
+		      const struct pmu__model *m, const struct pmu__umask *u)
+{
+	const struct pmu__umask *vu = pmu__event_umasks(v, ve);
+
+	for (int i = 0; i < ve->numasks; i++)
+		if (!strcasecmp(pmu__um_name(v, &vu[i]), pmu__um_name(m, u)))
+			return i;
+	for (int i = 0; i < ve->numasks; i++)
+		if (vu[i].code == u->code)
+			return i;
+	return -1;
+}
+
+PMU_API const char *pmu_model_vendor_desc(int model, int event, int attr)
+{
+	const struct pmu__jsondir *jd = pmu__jsondir_env();
+	const struct pmu__model *const *ms, *m, *v;
+	const struct pmu__event *ev, *ve;
+	size_t n;
+
+	ms = pmu__catalog_models(&n);
+	if (!jd || model < 0 || (size_t)model >= n)
+		return NULL;
+	m = ms[model];
+	if (event < 0 || (uint32_t)event >= m->nevents ||
+	    attr >= m->events[event].numasks)
+		return NULL;
+	ev = &m->events[event];
+	/* A model loaded from the directory has its own descriptions. */
+	for (size_t i = 0; i < pmu__jsondir_count(jd); i++)
+		if (pmu__jsondir_model_at(jd, i) == m)
+			return pmu__jsondir_long_desc(jd, m, ev, attr);
+	if (!(v = counterpart(jd, m)) || !(ve = same_event(v, m, ev)))
+		return NULL;
+	if (attr < 0)
+		return pmu__jsondir_long_desc(jd, v, ve, -1);
+	attr = same_umask(v, ve, m, &pmu__event_umasks(m, ev)[attr]);
+	return attr < 0 ? NULL : pmu__jsondir_long_desc(jd, v, ve, attr);
+}
+
+PMU_API int pmu_events_dir_host_model(void)
+{
+	const struct pmu__jsondir *jd = pmu__jsondir_env();
+	const struct pmu__model *const *ms, *m;
+	char cpuid[64];
+	size_t n;
+
+	if (!jd || pmu__jsondir_host_cpuid(cpuid, sizeof(cpuid)) ||
+	    !(m = pmu__jsondir_model(jd, cpuid)))
+		return -ENOENT;
+	ms = pmu__catalog_models(&n);
+	for (size_t i = 0; i < n; i++)
+		if (ms[i] == m)
+			return (int)i;
+	return -ENOENT;
+}

@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "events/jsondir_impl.h"
+#include "util/error.h"
+#include "util/json.h"
+
+/* Intel's umask convention of the encoder: flags above the umask byte,
+ * at their PERFEVTSEL position minus 8. */
+#define UC_EDGE  (1ull << 10)
+#define UC_ANY   (1ull << 13)
+#define UC_INV   (1ull << 15)
+#define UC_CMASK_SH 16
+
+static const char *str_of(const struct pmu_json *o, const char *key)
+{
+	const struct pmu_json *v = pmu__json_get(o, key);
+
+	return v && v->type == PMU_JSON_STRING ? v->str : NULL;
+}
+
+/* "0x3C", "0xB7, 0xBB" (first code), "6", or a JSON integer. */
+static int num_of(const struct pmu_json *o, const char *key, uint64_t *out)
+{
+	const struct pmu_json *v = pmu__json_get(o, key);
+	char *end;
+
+	*out = 0;
+	if (!v)
+		return 0;
+	if (v->type != PMU_JSON_STRING)
+		return pmu__json_uint64(v, out) ? -EINVAL : 0;
+	errno = 0;
+	*out = strtoull(v->str, &end, 0);
+	if (errno || end == v->str || (*end && *end != ','))
+		return -EINVAL;
+	return 0;
+}
+
+/* "0,1,2,3" -> 0xf; "Fixed counter 1" -> bit 33; others ignored. */
+static uint64_t counters_of(const char *s)
+{
+	uint64_t m = 0;
+
+	if (!s)
+		return 0;
+	if (!strncasecmp(s, "Fixed counter", 13)) {
+		unsigned long n = strtoul(s + 13, NULL, 10);
+		return n < 32 ? 1ull << (32 + n) : 0;
+	}
+	while (*s) {
+		char *end;
+		unsigned long n = strtoul(s, &end, 10);
+		if (end == s)
+			break;
+		if (n < 32)
+			m |= 1ull << n;
+		s = *end == ',' ? end + 1 : end;
+	}
+	return m;
+}
+
+static bool flag_of(const struct pmu_json *o, const char *key)
+{
+	uint64_t v;
+
+	return !num_of(o, key, &v) && v;
+}
+
+/* Vendor names are short ASCII identifiers; anything else is dropped so
+ * that names always round-trip through the event-string parser. */
+static bool name_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n >= JD_NAME_MAX || *s == '.')
+		return false;
+	for (; *s; s++)
+		if (!(*s == '_' || *s == '.' || *s == '-' ||
+		      (*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'z') ||
+		      (*s >= 'A' && *s <= 'Z')))
+			return false;
+	return s[-1] != '.';
+}
+
+static int split_name(struct pmu__jsondir *jd, const char *name,
+		      struct jd_ent *e)
+{
+	const char *dot = strchr(name, '.');
+	char *um;
+
+	e->event = pmu__jd_strndup(jd, name, dot ? (size_t)(dot - name)
+						: strlen(name));
+	e->umask = NULL;
+	if (!e->event)
+		return -ENOMEM;
+	if (!dot)
+		return 0;
+	if (!(um = pmu__jd_strndup(jd, dot + 1, strlen(dot + 1))))
+		return -ENOMEM;
+	for (char *p = um; *p; p++)
+		if (*p == '.')
+			*p = '_';
+	e->umask = um;
+	return 0;
+}
+
+static uint64_t ucode_of(const struct pmu_json *o, enum pmu__enc_kind kind,
+			 int *bad)
+{
+	uint64_t um, cmask;
+
+	*bad |= num_of(o, "UMask", &um) | num_of(o, "CounterMask", &cmask);
+	if (kind != PMU__ENC_INTEL)
+		return um & 0xff;
+	return (um & 0xff) | (cmask & 0xff) << UC_CMASK_SH |
+	       (flag_of(o, "EdgeDetect") ? UC_EDGE : 0) |
+	       (flag_of(o, "Invert") ? UC_INV : 0) |
+	       (flag_of(o, "AnyThread") ? UC_ANY : 0);
+}
+
+/* Records that a core counter cannot express on its own: uncore units,
+ * and events needing a companion MSR (offcore response, load latency). */
+static bool skip_record(const struct pmu_json *o)
+{
+	uint64_t v;
+
+	if (pmu__json_get(o, "Unit") || pmu__json_get(o, "MetricName"))
+		return true;
+	return (!num_of(o, "MSRValue", &v) && v) ||
+	       (!num_of(o, "MSRIndex", &v) && v);
+}
+
+static int add_record(struct pmu__jsondir *jd, struct jd_model *jm,
+		      const char *what, const struct pmu_json *o,
+		      struct pmu_error *err)
+{
+	const char *name = str_of(o, "EventName"), *pe;
+	struct jd_ent e = { 0 };
+	int bad = 0, rc;
+
+	if (!name || !pmu__json_get(o, "EventCode") || skip_record(o))
+		return 0;
+	if (!name_ok(name))
+		return pmu__error(err, -EINVAL, PMU_ERR_SYNTAX, name, -1,
+				  "%s: event name '%.64s' is not a plain "
+				  "identifier", what, name);
+	bad |= num_of(o, "EventCode", &e.code);
+	e.ucode = ucode_of(o, jm->m.kind, &bad);
+	if (bad || e.code > 0xfff)
+		return pmu__error(err, -EINVAL, PMU_ERR_BAD_VALUE, name, -1,
+				  "%s: event %s has a bad EventCode, UMask "
+				  "or CounterMask", what, name);
+	e.cntmsk = counters_of(str_of(o, "Counter"));
+	pe = str_of(o, "PEBS") ? str_of(o, "PEBS") : str_of(o, "Precise");
+	e.prec = pe && strcmp(pe, "0");
+	e.brief = str_of(o, "BriefDescription");
+	e.full = str_of(o, "PublicDescription");
+	if ((rc = split_name(jd, name, &e)))
+		return pmu__error(err, rc, PMU_ERR_SYSTEM, NULL, -1,
+				  "out of memory");
+	if ((e.brief && !(e.brief = pmu__jd_strndup(jd, e.brief,
+						     strlen(e.brief)))) ||
+	    (e.full && !(e.full = pmu__jd_strndup(jd, e.full,
+						   strlen(e.full)))) ||
+	    pmu__jd_add_ent(jd, jm, &e))
+		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
+				  "out of memory");
+	return 0;
+}
+
+int pmu__jd_add_ent(struct pmu__jsondir *jd, struct jd_model *jm,
+		    const struct jd_ent *e)
+{
+	(void)jd;
+	if (jm->nents == jm->cap) {
+		size_t cap = jm->cap ? jm->cap * 2 : 64;
+		struct jd_ent *n = realloc(jm->ents, cap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		jm->ents = n;
+		jm->cap = cap;
+	}
+	jm->ents[jm->nents++] = *e;
+	return 0;
+}
+
+/* A kernel file is a list of records; an Intel file an object whose
+ * "Events" member is that list. */
+static const struct pmu_json *records_of(const struct pmu_json *root)
+{
+	if (root->type == PMU_JSON_ARRAY)
+		return root;
+	if (root->type == PMU_JSON_OBJECT) {
+		const struct pmu_json *ev = pmu__json_get(root, "Events");
+		if (ev && ev->type == PMU_JSON_ARRAY)
+			return ev;
+	}
+	return NULL;
+}
+
+/* "FILE: " in front of the JSON reader's "line L, column C: ...". */
+static void prefix_message(struct pmu_error *err, const char *what)
+{
+	size_t wl = strnlen(what, 200), ml;
+
+	if (!err || err->size < sizeof(*err))
+		return;
+	ml = strnlen(err->message, sizeof(err->message) - 1);
+	if (wl + 2 + ml >= sizeof(err->message))
+		ml = sizeof(err->message) - wl - 3;
+	memmove(err->message + wl + 2, err->message, ml);
+	memcpy(err->message, what, wl);
+	memcpy(err->message + wl, ": ", 2);
+	err->message[wl + 2 + ml] = '\0';
+}
+
+int pmu__jsondir_add_events(struct pmu__jsondir *jd, size_t i,
+			    const char *what, const char *text, size_t len,
+			    struct pmu_error *err)
+{
+	struct pmu_json *root;
+	const struct pmu_json *recs;
+	int rc = 0;
+
+	if (!jd || i >= jd->n)
+		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
+				  "no such model");
+	if (!(root = pmu__json_parse(text, len, err))) {
+		int e = errno ? errno : EINVAL;
+		prefix_message(err, what);
+		return -e;
+	}
+	if (!(recs = records_of(root)))
+		rc = pmu__error(err, -EINVAL, PMU_ERR_SYNTAX, NULL, -1,
+				"%s: neither a list of events nor an object "
+				"with \"Events\"", what);
+	for (size_t k = 0; !rc && k < recs->n; k++)
+		if (recs->items[k]->type == PMU_JSON_OBJECT)
+			rc = add_record(jd, jd->models[i], what,
+					recs->items[k], err);
+	pmu__json_free(root);
+	return rc;
+}

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: MIT */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "events/jsondir_impl.h"
+#include "util/error.h"
+
+/* Vendor files are a few MB at most; anything larger is not one. */
+#define JD_MAX_FILE (64u << 20)
+
+
+static bool exists(const char *path, bool want_dir)
+{
+	struct stat st;
+
+	return !stat(path, &st) && (want_dir ? S_ISDIR(st.st_mode)
+					     : S_ISREG(st.st_mode));
+}
+
+/*
+ * The kernel layout names DIR/NAME/; Intel's names "/XYZ/events/f.json"
+ * below DIR, which copies of it often flatten to "XYZ/f.json".
+ */
+int pmu__jd_row_exists(const char *dir, const char *file, size_t len,
+		       bool is_dir, char **found)
+{
+	char *p = NULL;
+	const char *rel = file, *base = file;
+	size_t rl = len;
+
+	*found = NULL;
+	while (rl && *rel == '/')
+		rel++, rl--;
+	for (size_t i = 0; i < rl; i++)
+		if (rel[i] == '/')
+			base = rel + i + 1;
+	if (asprintf(&p, "%.*s", (int)rl, rel) < 0)
+		return 0;
+	if (!is_dir && rel != base && !exists(p, false)) {
+		size_t first = strcspn(rel, "/");
+		char *q = NULL;
+		if (asprintf(&q, "%.*s/%.*s", (int)first, rel,
+			     (int)(rl - (size_t)(base - rel)), base) < 0)
+			q = NULL;
+		free(p);
+		p = q;
+	}
+	if (p) {
+		char *full = NULL;
+		if (asprintf(&full, "%s/%s", dir, p) >= 0 &&
+		    exists(full, is_dir))
+			*found = p, p = NULL;
+		free(full);
+	}
+	free(p);
+	return *found != NULL;
+}
+
+static char *read_all(const char *path, size_t *len, struct pmu_error *err)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+	struct stat st;
+
+	if (!f || fstat(fileno(f), &st) || st.st_size > JD_MAX_FILE) {
+		int e = f ? EFBIG : errno;
+		if (f)
+			fclose(f);
+		pmu__error(err, -e, PMU_ERR_SYSTEM, path, -1, "%s: %s", path,
+			   strerror(e));
+		errno = e;
+		return NULL;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	*len = buf ? fread(buf, 1, (size_t)st.st_size, f) : 0;
+	fclose(f);
+	if (!buf) {
+		pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, path, -1,
+			   "out of memory");
+		errno = ENOMEM;
+		return NULL;
+	}
+	buf[*len] = '\0';
+	return buf;
+}
+
+static int load_file(struct pmu__jsondir *jd, size_t i, const char *path,
+		     const char *what, struct pmu_error *err)
+{
+	size_t len;
+	char *text = read_all(path, &len, err);
+	int rc;
+
+	if (!text)
+		return -errno;
+	rc = pmu__jsondir_add_events(jd, i, what, text, len, err);
+	free(text);
+	return rc;
+}
+
+static int json_name(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return d->d_name[0] != '.' && n > 5 &&
+	       !strcmp(d->d_name + n - 5, ".json");
+}
+
+/* Every *.json of a kernel-layout directory, in name order. */
+static int load_dir(struct pmu__jsondir *jd, size_t i, const char *dir,
+		    const char *sub, struct pmu_error *err)
+{
+	struct dirent **names = NULL;
+	char *path = NULL;
+	int n, rc = 0;
+
+	if (asprintf(&path, "%s/%s", dir, sub) < 0)
+		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
+				  "out of memory");
+	n = scandir(path, &names, json_name, alphasort);
+	if (n < 0)
+		rc = pmu__error(err, -errno, PMU_ERR_SYSTEM, path, -1,
+				"%s: %s", path, strerror(errno));
+	for (int k = 0; k < n; k++) {
+		char *f = NULL, *what = NULL;
+		if (!rc && (asprintf(&f, "%s/%s", path, names[k]->d_name) < 0 ||
+			    asprintf(&what, "%s/%s", sub, names[k]->d_name) < 0))
+			rc = pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
+					"out of memory");
+		if (!rc)
+			rc = load_file(jd, i, f, what, err);
+		free(f);
+		free(what);
+		free(names[k]);
+	}
+	free(names);
+	free(path);
+	return rc;
+}
+
+static int load_model(struct pmu__jsondir *jd, size_t i, const char *dir,
+		      struct pmu_error *err)
+{
+	const struct jd_model *jm = jd->models[i];
+
+	for (size_t f = 0; f < jm->nfiles; f++) {
+		char *path = NULL;
+		int rc;
+
+		if (jm->is_dir) {
+			rc = load_dir(jd, i, dir, jm->files[f], err);
+		} else if (asprintf(&path, "%s/%s", dir, jm->files[f]) < 0) {
+			rc = pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
+					"out of memory");
+		} else {
+			rc = load_file(jd, i, path, jm->files[f], err);
+			free(path);
+		}
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static struct pmu__jsondir *fail(struct pmu__jsondir *jd, int rc)
+{
+	pmu__jsondir_free(jd);
+	errno = rc < 0 ? -rc : EINVAL;
+	return NULL;
+}
+
+struct pmu__jsondir *pmu__jsondir_load(const char *dir,
+				       struct pmu_error *err)
+{
+	struct pmu__jsondir *jd;
+	char *map = NULL, *text;
+	size_t len;
+	int rc;
+
+	if (!dir || !*dir) {
+		pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
+			   "no events directory given");
+		errno = EINVAL;
+		return NULL;
+	}
+	if (asprintf(&map, "%s/mapfile.csv", dir) < 0 ||
+	    !(jd = pmu__jsondir_new())) {
+		free(map);
+		errno = ENOMEM;
+		return NULL;
+	}
+	text = read_all(map, &len, err);
+	free(map);
+	if (!text)
+		return fail(jd, -errno);
+	rc = pmu__jsondir_add_map(jd, dir, text, len, err);
+	free(text);
+	for (size_t i = 0; !rc && i < jd->n; i++)
+		rc = load_model(jd, i, dir, err);
+	if (!rc)
+		rc = pmu__jsondir_finish(jd, err);
+	return rc ? fail(jd, rc) : jd;
+}

@@ -1,0 +1,891 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Generates lib/events/tables/<model>.c from the installed libpfm4: event
+ * names, codes, umask codes, default flags, precise flags and modifier
+ * sets, plus umask groups and exclusivity found by encoding probes (the
+ * library does not expose them directly).  Descriptions are not copied.
+ *
+ *   gen-events MODEL [COUNTERS] > lib/events/tables/MODEL.c
+ *
+ * COUNTERS is the output of scripts/gen-events.py for the model (counter
+ * masks from vendor event files); without it every event may use every
+ * generic counter.
+ *
+ * Output is a pure function of the libpfm4 tables, so regenerating with
+ * the same libpfm4 gives the same file.
+ */
+#include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <perfmon/pfmlib.h>
+#include <perfmon/pfmlib_perf_event.h>
+
+#include "events/catalog.h"
+
+#define MAXU 128
+
+struct um {
+	char name[64];
+	char equiv[96];
+	char desc[64];       /* our words; perf only */
+	uint64_t code, cntmsk;
+	int dfl, prec, grp, excl, omit;
+	unsigned xflags;     /* PMU__UM_CODE_OVR, _LDLAT, _FETHR, _NOBITS */
+};
+
+struct ev {
+	char name[96];
+	char equiv[96];
+	char desc[96];       /* our words; perf only */
+	uint64_t code, code2, cntmsk;
+	int prec, nu, perf_hv, hw_smpl, xreg;
+	uint32_t modmsk;
+	struct um u[MAXU];
+};
+
+static const char *const mod_names[PMU__MOD_NR] = {
+	[PMU__MOD_K] = "k", [PMU__MOD_U] = "u", [PMU__MOD_E] = "e",
+	[PMU__MOD_I] = "i", [PMU__MOD_C] = "c", [PMU__MOD_H] = "h",
+	[PMU__MOD_G] = "g", [PMU__MOD_T] = "t", [PMU__MOD_INTX] = "intx",
+	[PMU__MOD_INTXCP] = "intxcp", [PMU__MOD_LDLAT] = "ldlat",
+	[PMU__MOD_FE_THRES] = "fe_thres", [PMU__MOD_CMPL] = "cmpl",
+	[PMU__MOD_THR] = "thr",
+};
+
+static const char *model;
+static struct ev *g_evs;
+static const char *g_kind;
+
+static const char *mod_kind(void)
+{
+	return g_kind;
+}
+
+/* Counter facts of the model (from gen-events.py), keyed by the
+ * PERFEVTSEL bits that select what is counted. */
+#define MAXFACTS 4096
+#define SEL_BITS 0xffa4ffffull /* event, umask, edge, any, inv, cmask */
+static struct { uint64_t key, mask; } facts[MAXFACTS];
+static int nfacts, fact_generic, fact_fixed;
+
+static void read_counters(const char *path)
+{
+	unsigned ev, um, cm, inv, edge, any;
+	unsigned long long mask;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	if (fscanf(f, "counters %d fixed %d", &fact_generic, &fact_fixed) != 2)
+		fact_generic = fact_fixed = 0;
+	while (nfacts < MAXFACTS &&
+	       fscanf(f, "%x %x %u %u %u %u %llx", &ev, &um, &cm, &inv, &edge,
+		      &any, &mask) == 7) {
+		facts[nfacts].key = ev | (uint64_t)um << 8 |
+				    (uint64_t)edge << 18 | (uint64_t)any << 21 |
+				    (uint64_t)inv << 23 | (uint64_t)cm << 24;
+		facts[nfacts++].mask = mask;
+	}
+	fclose(f);
+}
+
+static uint64_t fact_mask(uint64_t reg, uint64_t dfl)
+{
+	for (int i = 0; i < nfacts; i++)
+		if (facts[i].key == (reg & SEL_BITS))
+			return facts[i].mask;
+	return dfl;
+}
+
+/* Counters of each umask (by its PERFEVTSEL bits, Intel layout) and of
+ * the event (the union: where at least one of its umasks may go). */
+static void set_cntmsk(struct ev *e, const pfm_pmu_info_t *pi, int intel)
+{
+	int n = fact_generic ? fact_generic : pi->num_cntrs;
+	uint64_t dfl = n >= 64 ? ~0ull : (1ull << n) - 1;
+
+	if (!strcmp(model, "perf") || !strcmp(model, "perf_raw"))
+		dfl = 0;
+	if (!intel || !nfacts) {
+		e->cntmsk = dfl;
+		for (int i = 0; i < e->nu; i++)
+			e->u[i].cntmsk = dfl;
+		return;
+	}
+	e->cntmsk = e->nu ? 0 : fact_mask(e->code & 0xffff, dfl);
+	for (int i = 0; i < e->nu; i++) {
+		uint64_t reg = (e->code & 0xffff) | e->u[i].code << 8;
+		e->u[i].cntmsk = fact_mask(reg, dfl);
+		e->cntmsk |= e->u[i].cntmsk;
+	}
+}
+
+static int mod_bit(const char *name)
+{
+	for (int m = 0; m < PMU__MOD_NR; m++)
+		if (mod_names[m] && !strcmp(mod_names[m], name))
+			return m;
+	fprintf(stderr, "gen-events: %s: unknown modifier %s\n", model, name);
+	exit(1);
+}
+
+/* Encode "model::ev[:a[:b]]"; returns the libpfm status and fills the
+ * umask names that appear in the fstr (only those listed in e). */
+static int probe(const struct ev *e, const char *a, const char *b,
+		 int *present)
+{
+	char s[512], *fstr = NULL;
+	pfm_pmu_encode_arg_t arg;
+	int r;
+
+	snprintf(s, sizeof(s), "%s::%s%s%s%s%s", model, e->name, a ? ":" : "",
+		 a ? a : "", b ? ":" : "", b ? b : "");
+	memset(&arg, 0, sizeof(arg));
+	arg.size = sizeof(arg);
+	arg.fstr = &fstr;
+	r = pfm_get_os_event_encoding(s, PFM_PLM0 | PFM_PLM3, PFM_OS_NONE, &arg);
+	if (r == PFM_SUCCESS && present) {
+		for (int i = 0; i < e->nu; i++) {
+			char pat[80];
+			size_t n = (size_t)snprintf(pat, sizeof(pat), ":%s",
+						    e->u[i].name);
+			const char *p = fstr;
+			present[i] = 0;
+			while ((p = strstr(p, pat))) {
+				if (p[n] == ':' || p[n] == '\0')
+					present[i] = 1;
+				p += n;
+			}
+		}
+	}
+	free(fstr);
+	free(arg.codes);
+	return r;
+}
+
+/* Encode "model::ev:u[:extra]" and return the status, codes and count. */
+static int probe_codes(const struct ev *e, const char *u, const char *extra,
+		       uint64_t *codes, int *count)
+{
+	char s[512];
+	pfm_pmu_encode_arg_t arg;
+	int r;
+
+	snprintf(s, sizeof(s), "%s::%s:%s%s%s", model, e->name, u,
+		 extra ? ":" : "", extra ? extra : "");
+	memset(&arg, 0, sizeof(arg));
+	arg.size = sizeof(arg);
+	r = pfm_get_os_event_encoding(s, PFM_PLM0 | PFM_PLM3, PFM_OS_NONE, &arg);
+	*count = r == PFM_SUCCESS ? arg.count : 0;
+	for (int i = 0; i < 2; i++)
+		codes[i] = i < *count ? arg.codes[i] : 0;
+	free(arg.codes);
+	return r;
+}
+
+/*
+ * Intel umasks whose behaviour the attribute info does not show: codes
+ * that replace the event select, load-latency and front-end thresholds,
+ * and events whose umask goes to a second register.
+ */
+static void infer_intel(struct ev *e)
+{
+	for (int i = 0; i < e->nu; i++) {
+		struct um *u = &e->u[i];
+		uint64_t c[2];
+		int n, r;
+
+		if (u->equiv[0] ||
+		    probe_codes(e, u->name, NULL, c, &n) != PFM_SUCCESS)
+			continue;
+		if ((c[0] & 0xff) != (e->code & 0xff))
+			u->xflags |= PMU__UM_CODE_OVR;
+		if ((e->modmsk & PMU__MODBIT(PMU__MOD_LDLAT)) &&
+		    probe_codes(e, u->name, "ldlat=7", c, &n) == PFM_SUCCESS &&
+		    n == 2 && c[1] == 7)
+			u->xflags |= PMU__UM_LDLAT;
+		else if (n == 2)
+			e->xreg = 1;
+		if (!(e->modmsk & PMU__MODBIT(PMU__MOD_FE_THRES)))
+			continue;
+		r = probe_codes(e, u->name, "fe_thres=5", c, &n);
+		if ((r == PFM_SUCCESS && ((c[1] >> 8) & 0xfff) == 5) ||
+		    r == PFM_ERR_ATTR_SET)
+			u->xflags |= PMU__UM_FETHR;
+	}
+}
+
+/* netburst umasks that set no ESCR event-mask bit. */
+static void infer_netburst(struct ev *e)
+{
+	for (int i = 0; i < e->nu; i++) {
+		uint64_t c[2];
+		int n;
+
+		if (e->u[i].code < 16 &&
+		    probe_codes(e, e->u[i].name, NULL, c, &n) == PFM_SUCCESS &&
+		    !((c[0] >> (9 + e->u[i].code)) & 1))
+			e->u[i].xflags |= PMU__UM_NOBITS;
+	}
+}
+
+static int find(int *parent, int i)
+{
+	while (parent[i] != i)
+		i = parent[i] = parent[parent[i]];
+	return i;
+}
+
+/*
+ * Groups: a umask given alone pulls in the defaults of every other group,
+ * so the defaults missing from its fstr share its group.  Umasks of groups
+ * without defaults end up together.
+ */
+/*
+ * A default the event alone leaves out (bare[d] == 0) was excluded by a
+ * default of an earlier group.  A witness is a umask that brings it back
+ * (it replaces the excluding default); a umask that still lacks d when
+ * given with the witness shares d's group.
+ */
+static void join_excluded(struct ev *e, int d, int *parent, int *joined)
+{
+	int present[MAXU], w = -1;
+
+	for (int i = 0; i < e->nu && w < 0; i++)
+		if (!e->u[i].dfl && !e->u[i].equiv[0] &&
+		    probe(e, e->u[i].name, NULL, present) == PFM_SUCCESS &&
+		    present[d])
+			w = i;
+	for (int i = 0; w >= 0 && i < e->nu; i++) {
+		if (i == d || i == w ||
+		    probe(e, e->u[i].name, NULL, present) != PFM_SUCCESS ||
+		    present[d])
+			continue;
+		if (probe(e, e->u[i].name, e->u[w].name, present) ==
+		    PFM_SUCCESS && !present[d]) {
+			parent[find(parent, i)] = find(parent, d);
+			joined[i] = 1;
+		}
+	}
+}
+
+static void infer_groups(struct ev *e)
+{
+	int parent[MAXU], present[MAXU], bare[MAXU], joined[MAXU];
+	int nodfl = -1, g = 0, id[MAXU];
+
+	if (probe(e, NULL, NULL, bare) != PFM_SUCCESS || !e->nu ||
+	    strcmp(mod_kind(), "PMU__ENC_INTEL"))
+		for (int i = 0; i < e->nu; i++)
+			bare[i] = 1;
+	for (int i = 0; i < e->nu; i++)
+		parent[i] = i, joined[i] = 0;
+	for (int i = 0; i < e->nu; i++) {
+		if (probe(e, e->u[i].name, NULL, present) != PFM_SUCCESS)
+			continue;
+		for (int j = 0; j < e->nu; j++)
+			if (j != i && e->u[j].dfl && !present[j] && bare[j]) {
+				parent[find(parent, j)] = find(parent, i);
+				joined[i] = 1;
+			}
+	}
+	for (int d = 0; d < e->nu; d++)
+		if (e->u[d].dfl && !bare[d])
+			join_excluded(e, d, parent, joined);
+	for (int i = 0; i < e->nu; i++) {
+		if (joined[i] || e->u[i].dfl ||
+		    probe(e, e->u[i].name, NULL, NULL) != PFM_SUCCESS)
+			continue;
+		if (nodfl < 0)
+			nodfl = i;
+		else
+			parent[find(parent, i)] = find(parent, nodfl);
+	}
+	for (int i = 0; i < e->nu; i++)
+		id[i] = -1;
+	for (int i = 0; i < e->nu; i++) {
+		int r = find(parent, i);
+		if (id[r] < 0)
+			id[r] = g++;
+		e->u[i].grp = id[r];
+	}
+}
+
+/*
+ * Intel umasks that exclude the umasks (and defaults) of later groups.
+ * The event alone shows it: a default missing from it was excluded by
+ * the last default shown before its group.  Given alone, a umask of that
+ * same group that still leaves the later default out excludes it too.
+ */
+static void infer_excl_gt(struct ev *e)
+{
+	int bare[MAXU], present[MAXU];
+
+	if (probe(e, NULL, NULL, bare) != PFM_SUCCESS)
+		return;
+	for (int d = 0; d < e->nu; d++) {
+		int x = -1;
+		if (!e->u[d].dfl || bare[d])
+			continue;
+		for (int i = 0; i < e->nu; i++)
+			if (e->u[i].dfl && bare[i] && e->u[i].grp < e->u[d].grp &&
+			    (x < 0 || e->u[i].grp > e->u[x].grp))
+				x = i;
+		if (x < 0)
+			continue;
+		e->u[x].xflags |= PMU__UM_EXCL_GT;
+		for (int i = 0; i < e->nu; i++)
+			if (e->u[i].grp == e->u[x].grp && i != x &&
+			    probe(e, e->u[i].name, NULL, present) ==
+			    PFM_SUCCESS && !present[d])
+				e->u[i].xflags |= PMU__UM_EXCL_GT;
+	}
+}
+
+/* A umask that fails with every other umask of its group cannot combine. */
+static void infer_excl(struct ev *e)
+{
+	for (int i = 0; i < e->nu; i++) {
+		int others = 0, fails = 0;
+		/* Aliases expand to other umasks, so they prove nothing. */
+		if (e->u[i].equiv[0])
+			continue;
+		for (int j = 0; j < e->nu; j++) {
+			if (j == i || e->u[j].grp != e->u[i].grp ||
+			    e->u[j].equiv[0])
+				continue;
+			others++;
+			if (probe(e, e->u[i].name, e->u[j].name, NULL) ==
+			    PFM_ERR_FEATCOMB)
+				fails++;
+		}
+		e->u[i].excl = others && fails == others;
+	}
+}
+
+static uint64_t perf_type_of(const struct ev *e)
+{
+	struct perf_event_attr attr;
+	pfm_perf_encode_arg_t arg;
+	char s[256];
+
+	memset(&attr, 0, sizeof(attr));
+	memset(&arg, 0, sizeof(arg));
+	arg.size = sizeof(arg);
+	arg.attr = &attr;
+	snprintf(s, sizeof(s), "%s::%s", model, e->name);
+	if (pfm_get_os_event_encoding(s, PFM_PLM3, PFM_OS_PERF_EVENT, &arg))
+		return 0;
+	return attr.type;
+}
+
+/*
+ * One-line descriptions of the perf events, written for this project and
+ * keyed by what the event counts (attr.type and config), so that every
+ * spelling of an event gets the same line.
+ */
+static const char *const hw_desc[] = {
+	"core clock cycles",
+	"instructions retired",
+	"cache accesses (mostly the last-level cache)",
+	"cache misses (mostly the last-level cache)",
+	"branch instructions retired",
+	"branch instructions mispredicted",
+	"bus clock cycles",
+	"cycles without instructions issued (front-end stalls)",
+	"cycles the back end stalled",
+	"reference clock cycles (not scaled with the frequency)",
+};
+
+static const char *const sw_desc[] = {
+	"time on a per-CPU clock, in nanoseconds",
+	"time the task was running, in nanoseconds",
+	"page faults",
+	"context switches",
+	"moves of the task to another CPU",
+	"page faults served without I/O",
+	"page faults that waited for I/O",
+	"alignment faults the kernel fixed up",
+	"instructions the kernel emulated",
+	"placeholder event that counts nothing",
+	"output slots of BPF programs",
+	"context switches into another cgroup",
+};
+
+static const char *const cache_name[] = {
+	"level 1 data cache", "level 1 instruction cache", "last-level cache",
+	"data TLB", "instruction TLB", "branch predictor",
+	"local NUMA node memory",
+};
+
+static const char *const cache_op[] = { "load", "store", "prefetch" };
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+static void perf_desc(struct ev *e)
+{
+	uint64_t c = e->code, id = c & 0xff, op = c >> 8 & 0xff,
+		 res = c >> 16 & 0xff;
+
+	if (e->code2 == PERF_TYPE_HARDWARE && c < NELEM(hw_desc))
+		snprintf(e->desc, sizeof(e->desc), "%s", hw_desc[c]);
+	else if (e->code2 == PERF_TYPE_SOFTWARE && c < NELEM(sw_desc))
+		snprintf(e->desc, sizeof(e->desc), "%s", sw_desc[c]);
+	else if (e->code2 != PERF_TYPE_HW_CACHE || id >= NELEM(cache_name))
+		return;
+	else if (e->nu)
+		snprintf(e->desc, sizeof(e->desc), "%s: an operation and a "
+			 "result as umasks", cache_name[id]);
+	else if (op < NELEM(cache_op) && res <= 1)
+		snprintf(e->desc, sizeof(e->desc), "%s %s%s", cache_name[id],
+			 cache_op[op], res ? " misses" : op == 2 ? "es" : "s");
+	for (int i = 0; i < e->nu; i++) {
+		static const char *const um[][2] = {
+			{ "READ", "loads (reads)" },
+			{ "WRITE", "stores (writes)" },
+			{ "PREFETCH", "prefetches" },
+			{ "ACCESS", "all accesses" },
+			{ "MISS", "misses only" },
+		};
+		for (size_t k = 0; k < NELEM(um); k++)
+			if (!strcmp(e->u[i].name, um[k][0]))
+				snprintf(e->u[i].desc, sizeof(e->u[i].desc),
+					 "%s", um[k][1]);
+	}
+}
+
+/*
+ * perf cache events: an operation group and a result group, with the
+ * defaults the event alone shows; aliases print their canonical name.
+ */
+static void perf_fixup(struct ev *e)
+{
+	char s[256], *fstr = NULL, *p;
+	pfm_pmu_encode_arg_t arg;
+	int present[MAXU];
+
+	e->code2 = perf_type_of(e);
+	for (int i = 0; i < e->nu; i++) {
+		e->u[i].grp = e->u[i].code >= 0x10000 ||
+			      !strcmp(e->u[i].name, "ACCESS");
+		e->u[i].excl = 1;
+	}
+	if (e->nu && probe(e, NULL, NULL, present) == PFM_SUCCESS)
+		for (int i = 0; i < e->nu; i++)
+			e->u[i].dfl = present[i];
+	memset(&arg, 0, sizeof(arg));
+	arg.size = sizeof(arg);
+	arg.fstr = &fstr;
+	snprintf(s, sizeof(s), "perf::%s", e->name);
+	if (pfm_get_os_event_encoding(s, PFM_PLM3, PFM_OS_NONE, &arg) ==
+	    PFM_SUCCESS) {
+		/* Aliases without umasks ("L1-DCACHE-LOAD-MISSES") stand for
+		 * an event with its umasks: keep them and the full config. */
+		p = fstr + strlen("perf::");
+		if (e->nu)
+			p[strcspn(p, ":")] = '\0';
+		else if (arg.count > 0)
+			e->code = arg.codes[0];
+		if (strcmp(p, e->name))
+			snprintf(e->equiv, sizeof(e->equiv), "%s", p);
+	}
+	free(fstr);
+	free(arg.codes);
+	perf_desc(e);
+}
+
+/* Which perf_event modifiers libpfm4 offers for the event. */
+static void read_perf_attrs(int idx, struct ev *e)
+{
+	pfm_event_info_t ei;
+
+	memset(&ei, 0, sizeof(ei));
+	ei.size = sizeof(ei);
+	if (pfm_get_event_info(idx, PFM_OS_PERF_EVENT_EXT, &ei) != PFM_SUCCESS)
+		return;
+	for (int i = 0; i < ei.nattrs; i++) {
+		pfm_event_attr_info_t ai;
+		memset(&ai, 0, sizeof(ai));
+		ai.size = sizeof(ai);
+		pfm_get_event_attr_info(idx, i, PFM_OS_PERF_EVENT_EXT, &ai);
+		if (ai.ctrl != PFM_ATTR_CTRL_PERF_EVENT)
+			continue;
+		if (!strcmp(ai.name, "h"))
+			e->perf_hv = 1;
+		else if (!strcmp(ai.name, "hw_smpl"))
+			e->hw_smpl = 1;
+		else if (!strcmp(ai.name, "precise"))
+			e->prec = 1;
+	}
+}
+
+/*
+ * A group without default umask is either required (encoding without it
+ * fails) or optional; try the event with a umask of another group only.
+ */
+static void infer_omit(struct ev *e)
+{
+	for (int g = 0; g < e->nu; g++) {
+		const char *other = NULL;
+		int has = 0, dfl = 0;
+		for (int i = 0; i < e->nu; i++) {
+			if (e->u[i].grp == g) {
+				has = 1;
+				dfl |= e->u[i].dfl;
+			} else if (!other) {
+				other = e->u[i].name;
+			}
+		}
+		if (!has || dfl || probe(e, other, NULL, NULL) != PFM_SUCCESS)
+			continue;
+		for (int i = 0; i < e->nu; i++)
+			if (e->u[i].grp == g)
+				e->u[i].omit = 1;
+	}
+}
+
+static void read_event(int idx, struct ev *e)
+{
+	pfm_event_info_t ei;
+
+	memset(&ei, 0, sizeof(ei));
+	ei.size = sizeof(ei);
+	pfm_get_event_info(idx, PFM_OS_NONE, &ei);
+	memset(e, 0, sizeof(*e));
+	snprintf(e->name, sizeof(e->name), "%s", ei.name);
+	if (ei.equiv && strcmp(model, "perf"))
+		snprintf(e->equiv, sizeof(e->equiv), "%s", ei.equiv);
+	e->code = ei.code;
+	e->prec = ei.is_precise;
+	for (int i = 0; i < ei.nattrs; i++) {
+		pfm_event_attr_info_t ai;
+		memset(&ai, 0, sizeof(ai));
+		ai.size = sizeof(ai);
+		pfm_get_event_attr_info(idx, i, PFM_OS_NONE, &ai);
+		if (ai.type != PFM_ATTR_UMASK) {
+			e->modmsk |= 1u << mod_bit(ai.name);
+			continue;
+		}
+		if (e->nu == MAXU) {
+			fprintf(stderr, "gen-events: too many umasks\n");
+			exit(1);
+		}
+		struct um *u = &e->u[e->nu++];
+		snprintf(u->name, sizeof(u->name), "%s", ai.name);
+		if (ai.equiv)
+			snprintf(u->equiv, sizeof(u->equiv), "%s", ai.equiv);
+		u->code = ai.code;
+		u->dfl = ai.is_dfl;
+		u->prec = ai.is_precise;
+	}
+	read_perf_attrs(idx, e);
+}
+
+static void put_ident(const char *s)
+{
+	for (; *s; s++)
+		putchar(isalnum((unsigned char)*s) ? *s : '_');
+}
+
+/* Where the emitters print. */
+static FILE *out;
+
+/* The table's string pool: every name once, in order of first use. */
+static char *pool;
+static size_t pool_len, pool_cap;
+
+static uint32_t pool_add(const char *str)
+{
+	size_t n = strlen(str) + 1;
+
+	if (!*str && pool_len)
+		return 0;
+	for (size_t off = 1; off < pool_len; off += strlen(pool + off) + 1)
+		if (!strcmp(pool + off, str))
+			return (uint32_t)off;
+	if (pool_len + n > pool_cap) {
+		pool_cap = (pool_len + n) * 2;
+		pool = realloc(pool, pool_cap);
+		if (!pool)
+			exit(1);
+	}
+	memcpy(pool + pool_len, str, n);
+	pool_len += n;
+	return (uint32_t)(pool_len - n);
+}
+
+static void emit_pool(void)
+{
+	fprintf(out, "\t.strings =\n\t\t\"\\0\"");
+	for (size_t off = 1; off < pool_len; off += strlen(pool + off) + 1)
+		fprintf(out, "\n\t\t\"%s\\0\"", pool + off);
+	fprintf(out, ",\n");
+}
+
+static void emit_hash(const struct ev *evs, int n, uint32_t size)
+{
+	uint32_t *slots = calloc(size, sizeof(*slots));
+
+	for (int i = 0; i < n; i++) {
+		uint32_t h = pmu__name_hash(evs[i].name, strlen(evs[i].name));
+		uint32_t p = h;
+		while (slots[p & (size - 1)])
+			p++;
+		slots[p & (size - 1)] = PMU__SLOT(i, h);
+	}
+	fprintf(out, "\t.hash = {");
+	for (uint32_t i = 0; i < size; i++)
+		fprintf(out, "%s%#x,", i % 8 ? " " : "\n\t\t", slots[i]);
+	fprintf(out, "\n\t},\n");
+	free(slots);
+}
+
+static void emit_umask(const struct ev *e, const struct um *u)
+{
+	/* One pool_add per statement: argument order is unspecified. */
+	uint32_t name = pool_add(u->name);
+	uint32_t desc = pool_add(u->desc);
+	uint32_t equiv = pool_add(u->equiv);
+
+	fprintf(out, "\t\t{ %u, %u, %u, 0", name, desc, equiv);
+	if (u->dfl)
+		fprintf(out, " | PMU__UM_DFL");
+	if (u->excl)
+		fprintf(out, " | PMU__UM_EXCL");
+	if (u->prec)
+		fprintf(out, " | PMU__UM_PREC");
+	if (u->omit)
+		fprintf(out, " | PMU__UM_OMIT");
+	if (u->xflags & PMU__UM_CODE_OVR)
+		fprintf(out, " | PMU__UM_CODE_OVR");
+	if (u->xflags & PMU__UM_LDLAT)
+		fprintf(out, " | PMU__UM_LDLAT");
+	if (u->xflags & PMU__UM_FETHR)
+		fprintf(out, " | PMU__UM_FETHR");
+	if (u->xflags & PMU__UM_NOBITS)
+		fprintf(out, " | PMU__UM_NOBITS");
+	if (u->xflags & PMU__UM_EXCL_GT)
+		fprintf(out, " | PMU__UM_EXCL_GT");
+	fprintf(out, ", %#llx, %#llx, %d }, /* %s */\n",
+	       (unsigned long long)u->code,
+	       (unsigned long long)(u->cntmsk != e->cntmsk ? u->cntmsk : 0),
+	       u->grp, u->name);
+}
+
+static void emit_umasks(const struct ev *evs, int n)
+{
+	fprintf(out, "\t.umasks = {\n");
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < evs[i].nu; j++)
+			emit_umask(&evs[i], &evs[i].u[j]);
+	fprintf(out, "\t\t{ 0 }\n\t},\n");
+}
+
+static void emit_events(const struct ev *evs, int n)
+{
+	uint32_t u0 = 0;
+
+	fprintf(out, "\t.events = {\n");
+	for (int i = 0; i < n; i++) {
+		const struct ev *e = &evs[i];
+		int ngrp = 0;
+		uint32_t name = pool_add(e->name);
+		uint32_t desc = pool_add(e->desc);
+		uint32_t equiv = pool_add(e->equiv);
+		for (int j = 0; j < e->nu; j++)
+			if (e->u[j].grp + 1 > ngrp)
+				ngrp = e->u[j].grp + 1;
+		fprintf(out, "\t\t{ %u, %u, %u, %#x, 0%s%s%s%s, %u, %d, %d, %zu, "
+		       "%#llx, %#llx, %#llx }, /* %s */\n",
+		       name, desc, equiv, e->modmsk,
+		       e->prec ? " | PMU__EV_PREC" : "",
+		       e->perf_hv ? " | PMU__EV_PERF_HV" : "",
+		       e->hw_smpl ? " | PMU__EV_HW_SMPL" : "",
+		       e->xreg ? " | PMU__EV_XREG" : "", u0, e->nu, ngrp,
+		       strlen(e->name),
+		       (unsigned long long)e->code,
+		       (unsigned long long)e->code2,
+		       (unsigned long long)e->cntmsk, e->name);
+		u0 += (uint32_t)e->nu;
+	}
+	fprintf(out, "\t},\n");
+}
+
+static int pmu_of(const char *name, pfm_pmu_info_t *pi)
+{
+	for (int p = PFM_PMU_NONE; p < PFM_PMU_MAX; p++) {
+		memset(pi, 0, sizeof(*pi));
+		pi->size = sizeof(*pi);
+		if (pfm_get_pmu_info(p, pi) == PFM_SUCCESS &&
+		    !strcmp(pi->name, name))
+			return p;
+	}
+	return -1;
+}
+
+/* What libpfm4 does not say about a model, in our words. */
+struct meta {
+	const char *name, *desc, *kind, *aliases;
+};
+
+static const struct meta metas[] = {
+	{ "amd64_k7", "AMD K7", "PMU__ENC_AMD64", "k7" },
+	{ "amd64_k8_revb", "AMD K8 revision B", "PMU__ENC_AMD64", "k8" },
+	{ "amd64_k8_revc", "AMD K8 revision C", "PMU__ENC_AMD64", "k8c" },
+	{ "amd64_k8_revd", "AMD K8 revision D", "PMU__ENC_AMD64", NULL },
+	{ "amd64_k8_reve", "AMD K8 revision E", "PMU__ENC_AMD64", NULL },
+	{ "amd64_k8_revf", "AMD K8 revision F", "PMU__ENC_AMD64", NULL },
+	{ "amd64_k8_revg", "AMD K8 revision G", "PMU__ENC_AMD64", NULL },
+	{ "amd64_fam10h_barcelona", "AMD family 10h Barcelona",
+	  "PMU__ENC_AMD64", "fam10h" },
+	{ "amd64_fam17h_zen1", "AMD Zen1", "PMU__ENC_AMD64", "zen1" },
+	{ "amd64_fam17h_zen2", "AMD Zen2", "PMU__ENC_AMD64", "zen2" },
+	{ "amd64_fam19h_zen3", "AMD Zen3", "PMU__ENC_AMD64", "zen3" },
+	{ "amd64_fam19h_zen4", "AMD Zen4", "PMU__ENC_AMD64", "zen4" },
+	{ "skl", "Intel Skylake", "PMU__ENC_INTEL", "skylake" },
+	{ "icl", "Intel Ice Lake", "PMU__ENC_INTEL", "icelake" },
+	{ "spr", "Intel Sapphire Rapids", "PMU__ENC_INTEL",
+	  "sapphirerapids" },
+	/* The perfctr model names: p4 (models 0-1), p4m2 and p4ht (model
+	 * 2) are the original Pentium 4, p4m3 is Prescott (model 3 on). */
+	{ "netburst", "Intel Pentium 4", "PMU__ENC_NETBURST",
+	  "p4,p4m2,p4ht" },
+	{ "netburst_p", "Intel Pentium 4 with Prescott events",
+	  "PMU__ENC_NETBURST", "p4m3" },
+	{ "perf", "Linux perf_event generic and software events",
+	  "PMU__ENC_PERF", NULL },
+	{ "perf_raw", "Linux perf_event raw events", "PMU__ENC_PERF_RAW",
+	  NULL },
+};
+
+static const struct meta *meta_of(const char *name)
+{
+	for (size_t i = 0; i < sizeof(metas) / sizeof(metas[0]); i++)
+		if (!strcmp(metas[i].name, name))
+			return &metas[i];
+	return NULL;
+}
+
+/* Model facts first so that their strings lead the pool. */
+static void emit_header(const struct meta *m, int n, uint32_t hsize,
+			const pfm_pmu_info_t *pi)
+{
+	uint32_t all = 0, nu = 0, name = pool_add(m->name);
+	uint32_t desc = pool_add(m->desc);
+	char al[128], *tok, *save = NULL;
+
+	for (int i = 0; i < n; i++) {
+		all |= g_evs[i].modmsk;
+		nu += (uint32_t)g_evs[i].nu;
+	}
+	fprintf(out, "struct tab {\n\tstruct pmu__table t;\n"
+	       "\tstruct pmu__event events[%d];\n"
+	       "\tstruct pmu__umask umasks[%u];\n\tuint32_t hash[%u];\n"
+	       "\tchar strings[STRINGS_SIZE];\n};\n\n", n, nu + 1, hsize);
+	fprintf(out, "static const struct tab tab = {\n\t.t = {\n"
+	       "\t\t.name = %u,\n\t\t.desc = %u,\n\t\t.aliases = {",
+	       name, desc);
+	snprintf(al, sizeof(al), "%s", m->aliases ? m->aliases : "");
+	for (tok = strtok_r(al, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save))
+		fprintf(out, " %u,", pool_add(tok));
+	fprintf(out, " 0 },\n\t\t.kind = %s,\n\t\t.modmsk = %#x,\n"
+	       "\t\t.ncounters = %d,\n\t\t.nfixed = %d,\n"
+	       "\t\t.perf_type = %u,\n\t\t.nevents = %d,\n"
+	       "\t\t.numasks = %u,\n\t\t.hash_size = %u,\n"
+	       "\t\t.events = offsetof(struct tab, events),\n"
+	       "\t\t.umasks = offsetof(struct tab, umasks),\n"
+	       "\t\t.hash = offsetof(struct tab, hash),\n"
+	       "\t\t.strings = offsetof(struct tab, strings),\n\t},\n",
+	       m->kind, all, fact_generic ? fact_generic : pi->num_cntrs,
+	       fact_generic ? fact_fixed : pi->num_fixed_cntrs,
+	       strcmp(m->kind, "PMU__ENC_PERF") ? 4u : 0u, n, nu, hsize);
+}
+
+static void emit_table(const struct meta *meta, const struct ev *evs, int n,
+		       const pfm_pmu_info_t *pi)
+{
+	uint32_t hsize = 16;
+
+	while (hsize < (uint32_t)n * 2)
+		hsize <<= 1;
+	/* The pool is complete only after the rows: print them to a buffer,
+	 * then the pool's size ahead of them. */
+	char *body = NULL;
+	size_t blen = 0;
+	out = open_memstream(&body, &blen);
+	if (!out)
+		exit(1);
+	pool_add("");
+	emit_header(meta, n, hsize, pi);
+	emit_events(evs, n);
+	emit_umasks(evs, n);
+	emit_hash(evs, n, hsize);
+	emit_pool();
+	fprintf(out, "};\n\n");
+	fclose(out);
+	out = stdout;
+	fprintf(out, "#define STRINGS_SIZE %zu\n\n%s", pool_len, body);
+	fprintf(out, "const struct pmu__table *pmu__table_");
+	put_ident(meta->name);
+	fprintf(out, "(void);\nconst struct pmu__table *pmu__table_");
+	put_ident(meta->name);
+	fprintf(out, "(void)\n{\n\treturn &tab.t;\n}\n");
+	free(body);
+}
+
+int main(int argc, char **argv)
+{
+	const struct meta *meta;
+	pfm_pmu_info_t pi;
+	struct ev *evs;
+	int p, n = 0;
+
+	if (argc != 2 && argc != 3) {
+		fprintf(stderr, "usage: gen-events MODEL [COUNTERS]\n");
+		return 2;
+	}
+	model = argv[1];
+	if (argc == 3)
+		read_counters(argv[2]);
+	meta = meta_of(model);
+	if (!meta) {
+		fprintf(stderr, "gen-events: %s: no description\n", model);
+		return 1;
+	}
+	g_kind = meta->kind;
+	setenv("LIBPFM_FORCE_PMU", model, 1);
+	if (pfm_initialize() != PFM_SUCCESS || (p = pmu_of(model, &pi)) < 0) {
+		fprintf(stderr, "gen-events: %s: not in libpfm4\n", model);
+		return 1;
+	}
+	evs = g_evs = calloc((size_t)pi.nevents + 1, sizeof(*evs));
+	for (int i = pi.first_event; i != -1; i = pfm_get_event_next(i)) {
+		struct ev *e = &evs[n++];
+		read_event(i, e);
+		infer_groups(e);
+		infer_excl(e);
+		infer_omit(e);
+		if (!strcmp(model, "perf"))
+			perf_fixup(e);
+		if (!strcmp(meta->kind, "PMU__ENC_INTEL")) {
+			infer_intel(e);
+			infer_excl_gt(e);
+		}
+		if (!strcmp(meta->kind, "PMU__ENC_NETBURST"))
+			infer_netburst(e);
+		set_cntmsk(e, &pi, !strcmp(meta->kind, "PMU__ENC_INTEL"));
+	}
+	printf("/* SPDX-License-Identifier: MIT */\n"
+	       "/* Generated by scripts/gen-events.c from libpfm4; "
+	       "do not edit. */\n#include \"events/catalog.h\"\n\n");
+	out = stdout;
+	emit_table(meta, evs, n, &pi);
+	free(evs);
+	return 0;
+}

@@ -1,0 +1,405 @@
+/* SPDX-License-Identifier: MIT */
+#include <dirent.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <pmu/event.h>
+#include <pmu/pmu.h>
+#include <pmu/vendor.h>
+
+#include "cmd.h"
+
+struct list_args {
+	const char *model, *pattern, *events_dir;
+	bool lng, json, models;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: pmu list [--model M] [--long] [--json] "
+		   "[--events-dir DIR] [PATTERN]\n"
+		   "       pmu list --models [--json] [--events-dir DIR]\n\n"
+		   "List events with their unit masks, modifiers and "
+		   "descriptions.\n"
+		   "  -m, --model M  a catalog model (default: this host's, "
+		   "its vendor-directory\n"
+		   "                 model, perf and sysfs events)\n"
+		   "  -l, --long     unit masks and modifiers too\n"
+		   "  -j, --json     one JSON object per event per line\n"
+		   "      --models   list the models\n"
+		   "  -E, --events-dir DIR  also the models of a vendor event "
+		   "directory\n"
+		   "                 (DIR/mapfile.csv) and their full "
+		   "descriptions\n"
+		   "                 (default: $PMU_EVENTS_DIR)\n"
+		   "PATTERN is a case-insensitive glob or substring.\n");
+}
+
+static bool match(const char *pat, const char *name)
+{
+	if (!pat)
+		return true;
+	if (strpbrk(pat, "*?["))
+		return fnmatch(pat, name, FNM_CASEFOLD) == 0;
+	return strcasestr(name, pat) != NULL;
+}
+
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+/* Vendor text, when a vendor event directory has one, else ours. */
+static const char *best_desc(int m, int e, int a, const char *own)
+{
+	const char *v = pmu_model_vendor_desc(m, e, a);
+
+	return v ? v : own ? own : "";
+}
+
+static void attrs_json(int m, int e, const struct pmu_event_info *ei)
+{
+	printf(", \"umasks\": [");
+	for (int a = 0, nu = 0, nm = 0; a < ei->nattrs; a++) {
+		struct pmu_attr_info ai = { .size = sizeof(ai) };
+		if (pmu_model_attr_info(m, e, a, &ai))
+			continue;
+		if (a == ei->numasks)
+			printf("], \"modifiers\": [");
+		printf("%s{\"name\": ", (a < ei->numasks ? nu++ : nm++) ?
+		       ", " : "");
+		json_str(ai.name);
+		if (ai.type == PMU_ATTR_UMASK)
+			printf(", \"code\": \"0x%llx\", \"default\": %s",
+			       (unsigned long long)ai.code,
+			       ai.is_default ? "true" : "false");
+		printf(", \"desc\": ");
+		json_str(ai.type == PMU_ATTR_UMASK ? best_desc(m, e, a, ai.desc)
+						   : ai.desc);
+		printf("}");
+	}
+	printf(ei->numasks == ei->nattrs ? "], \"modifiers\": []" : "]");
+}
+
+static void attrs_text(int m, int e, const struct pmu_event_info *ei)
+{
+	for (int a = 0; a < ei->nattrs; a++) {
+		struct pmu_attr_info ai = { .size = sizeof(ai) };
+		char lhs[96];
+		if (pmu_model_attr_info(m, e, a, &ai))
+			continue;
+		if (ai.type == PMU_ATTR_UMASK)
+			snprintf(lhs, sizeof(lhs), "%s 0x%02llx%s", ai.name,
+				 (unsigned long long)ai.code,
+				 ai.is_default ? " (default)" : "");
+		else
+			snprintf(lhs, sizeof(lhs), "%s=%s", ai.name,
+				 ai.type == PMU_ATTR_MOD_INT ? "N" : "0|1");
+		printf("    :%-36s %s\n", lhs, ai.type == PMU_ATTR_UMASK ?
+		       best_desc(m, e, a, ai.desc) : ai.desc ? ai.desc : "");
+	}
+}
+
+static void event_json(int m, int e, const char *model,
+		       const struct pmu_event_info *ei)
+{
+	const char *vd = pmu_model_vendor_desc(m, e, -1);
+
+	printf("{\"model\": ");
+	json_str(model);
+	printf(", \"event\": ");
+	json_str(ei->name);
+	printf(", \"code\": \"0x%llx\", \"counters\": \"0x%llx\", "
+	       "\"desc\": ", (unsigned long long)ei->code,
+	       (unsigned long long)ei->cntmsk);
+	json_str(ei->desc);
+	if (vd) {
+		printf(", \"long_desc\": ");
+		json_str(vd);
+	}
+	attrs_json(m, e, ei);
+	printf("}\n");
+}
+
+static void event_text(int m, int e, const char *model,
+		       const struct pmu_event_info *ei, bool lng)
+{
+	const char *vd = pmu_model_vendor_desc(m, e, -1);
+
+	if (ei->desc && ei->desc[0])
+		printf("%s::%-40s %s\n", model, ei->name, ei->desc);
+	else
+		printf("%s::%s\n", model, ei->name);
+	if (!lng)
+		return;
+	if (vd)
+		printf("    %s\n", vd);
+	attrs_text(m, e, ei);
+}
+
+static void list_events(int m, const struct list_args *a)
+{
+	struct pmu_model_info mi = { .size = sizeof(mi) };
+
+	if (pmu_model_info(m, &mi))
+		return;
+	for (int e = 0; e < mi.nevents; e++) {
+		struct pmu_event_info ei = { .size = sizeof(ei) };
+		if (pmu_model_event_info(m, e, &ei) || !match(a->pattern,
+							      ei.name))
+			continue;
+		if (a->json)
+			event_json(m, e, mi.name, &ei);
+		else
+			event_text(m, e, mi.name, &ei, a->lng);
+	}
+}
+
+static void join_aliases(const char *const *al, char *buf, size_t sz)
+{
+	size_t l = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; al && al[i] && l < sz; i++) {
+		int r = snprintf(buf + l, sz - l, "%s%s", i ? "," : "", al[i]);
+		if (r < 0)
+			break;
+		l += (size_t)r;
+	}
+}
+
+static void list_models(bool json)
+{
+	char note[320];
+	bool cpu_known = pmu_tool_host_note(note, sizeof(note));
+
+	for (int m = 0; m < pmu_model_count(); m++) {
+		struct pmu_model_info mi = { .size = sizeof(mi) };
+		char al[128];
+		if (pmu_model_info(m, &mi))
+			continue;
+		join_aliases(mi.aliases, al, sizeof(al));
+		if (json) {
+			printf("{\"model\": ");
+			json_str(mi.name);
+			printf(", \"desc\": ");
+			json_str(mi.desc);
+			printf(", \"aliases\": ");
+			json_str(al);
+			printf(", \"events\": %d, \"counters\": %d, "
+			       "\"fixed\": %d, \"host\": %s}\n", mi.nevents,
+			       mi.ncounters, mi.nfixed,
+			       mi.is_host ? "true" : "false");
+		} else {
+			printf("%-24s %-34s %4d events%s%s%s\n", mi.name,
+			       mi.desc ? mi.desc : "", mi.nevents,
+			       al[0] ? "  aka " : "", al, !mi.is_host ? "" :
+			       cpu_known ? "  (this host)" :
+			       "  (this host: no CPU catalog matched)");
+		}
+	}
+}
+
+/* Named events the kernel's dynamic PMUs publish in sysfs. */
+static void list_sysfs(const struct list_args *a)
+{
+	const char *root = "/sys/bus/event_source/devices";
+	DIR *d = opendir(root), *ed;
+	struct dirent *p, *e;
+	char path[512], name[600];
+
+	while (d && (p = readdir(d))) {
+		if (p->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/events", root, p->d_name);
+		if (!(ed = opendir(path)))
+			continue;
+		while ((e = readdir(ed))) {
+			if (e->d_name[0] == '.' || strchr(e->d_name, '.'))
+				continue;
+			snprintf(name, sizeof(name), "%s/%s/", p->d_name,
+				 e->d_name);
+			if (!match(a->pattern, name))
+				continue;
+			if (a->json) {
+				printf("{\"model\": \"sysfs\", \"event\": ");
+				json_str(name);
+				printf("}\n");
+			} else {
+				printf("%-48s [kernel PMU event]\n", name);
+			}
+		}
+		closedir(ed);
+	}
+	if (d)
+		closedir(d);
+}
+
+bool pmu_tool_host_note(char *buf, size_t sz)
+{
+	const char *env = getenv("PMU_EVENTS_MODEL"), *host;
+	struct pmu_model_info mi = { .size = sizeof(mi) };
+	char cpu[64] = "unknown CPU";
+	int m = env && *env ? pmu_model_find(env) : -1;
+	size_t l = 0;
+
+	buf[0] = '\0';
+	host = pmu_event_host_model();
+	if (env && *env && (m < 0 || pmu_model_info(m, &mi) ||
+			    strcasecmp(mi.name, host)))
+		l = (size_t)snprintf(buf, sz, "PMU_EVENTS_MODEL='%s' names "
+				     "no built-in model and is ignored; ", env);
+	else if (m >= 0) {
+		snprintf(buf, sz, "model %s, from PMU_EVENTS_MODEL", host);
+		return true;
+	}
+	if (l >= sz)
+		return false;
+	pmu_events_host_cpuid(cpu, sizeof(cpu));
+	if (strcmp(host, "perf")) {
+		snprintf(buf + l, sz - l, "model %s, detected from this CPU "
+			 "(%s)", host, cpu);
+		return true;
+	}
+	snprintf(buf + l, sz - l, "no event catalog matches this CPU (%s): "
+		 "names without 'pmu::' are perf's generic and software "
+		 "events; choose a model with --model M, PMU_EVENTS_MODEL=M "
+		 "or a 'model::' prefix (see 'pmu list --models')", cpu);
+	return false;
+}
+
+int pmu_tool_events_dir(const char *dir)
+{
+	struct pmu_error err = { .size = sizeof(err) };
+	int n = pmu_events_dir_check(dir, &err);
+
+	if (n < 0) {
+		pmu_tool_err("events directory: %s", err.message[0] ?
+			     err.message : pmu_strerror(n));
+		return EXIT_PMU_INPUT;
+	}
+	if (n == 0)
+		pmu_tool_err("warning: %s/mapfile.csv names no core event "
+			     "file that exists", dir);
+	/* The library loads it once, on first use of the catalog. */
+	if (setenv("PMU_EVENTS_DIR", dir, 1)) {
+		pmu_tool_err("cannot set PMU_EVENTS_DIR");
+		return EXIT_PMU_INPUT;
+	}
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct list_args *a)
+{
+	static const struct option lo[] = {
+		{ "model", required_argument, NULL, 'm' },
+		{ "long", no_argument, NULL, 'l' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "models", no_argument, NULL, 'M' },
+		{ "events-dir", required_argument, NULL, 'E' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "m:ljE:h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'm': a->model = optarg; break;
+		case 'l': a->lng = true; break;
+		case 'j': a->json = true; break;
+		case 'M': a->models = true; break;
+		case 'E': a->events_dir = optarg; break;
+		case 'h': usage(stdout); return -1;
+		default: usage(stderr); return EXIT_PMU_USAGE;
+		}
+	}
+	if (optind < argc)
+		a->pattern = argv[optind++];
+	if (optind < argc) {
+		pmu_tool_err("list: one PATTERN at most");
+		return EXIT_PMU_USAGE;
+	}
+	return 0;
+}
+
+/* "model::PATTERN" names the model in the pattern, as event strings do. */
+static int split_pattern(struct list_args *a, char *buf, size_t sz)
+{
+	const char *sep = a->pattern ? strstr(a->pattern, "::") : NULL;
+
+	if (!sep)
+		return 0;
+	if (a->model) {
+		pmu_tool_err("list: give the model either with --model or as "
+			     "'%s'", a->pattern);
+		return EXIT_PMU_USAGE;
+	}
+	snprintf(buf, sz, "%.*s", (int)(sep - a->pattern), a->pattern);
+	a->model = buf;
+	a->pattern = sep[2] ? sep + 2 : NULL;
+	return 0;
+}
+
+static int list_host(int m, const struct list_args *a)
+{
+	char note[320];
+	int p = pmu_model_find("perf"), v = pmu_events_dir_host_model();
+
+	/* Say which catalog stands for this CPU: on a CPU no catalog knows
+	 * the listing silently lacks every core event otherwise. */
+	pmu_tool_host_note(note, sizeof(note));
+	pmu_tool_err("list: %s", note);
+	list_events(m, a);
+	if (v >= 0 && v != m)
+		list_events(v, a);
+	if (p >= 0 && p != m)
+		list_events(p, a);
+	list_sysfs(a);
+	return 0;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	struct list_args a = { 0 };
+	char mbuf[64];
+	int rc = parse_args(argc, argv, &a), m;
+
+	if (rc || (rc = split_pattern(&a, mbuf, sizeof(mbuf))))
+		return rc < 0 ? 0 : rc;
+	if (!a.events_dir)
+		a.events_dir = getenv("PMU_EVENTS_DIR");
+	if (a.events_dir && *a.events_dir &&
+	    (rc = pmu_tool_events_dir(a.events_dir)))
+		return rc;
+	if (a.models) {
+		list_models(a.json);
+		return 0;
+	}
+	if (!a.model)
+		return list_host(pmu_model_find(pmu_event_host_model()), &a);
+	if ((m = pmu_model_find(a.model)) < 0) {
+		const char *near = pmu_model_suggest(a.model);
+		pmu_tool_err("list: unknown model '%s'%s%s%s; see 'pmu list "
+			     "--models'", a.model,
+			     near ? " (did you mean '" : "", near ? near : "",
+			     near ? "'?)" : "");
+		return EXIT_PMU_INPUT;
+	}
+	list_events(m, &a);
+	return 0;
+}
