@@ -23,21 +23,6 @@ static void usage(FILE *f)
 		   "'pmu check' / 'pmu sim'\n");
 }
 
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 static void ctr_str(char *b, size_t sz, int ctr)
 {
 	if (ctr >= PMU_ASSIGN_FIXED)
@@ -78,14 +63,14 @@ static void print_conflict(const struct pmu_assignment *a, bool json)
 {
 	if (json) {
 		printf("{\"model\": ");
-		json_str(a->model);
+		pmu_tool_json_str(stdout, a->model);
 		printf(", \"ok\": false, \"conflict\": [");
 		for (int j = 0; j < a->nconflict; j++) {
 			printf("%s", j ? ", " : "");
-			json_str(a->ev[a->conflict[j]].event);
+			pmu_tool_json_str(stdout, a->ev[a->conflict[j]].event);
 		}
 		printf("], \"reason\": ");
-		json_str(a->reason);
+		pmu_tool_json_str(stdout, a->reason);
 		printf("}\n");
 		return;
 	}
@@ -99,18 +84,18 @@ static void print_conflict(const struct pmu_assignment *a, bool json)
 static void print_json(const struct pmu_assignment *a)
 {
 	printf("{\"model\": ");
-	json_str(a->model);
+	pmu_tool_json_str(stdout, a->model);
 	printf(", \"control_model\": ");
-	json_str(a->control_model);
+	pmu_tool_json_str(stdout, a->control_model);
 	printf(", \"ok\": true, \"events\": [");
 	for (int i = 0; i < a->nevents; i++) {
 		const struct pmu_assigned_event *e = &a->ev[i];
 		char c[16];
 		ctr_str(c, sizeof(c), e->counter);
 		printf("%s{\"event\": ", i ? ", " : "");
-		json_str(e->event);
+		pmu_tool_json_str(stdout, e->event);
 		printf(", \"name\": ");
-		json_str(e->name);
+		pmu_tool_json_str(stdout, e->name);
 		printf(", \"counter\": \"%s\", \"codes\": [", c);
 		for (int k = 0; k < e->ncodes; k++)
 			printf("%s\"0x%llx\"", k ? ", " : "",
@@ -123,7 +108,7 @@ static void print_json(const struct pmu_assignment *a)
 	printf("]");
 	if (a->note[0]) {
 		printf(", \"note\": ");
-		json_str(a->note);
+		pmu_tool_json_str(stdout, a->note);
 	}
 	printf("}\n");
 }

@@ -36,22 +36,6 @@ static const char *errno_name(int code)
 	}
 }
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 static void print_verdict(const struct pmu_check_result *r, bool json)
 {
 	if (json && r->ok) {
@@ -59,9 +43,9 @@ static void print_verdict(const struct pmu_check_result *r, bool json)
 	} else if (json) {
 		printf("{\"ok\": false, \"errno\": \"%s\", \"rule\": ",
 		       errno_name(r->code));
-		json_str(stdout, r->rule);
+		pmu_tool_json_str(stdout, r->rule);
 		printf(", \"counter\": %d, \"message\": ", r->counter);
-		json_str(stdout, r->message);
+		pmu_tool_json_str(stdout, r->message);
 		printf("}\n");
 	} else if (r->ok) {
 		printf("ok cstatus=0x%08x\n", r->cstatus);

@@ -39,6 +39,9 @@ int pmu_tool_events_dir(const char *dir);
  * sentence for diagnostics; returns false when no CPU catalog matched. */
 bool pmu_tool_host_note(char *buf, size_t sz);
 
+/* Write s as a JSON string literal (NULL as ""). */
+void pmu_tool_json_str(FILE *f, const char *s);
+
 /* "  name     description" lines of the simulated models. */
 void pmu_tool_list_models(FILE *f);
 

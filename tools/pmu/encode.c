@@ -33,35 +33,20 @@ static void usage(FILE *f)
 		   "later AMD model).\n");
 }
 
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 static void print_json(const char *ev, const struct pmu_encoding *e)
 {
 	const struct pmu_encoding_perf *p = &e->perf;
 
 	printf("{\"event\": ");
-	json_str(ev);
+	pmu_tool_json_str(stdout, ev);
 	printf(", \"pmu\": ");
-	json_str(e->pmu);
+	pmu_tool_json_str(stdout, e->pmu);
 	printf(", \"codes\": [");
 	for (int i = 0; i < e->ncodes; i++)
 		printf("%s\"0x%llx\"", i ? ", " : "",
 		       (unsigned long long)e->codes[i]);
 	printf("], \"fstr\": ");
-	json_str(e->fstr);
+	pmu_tool_json_str(stdout, e->fstr);
 	if (e->has_perf)
 		printf(", \"perf\": {\"type\": %u, \"config\": \"0x%llx\", "
 		       "\"config1\": \"0x%llx\", \"config2\": \"0x%llx\", "
@@ -236,10 +221,10 @@ static void ibs_print(const char *ev, const char *model,
 		return;
 	}
 	printf("{\"event\": ");
-	json_str(ev);
+	pmu_tool_json_str(stdout, ev);
 	printf(", \"pmu\": \"%s\", \"codes\": [\"0x%llx\"], \"fstr\": ", model,
 	       (unsigned long long)c->ctl);
-	json_str(fstr);
+	pmu_tool_json_str(stdout, fstr);
 	printf(", \"msr\": \"0x%x\", \"pmc\": %d, \"pmds\": [%d, %d], "
 	       "\"perf\": {\"pmu\": \"%s\", \"type\": %s, \"config\": "
 	       "\"0x%llx\", \"sample_period\": %llu}}\n", c->msr, c->pmc,
@@ -330,9 +315,9 @@ fail:
 	host_hint(ev, opts, cls);
 	if (json) {
 		printf("{\"event\": ");
-		json_str(ev);
+		pmu_tool_json_str(stdout, ev);
 		printf(", \"error\": \"%s\", \"message\": ", cls);
-		json_str(err.message);
+		pmu_tool_json_str(stdout, err.message);
 		printf("}\n");
 	}
 	pmu_tool_err("%s: %s", cls, err.message);

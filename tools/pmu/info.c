@@ -31,22 +31,6 @@ static void usage(FILE *f)
 	      "See pmu-info(1).\n", f);
 }
 
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 static void print_regs_json(const struct pmu_model *m,
 			    enum pmu_hwmodel_reg_kind kind, unsigned n)
 {
@@ -55,7 +39,7 @@ static void print_regs_json(const struct pmu_model *m,
 
 		pmu_hwmodel_reg(m, kind, i, &r);
 		printf("%s{\"index\": %u, \"name\": ", i ? ", " : "", r.index);
-		json_str(r.name);
+		pmu_tool_json_str(stdout, r.name);
 		printf(", \"addr\": \"0x%" PRIx32 "\", \"dfl_val\": \"0x%" PRIx64
 		       "\", \"rsvd_msk\": \"0x%" PRIx64 "\", \"width\": %u}",
 		       r.addr, r.dfl_val, r.rsvd_msk, r.width);
@@ -133,7 +117,7 @@ static int info_model(const char *name, bool json)
 		return 0;
 	}
 	printf("{\"model\": ");
-	json_str(in.name);
+	pmu_tool_json_str(stdout, in.name);
 	printf(", \"pmcs\": [");
 	print_regs_json(m, PMU_HWMODEL_PMC, in.npmcs);
 	printf("], \"pmds\": [");
@@ -154,9 +138,9 @@ static int list_models(bool json)
 
 		pmu_hwmodel_info(pmu_hwmodel_at(i), &in);
 		printf("%s{\"name\": ", i ? ", " : "");
-		json_str(in.name);
+		pmu_tool_json_str(stdout, in.name);
 		printf(", \"description\": ");
-		json_str(in.desc);
+		pmu_tool_json_str(stdout, in.desc);
 		printf("}");
 	}
 	printf("]\n");
@@ -288,9 +272,9 @@ static void host_json(const struct cpu_id *c, const struct pmu_host_info *h,
 		      char **pmus, size_t n, const char *closest)
 {
 	printf("{\"cpu\": {\"vendor\": ");
-	json_str(c->vendor);
+	pmu_tool_json_str(stdout, c->vendor);
 	printf(", \"family\": %u, \"model\": %u, \"name\": ", c->family, c->model);
-	json_str(c->name);
+	pmu_tool_json_str(stdout, c->name);
 	printf("}, \"virtualized\": %s, \"core_pmu\": %s, ",
 	       h->virtualized ? "true" : "false", h->has_hw_pmu ? "true" : "false");
 	if (h->paranoid == PMU_PARANOID_UNKNOWN)
@@ -299,12 +283,12 @@ static void host_json(const struct cpu_id *c, const struct pmu_host_info *h,
 		printf("\"perf_event_paranoid\": %d, \"perf_pmus\": [", h->paranoid);
 	for (size_t i = 0; i < n; i++) {
 		printf("%s{\"name\": ", i ? ", " : "");
-		json_str(pmus[i]);
+		pmu_tool_json_str(stdout, pmus[i]);
 		printf(", \"type\": %ld}", pmu_type(pmus[i]));
 	}
 	printf("], \"closest_model\": ");
 	if (closest)
-		json_str(closest);
+		pmu_tool_json_str(stdout, closest);
 	else
 		printf("null");
 	printf("}\n");

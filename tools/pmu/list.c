@@ -48,21 +48,6 @@ static bool match(const char *pat, const char *name)
 	return strcasestr(name, pat) != NULL;
 }
 
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 /* Vendor text, when a vendor event directory has one, else ours. */
 static const char *best_desc(int m, int e, int a, const char *own)
 {
@@ -82,13 +67,13 @@ static void attrs_json(int m, int e, const struct pmu_event_info *ei)
 			printf("], \"modifiers\": [");
 		printf("%s{\"name\": ", (a < ei->numasks ? nu++ : nm++) ?
 		       ", " : "");
-		json_str(ai.name);
+		pmu_tool_json_str(stdout, ai.name);
 		if (ai.type == PMU_ATTR_UMASK)
 			printf(", \"code\": \"0x%llx\", \"default\": %s",
 			       (unsigned long long)ai.code,
 			       ai.is_default ? "true" : "false");
 		printf(", \"desc\": ");
-		json_str(ai.type == PMU_ATTR_UMASK ? best_desc(m, e, a, ai.desc)
+		pmu_tool_json_str(stdout, ai.type == PMU_ATTR_UMASK ? best_desc(m, e, a, ai.desc)
 						   : ai.desc);
 		printf("}");
 	}
@@ -120,16 +105,16 @@ static void event_json(int m, int e, const char *model,
 	const char *vd = pmu_model_vendor_desc(m, e, -1);
 
 	printf("{\"model\": ");
-	json_str(model);
+	pmu_tool_json_str(stdout, model);
 	printf(", \"event\": ");
-	json_str(ei->name);
+	pmu_tool_json_str(stdout, ei->name);
 	printf(", \"code\": \"0x%llx\", \"counters\": \"0x%llx\", "
 	       "\"desc\": ", (unsigned long long)ei->code,
 	       (unsigned long long)ei->cntmsk);
-	json_str(ei->desc);
+	pmu_tool_json_str(stdout, ei->desc);
 	if (vd) {
 		printf(", \"long_desc\": ");
-		json_str(vd);
+		pmu_tool_json_str(stdout, vd);
 	}
 	attrs_json(m, e, ei);
 	printf("}\n");
@@ -195,11 +180,11 @@ static void list_models(bool json)
 		join_aliases(mi.aliases, al, sizeof(al));
 		if (json) {
 			printf("{\"model\": ");
-			json_str(mi.name);
+			pmu_tool_json_str(stdout, mi.name);
 			printf(", \"desc\": ");
-			json_str(mi.desc);
+			pmu_tool_json_str(stdout, mi.desc);
 			printf(", \"aliases\": ");
-			json_str(al);
+			pmu_tool_json_str(stdout, al);
 			printf(", \"events\": %d, \"counters\": %d, "
 			       "\"fixed\": %d, \"host\": %s}\n", mi.nevents,
 			       mi.ncounters, mi.nfixed,
@@ -237,7 +222,7 @@ static void list_sysfs(const struct list_args *a)
 				continue;
 			if (a->json) {
 				printf("{\"model\": \"sysfs\", \"event\": ");
-				json_str(name);
+				pmu_tool_json_str(stdout, name);
 				printf("}\n");
 			} else {
 				printf("%-48s [kernel PMU event]\n", name);

@@ -9,11 +9,11 @@
 
 static const struct pmu_cmd commands[] = {
 	{ "stat", cmd_stat, "count events for a command, process, thread or CPUs" },
+	{ "list", cmd_list, "list models, events, unit masks and modifiers" },
 	{ "encode", cmd_encode, "show the register codes and perf_event_attr of events" },
+	{ "assign", cmd_assign, "place events on the counters of a model" },
 	{ "info", cmd_info, "describe this machine or a simulated PMU model" },
 	{ "check", cmd_check, "validate a perfctr control against a simulated model" },
-	{ "list", cmd_list, "list models, events, unit masks and modifiers" },
-	{ "assign", cmd_assign, "place events on the counters of a model" },
 	{ "sim", cmd_sim, "run an event stream on a simulated PMU under perfctr" },
 };
 

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "cmd.h"
 #include "stat.h"
 
 static const char *status_text(enum pmu_event_status st)
@@ -18,20 +19,6 @@ static double pct_running(const struct stat_row *r)
 static bool has_unit(const struct stat_row *r)
 {
 	return r->unit && r->unit[0];
-}
-
-static void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
 }
 
 static void print_command(FILE *f, char **argv)
@@ -132,20 +119,20 @@ static void json_row(FILE *f, const struct stat_row *r, const double *ts)
 		fprintf(f, "\"interval\" : %.9f, ", *ts);
 	fputs("\"counter-value\" : ", f);
 	if (r->status != PMU_EVENT_OK)
-		json_string(f, status_text(r->status));
+		pmu_tool_json_str(f, status_text(r->status));
 	else
 		fprintf(f, "\"%f\"", has_unit(r) ? r->count * r->scale : r->count);
 	fputs(", \"unit\" : ", f);
-	json_string(f, has_unit(r) ? r->unit : "");
+	pmu_tool_json_str(f, has_unit(r) ? r->unit : "");
 	fputs(", \"event\" : ", f);
-	json_string(f, r->name);
+	pmu_tool_json_str(f, r->name);
 	if (r->noise_pct >= 0)
 		fprintf(f, ", \"variance\" : %.2f", r->noise_pct);
 	fprintf(f, ", \"event-runtime\" : %.0f, \"pcnt-running\" : %.2f",
 		r->running, pct_running(r));
 	fprintf(f, ", \"metric-value\" : %f, \"metric-unit\" : ",
 		r->metric_unit && isfinite(r->metric) ? r->metric : 0.0);
-	json_string(f, r->metric_unit ? r->metric_unit : "");
+	pmu_tool_json_str(f, r->metric_unit ? r->metric_unit : "");
 	fputs("}\n", f);
 }
 
