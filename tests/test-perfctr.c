@@ -212,7 +212,7 @@ static void control_imode(struct rig *r, const char *model, uint32_t period)
 		c->pmc_map[1] = 0x8000000E;
 		c->evntsel[1] = 0x04039000;    /* + OVF_PMI_T0 */
 		c->p4.escr[1] = 0x0400020C;
-	} else if (!strcmp(model, "ppc750") || !strcmp(model, "ppc7450")) {
+	} else if (!strncmp(model, "ppc", 3)) {
 		c->pmc_map[0] = 1;
 		c->evntsel[0] = 2;
 		c->pmc_map[1] = 0;
@@ -516,6 +516,91 @@ static void test_cstatus(void **unused)
 	assert_int_equal(pmu__cstatus_has_ictrs(r.st.cstatus), 0x10000);
 }
 
+/* PPC: i-mode counters make update_control put PMXE into the MMCR0 image
+ * even when the control's mmcr0 leaves it out; the PM exception clears
+ * PMXE (all but the 604) and ireload must set it again, or only the
+ * first overflow of the run is ever delivered. */
+static void test_ppc_pmxe_reload(void **unused)
+{
+	static const struct {
+		int line;
+		const char *model;
+		uint32_t mmcr0;
+		uint32_t period;
+		uint64_t events;
+	} rows[] = {
+		{ __LINE__, "ppc7450", 0, 10, 100 },
+		{ __LINE__, "ppc7450", PMU_PPC_MMCR0_PMXE, 10, 100 },
+		{ __LINE__, "ppc750", 0, 10, 100 },
+		{ __LINE__, "ppc7400", 0, 7, 71 },
+	};
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct rig r;
+		uint64_t want = rows[i].events / rows[i].period;
+
+		rig_init(&r, rows[i].model);
+		control_imode(&r, rows[i].model, rows[i].period);
+		r.st.control.ppc.mmcr0 = rows[i].mmcr0;
+		pmu__perfctr_set_ihandler(&r.pc, vperfctr_handler, &r);
+		if (pmu__perfctr_update_control(&r.pc, &r.st, false))
+			fail_msg("line %d: control rejected: %s", rows[i].line,
+				 r.st.check.rule);
+		pmu__perfctr_resume(&r.pc, &r.st);
+		pmu__sim_advance(&r.sim, 2, 0, rows[i].events);
+		pmu__perfctr_suspend(&r.pc, &r.st);
+		if ((uint64_t)r.nirq != want)
+			fail_msg("line %d: %d overflows delivered, want %llu",
+				 rows[i].line, r.nirq, (unsigned long long)want);
+	}
+}
+
+/*
+ * iresume loads an i-mode counter with its start value in the low 32
+ * bits and all ones above them, whatever the sign of the start value.
+ * A counter that overflowed while its interrupt was lost (LVTPC masked)
+ * keeps a non-negative start; after a forced reload it must again be
+ * 2^32 - start events away from the next overflow, not 2^width.
+ */
+static void test_iresume_high_bits(void **unused)
+{
+	static const struct {
+		int line;
+		const char *model;
+		uint32_t msr;           /* counter of virtual index 1 */
+		uint64_t want;
+	} rows[] = {
+		/* 48 bits: high 16 bits ones */
+		{ __LINE__, "k7", 0xC0010005, 0xFFFF00000005ull },
+		/* 40 bits: high 8 bits ones */
+		{ __LINE__, "p4", 0x30E, 0xFF00000005ull },
+		/* P6 ignores the high half and sign-extends bit 31 */
+		{ __LINE__, "p6", 0xC1, 0x0000000005ull },
+	};
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct rig r;
+		uint64_t v = 0;
+
+		imode_start(&r, rows[i].model, 4, rows[i].line);
+		/* the interrupt is lost: the counter runs past zero */
+		pmu__sim_reg_write(&r.sim, PMU_SIM_REG_APIC, PMU_SIM_APIC_LVTPC,
+				   PMU_SIM_LVT_MASKED | PMU_SIM_PERFCTR_VECTOR);
+		pmu__sim_advance(&r.sim, imode_key(rows[i].model), 0, 9);
+		pmu__perfctr_suspend(&r.pc, &r.st);
+		assert_int_equal(r.nirq, 0);
+		assert_int_equal(r.st.pmc[1].start, 5);
+		pmu__perfctr_ireload(&r.pc, &r.st);
+		pmu__perfctr_resume(&r.pc, &r.st);
+		assert_int_equal(pmu__sim_rdmsr(&r.sim, rows[i].msr, &v), 0);
+		if (v != rows[i].want)
+			fail_msg("line %d: counter reloaded as 0x%llx",
+				 rows[i].line, (unsigned long long)v);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -529,6 +614,8 @@ int main(void)
 		cmocka_unit_test(test_write_cache),
 		cmocka_unit_test(test_lvtpc_rearm),
 		cmocka_unit_test(test_cstatus),
+		cmocka_unit_test(test_ppc_pmxe_reload),
+		cmocka_unit_test(test_iresume_high_bits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

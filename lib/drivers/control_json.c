@@ -87,7 +87,8 @@ static int unknown_key(struct pmu_error *err, const struct pmu_json *v,
 {
 	char name[64];
 
-	snprintf(name, sizeof(name), "%s%s", prefix, key);
+	/* An empty key still has to be named in the message. */
+	snprintf(name, sizeof(name), "%s%s", prefix, key[0] ? key : "\"\"");
 	return field_error(err, v, name, -1, "unknown field");
 }
 

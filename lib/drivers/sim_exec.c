@@ -118,8 +118,14 @@ static int step(struct exec *x, const struct pmu__stream_op *op)
 	return 0;
 }
 
+static uint64_t overflow_work(const struct pmu__sim *sim)
+{
+	return sim->stats.overflows + sim->stats.irqs + sim->stats.irqs_masked;
+}
+
 static int execute(struct exec *x)
 {
+	struct pmu__sim *sim = &x->s->sim;
 	size_t i = 0;
 	int rc = 0;
 
@@ -134,6 +140,9 @@ static int execute(struct exec *x)
 			continue;
 		}
 		rc = step(x, op);
+		if (!rc && sim->halted)
+			rc = op_error(x, op, -E2BIG, "counters overflow too often: "
+				      "more than 10000000 overflows and interrupts in one run");
 		i++;
 	}
 	return rc;
@@ -173,9 +182,13 @@ int pmu_sim_run(struct pmu_sim *s, const char *text, size_t len,
 	if (!rc) {
 		s->ctl_base = s->sim.stats.ctl_writes;
 		s->ctr_base = s->sim.stats.ctr_writes;
+		s->sim.budget = overflow_work(&s->sim) + PMU_SIM_MAX_OVERFLOWS;
+		s->sim.halted = false;
 		pmu__perfctr_resume(&s->pc, &s->st);
 		s->running = true;
 		rc = execute(&x);
+		s->sim.budget = 0;
+		s->sim.halted = false;
 		if (s->running)
 			pmu__perfctr_suspend(&s->pc, &s->st);
 		s->running = false;

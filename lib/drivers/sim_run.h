@@ -17,6 +17,10 @@
 
 /* Statements executed (repeat bodies count every time): bounds a run. */
 #define PMU_SIM_MAX_EXECUTED 100000000ull
+/* Counter overflows plus interrupts in one run: a single `event` or
+ * `cycles` statement with a huge count and a short period would
+ * otherwise run for years. */
+#define PMU_SIM_MAX_OVERFLOWS 10000000ull
 
 /* Move the PEBS records out of the simulated buffer and restart it. */
 void pmu__sim_run_drain_pebs(struct pmu_sim *s);

@@ -79,7 +79,7 @@ static void run(struct pmu__sim *s, struct pmu__ibs *ibs, bool fetch,
 {
 	struct pmu__ibs_unit *u = unit(ibs, fetch);
 
-	while (n && active(ibs, fetch)) {
+	while (n && active(ibs, fetch) && !s->halted) {
 		uint32_t period = pmu__ibs_period(u->ctl);
 		uint64_t need = period - u->cnt;
 

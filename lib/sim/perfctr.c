@@ -275,8 +275,10 @@ void pmu__perfctr_ireload(struct pmu__perfctr *pc, struct pmu__perfctr_state *st
 	/* SMP flavour: forgetting the isuspend CPU makes iresume rewrite
 	 * the counters even when the cache still names this state. */
 	st->k1.isuspend_cpu = -1;
+	/* The MMCR0 image has PMXE whenever there are i-mode counters, even
+	 * if the control's own mmcr0 does not name it. */
 	if (pc->model->arch == PMU_ARCH_PPC &&
-	    (st->control.ppc.mmcr0 & PMU_PPC_MMCR0_PMXE)) {
+	    pmu__cstatus_has_ictrs(st->cstatus)) {
 		st->ppc_mmcr[0] |= PMU_PPC_MMCR0_PMXE;
 		pc->cache.stale |= PMU_PERFCTR_STALE_MMCR0;
 	}

@@ -297,9 +297,11 @@ void pmu__perfctr_hw_iload(struct pmu__perfctr *pc,
 			wr(pc, pc->model->ctl_addr[hw], 0);
 			pc->cache.ctl[hw] = 0;
 		}
-		/* Low 32 bits = start, high bits all ones. */
+		/* Low 32 bits = start, high bits all ones, whatever the
+		 * sign of start (an overflow whose interrupt was lost
+		 * leaves it non-negative). */
 		wr(pc, pc->model->ctr_addr[hw],
-		   (uint64_t)(int64_t)(int32_t)st->pmc[i].start);
+		   0xFFFFFFFF00000000ull | st->pmc[i].start);
 	}
 }
 

@@ -96,6 +96,17 @@ static bool x86_deliverable(struct pmu__sim *s)
 	return true;
 }
 
+/* Overflow stops and interrupts are the work that one event statement
+ * can multiply without end; the caller's budget bounds them. */
+static void charge(struct pmu__sim *s)
+{
+	const struct pmu__sim_stats *st = &s->stats;
+
+	if (s->budget &&
+	    st->overflows + st->irqs + st->irqs_masked > s->budget)
+		s->halted = true;
+}
+
 void pmu__sim_raise(struct pmu__sim *s, enum pmu_sim_irq source)
 {
 	bool ok;
@@ -115,9 +126,11 @@ void pmu__sim_raise(struct pmu__sim *s, enum pmu_sim_irq source)
 	 * one would be; the overflow stays visible in the counters. */
 	if (!ok || !s->irq || s->in_irq) {
 		s->stats.irqs_masked++;
+		charge(s);
 		return;
 	}
 	s->stats.irqs++;
+	charge(s);
 	s->in_irq++;
 	s->irq(s, s->irq_arg, source, s->snap.ip);
 	s->in_irq--;
@@ -154,6 +167,7 @@ static void handle_overflow(struct pmu__sim *s, uint32_t ovf)
 	uint32_t want = 0;
 
 	s->stats.overflows += pmu__sim_popcount(ovf);
+	charge(s);
 	s->ovf_flags |= ovf;
 	for (uint32_t m = ovf; m; m &= m - 1) {
 		unsigned hw = pmu__sim_ctz(m);
@@ -270,7 +284,7 @@ static void count(struct pmu__sim *s, bool cyc, uint32_t key, uint32_t umask,
 {
 	uint32_t m = current(s, cyc, key, umask);
 
-	while (m && n) {
+	while (m && n && !s->halted) {
 		uint32_t a = m & s->armed, ovf;
 		uint64_t step;
 

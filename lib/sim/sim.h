@@ -224,6 +224,12 @@ struct pmu__sim {
 	uint32_t cyc_hooks;           /* extensions with on_cycles */
 
 	struct pmu__sim_stats stats;
+
+	/* Bound on a run: once overflows plus interrupts (delivered or
+	 * not) exceed `budget` (0 = no bound), `halted` is set and events
+	 * and cycles stop counting until the caller clears it. */
+	uint64_t budget;
+	bool halted;
 };
 
 /* Initialise `sim` for `model` (all counters and controls at reset values,

@@ -291,7 +291,7 @@ static void xs_on_cycles(struct pmu__sim *s, void *st, uint64_t n)
 		return;
 	}
 	ticks = ccnt_ticks(xs, n);
-	while (ticks && enabled(xs)) {
+	while (ticks && enabled(xs) && !s->halted) {
 		uint64_t room = 0x100000000ull - xs->ccnt;
 
 		if (ticks < room) {

@@ -263,4 +263,15 @@ run_pmu "$TMP/out" "$TMP/err" sim --model p6 --control "$TMP/p6.json" --stream "
 expect_eq "missing stream file exits 1" "$RC" 1
 expect_match "missing stream file named" "$TMP/err" "nonexistent"
 
+# One statement with a huge count on a period-1 i-mode counter would run
+# for centuries; the run stops at the overflow bound with an error.
+cat >"$TMP/every.json" <<'J'
+{ "tsc_on": 1, "nrictrs": 1, "pmc_map": [0], "evntsel": ["0x005300c0"],
+  "ireset": [-1] }
+J
+printf 'event 0xc0 9223372036854775807\n' >"$TMP/huge"
+run_pmu "$TMP/out" "$TMP/err" sim --model p6 --control "$TMP/every.json" --stream "$TMP/huge"
+expect_eq "unbounded overflows exit 1" "$RC" 1
+expect_match "overflow bound names the line" "$TMP/err" "huge: line 1: counters overflow too often"
+
 done_testing
