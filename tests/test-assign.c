@@ -104,6 +104,25 @@ static const struct row rows[] = {
 	{ __LINE__, "skl", { "UNHALTED_REFERENCE_CYCLES",
 	  "UNHALTED_REFERENCE_CYCLES:k" }, -ENOSPC, { 0 }, { 0 },
 	  { 0, 1, END } },
+	/* TOTAL_CYCLES stands for PREC_DIST:i=1:c=10 but is counted on
+	 * 0,2,3 (SKL event file), not on PREC_DIST's counter 1 */
+	{ __LINE__, "skl", { "INST_RETIRED:TOTAL_CYCLES" }, 0, { 0 },
+	  { 0x0ac301c0 }, { END } },
+	{ __LINE__, "skl", { "INST_RETIRED:PREC_DIST",
+	  "INST_RETIRED:TOTAL_CYCLES" }, 0, { 1, 0 },
+	  { 0x4301c0, 0x0ac301c0 }, { END } },
+	/* a fixed counter has no edge, inv, cmask or in_tx filters */
+	{ __LINE__, "skl", { "INST_RETIRED:ANY_P:c=2" }, 0, { 0 },
+	  { 0x024300c0 }, { END } },
+	{ __LINE__, "skl", { "UNHALTED_CORE_CYCLES:i=1:c=1" }, 0, { 0 },
+	  { 0x01c3003c }, { END } },
+	{ __LINE__, "skl", { "INST_RETIRED:ANY_P:e=1:c=1" }, 0, { 0 },
+	  { 0x014700c0 }, { END } },
+	{ __LINE__, "skl", { "INST_RETIRED:ANY_P:intx=1" }, 0, { 0 },
+	  { 0x1004300c0ull }, { END } },
+	/* any-thread is a fixed-counter field (bit 2) */
+	{ __LINE__, "skl", { "INST_RETIRED:ANY_P:t=1" }, 0, { F0 },
+	  { 0x7 }, { END } },
 	/* Pentium 4: codes[0] is the CCCR (enable, ESCR select, both
 	 * threads active); FSB_ESCR0 serves counter 0, CRU_ESCR0 counter 12 */
 	{ __LINE__, "p4", { "global_power_events:RUNNING",
@@ -272,6 +291,32 @@ static void test_xscale_bus_events(void **state)
 	assert_true(pmu_assign_control_json(&a, buf, sizeof(buf)) > 0);
 }
 
+/*
+ * P6: EVNTSEL0 bit 22 enables both counters (seed-semantics 1.4), so an
+ * event that only PMC1 counts, alone, makes a control that perfctr takes
+ * but that counts nothing: noted, and no control is written.  With a
+ * second event on PMC0 it is fine.
+ */
+static void test_p6_pmc1_alone(void **state)
+{
+	static const char *alone[] = { "MUL" };
+	static const char *pair[] = { "MUL", "INST_RETIRED" };
+	static struct pmu_assignment a = { .size = sizeof(a) };
+	struct pmu_assign_opts o = { .sz = sizeof(o), .model = "p6" };
+	char buf[1024];
+
+	(void)state;
+	assert_int_equal(pmu_assign(alone, 1, &o, &a, NULL), 0);
+	assert_int_equal(a.ev[0].counter, 1);
+	assert_non_null(strstr(a.note, "MUL"));
+	assert_int_equal(pmu_assign_control_json(&a, buf, sizeof(buf)),
+			 -EPERM);
+	assert_int_equal(pmu_assign(pair, 2, &o, &a, NULL), 0);
+	assert_int_equal(a.ev[1].counter, 0);
+	assert_string_equal(a.note, "");
+	assert_true(pmu_assign_control_json(&a, buf, sizeof(buf)) > 0);
+}
+
 /* Pentium 4: the ESCR of each placed event, thread 1 bits cleared, and
  * the control written from it. */
 static void test_p4_control(void **state)
@@ -333,6 +378,7 @@ int main(void)
 		cmocka_unit_test(test_control_roundtrip),
 		cmocka_unit_test(test_p4_control),
 		cmocka_unit_test(test_xscale_bus_events),
+		cmocka_unit_test(test_p6_pmc1_alone),
 		cmocka_unit_test(test_speed),
 	};
 

@@ -86,6 +86,35 @@ static void test_rows(void **state)
 	}
 }
 
+/* The period the message suggests must itself be accepted. */
+static void test_maxcnt_hint(void **state)
+{
+	static const struct { int line; uint32_t maxcnt; } t[] = {
+		{ __LINE__, 0x8 }, { __LINE__, 0x1 }, { __LINE__, 0xF },
+		{ __LINE__, 0x12345 }, { __LINE__, 0xFFFFF },
+	};
+	struct pmu_ibs_opts o = { .sz = sizeof(o), .model = "zen4",
+				  .sysfs_root = "/nonexistent" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct pmu_ibs_config c = { .size = sizeof(c) };
+		struct pmu_error err = { .size = sizeof(err) };
+		const char *eg = NULL;
+		unsigned long hint;
+		if (pmu_ibs_setup(PMU_IBS_FETCH, t[i].maxcnt, 0, &o, &c,
+				  &err) != -EINVAL ||
+		    !(eg = strstr(err.message, "e.g. ")))
+			fail_msg("line %d: no hint in '%s'", t[i].line,
+				 err.message);
+		hint = strtoul(eg + 5, NULL, 0);
+		if (pmu_ibs_setup(PMU_IBS_FETCH, (uint32_t)hint, 0, &o, &c,
+				  NULL))
+			fail_msg("line %d: hint 0x%lx is rejected",
+				 t[i].line, hint);
+	}
+}
+
 /* The perf PMU type comes from sysfs when the dynamic PMU exists. */
 static void test_sysfs_type(void **state)
 {
@@ -120,6 +149,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_sysfs_type),
+		cmocka_unit_test(test_maxcnt_hint),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -366,6 +366,38 @@ static void test_broken(void **state)
 	}
 }
 
+/* A model with more records than any vendor core file is refused: its
+ * build would be quadratic (and umask counts are 16 bits). */
+static void test_too_many_records(void **state)
+{
+	char dir[] = "/tmp/pmu-jsondir-XXXXXX";
+	struct pmu_error err = { .size = sizeof(err) };
+	struct pmu__jsondir *jd;
+	size_t cap = 1u << 20, len = 0;
+	char *text = malloc(cap);
+	int rc = 0;
+
+	(void)state;
+	assert_non_null(text);
+	len += (size_t)snprintf(text, cap, "[");
+	for (int k = 0; k <= 8192; k++)
+		len += (size_t)snprintf(text + len, cap - len, "%s{\"EventName\":"
+					" \"E%d\", \"EventCode\": \"0x%x\"}",
+					k ? "," : "", k, k & 0xff);
+	snprintf(text + len, cap - len, "]");
+	assert_non_null(mkdtemp(dir));
+	put(dir, "mapfile.csv", map1);
+	put(dir, "m/a.json", text);
+	free(text);
+	jd = pmu__jsondir_load(dir, &err);
+	if (!jd)
+		rc = -errno;
+	rm_tree(dir);
+	pmu__jsondir_free(jd);
+	assert_int_equal(rc, -E2BIG);
+	assert_non_null(strstr(err.message, "more than 8192"));
+}
+
 /* ---- the vendor files ---- */
 
 static uint64_t num(const struct pmu_json *o, const char *key)
@@ -525,6 +557,7 @@ int main(void)
 		cmocka_unit_test(test_counters_and_descs),
 		cmocka_unit_test(test_opts_events_dir),
 		cmocka_unit_test(test_broken),
+		cmocka_unit_test(test_too_many_records),
 		cmocka_unit_test(test_vendor_files),
 	};
 

@@ -58,7 +58,9 @@ struct pmu_assignment {
 	char reason[256];
 	char note[256];         /* set when the events fit but a perfctr
 				   control of them would be refused (an
-				   event the driver does not take): why;
+				   event the driver does not take) or
+				   would count nothing (P6: PMC1 alone,
+				   no global enable): why;
 				   pmu_assign_control_json() then fails */
 };
 
@@ -79,7 +81,8 @@ PMU_API int pmu_assign(const char *const *events, int n,
  * assignment on a perfctr model: a-mode counters in event order, TSC on
  * where the model allows it.  Returns the length written (as snprintf)
  * or -EINVAL when the assignment is incomplete or has no control form,
- * -EPERM when perfctr's driver would refuse it (out->note says why).
+ * -EPERM when perfctr's driver would refuse it or it would count
+ * nothing (out->note says why).
  */
 PMU_API int pmu_assign_control_json(const struct pmu_assignment *a,
 				    char *buf, size_t sz);

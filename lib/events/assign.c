@@ -10,6 +10,9 @@
 
 #define X86_INT (1ull << 20)
 #define P4_ESCR_T1 0x3ull
+/* PERFEVTSEL bits a fixed counter cannot apply: edge, inv, cmask and the
+ * in_tx / in_tx_cp filters.  An event using them needs a generic one. */
+#define X86_NOT_FIXED (1ull << 18 | 1ull << 23 | 0xFFull << 24 | 3ull << 32)
 
 /* perfctr model names that the catalog knows under another name, and the
  * catalog models that have a perfctr control form. */
@@ -55,28 +58,47 @@ static void add_cand(struct pmu__asg_req *r, int ctr, uint16_t res)
 	}
 }
 
-/* A umask may narrow its event's counters (Intel PREC_DIST: counter 1
- * only); the umasks the encoder chose are the ones its full string
- * spells out before the first modifier. */
-static uint64_t umask_cntmsk(const struct pmu__model *m,
-			     const struct pmu__event *ev, const char *fstr,
-			     uint64_t msk)
+/* Narrow msk by the umasks named in the ':' fields from p on; a field
+ * with '=' is a modifier.  Returns how many umasks matched. */
+static int narrow_by_names(const struct pmu__model *m,
+			   const struct pmu__event *ev, const char *p,
+			   uint64_t *msk)
 {
 	const struct pmu__umask *um = pmu__event_umasks(m, ev);
-	const char *p = strstr(fstr, "::");
+	int found = 0;
 
-	p = strchr(p ? p + 2 : fstr, ':');
 	while (p && *p == ':') {
 		const char *t = p + 1;
 		size_t n = strcspn(t, ":");
-		if (memchr(t, '=', n))
-			break;
-		for (int i = 0; i < ev->numasks; i++)
-			if (um[i].cntmsk && strlen(pmu__um_name(m, &um[i])) == n &&
-			    !strncasecmp(pmu__um_name(m, &um[i]), t, n))
-				msk &= um[i].cntmsk;
+		for (int i = 0; !memchr(t, '=', n) && i < ev->numasks; i++)
+			if (strlen(pmu__um_name(m, &um[i])) == n &&
+			    !strncasecmp(pmu__um_name(m, &um[i]), t, n)) {
+				found++;
+				if (um[i].cntmsk)
+					*msk &= um[i].cntmsk;
+			}
 		p = t + n;
 	}
+	return found;
+}
+
+/* A umask may narrow its event's counters (Intel PREC_DIST: counter 1
+ * only).  The umasks the user named count, not what they stand for: an
+ * alias (TOTAL_CYCLES = PREC_DIST:i=1:c=10) has counters of its own.
+ * Without any, the umasks the encoder chose (defaults, or those of an
+ * alias event) are the ones its full string spells out. */
+static uint64_t umask_cntmsk(const struct pmu__model *m,
+			     const struct pmu__event *ev, const char *str,
+			     const char *fstr, uint64_t msk)
+{
+	const char *p = strstr(str, "::");
+	uint64_t given = msk;
+
+	p = p ? p + 2 : str;
+	if (narrow_by_names(m, ev, p + strcspn(p, ":"), &given))
+		return given;
+	p = strstr(fstr, "::");
+	narrow_by_names(m, ev, strchr(p ? p + 2 : fstr, ':'), &msk);
 	return msk;
 }
 
@@ -84,11 +106,11 @@ static uint64_t umask_cntmsk(const struct pmu__model *m,
  * generic ones), then generic counters from 0 up. */
 static void build_cands(const struct pmu__model *m,
 			const struct pmu__event *ev,
-			const struct pmu_encoding *enc,
+			const char *str, const struct pmu_encoding *enc,
 			struct pmu__asg_req *r)
 {
 	const struct pmu__seed_info *si = pmu__seed_info(m);
-	uint64_t msk = umask_cntmsk(m, ev, enc->fstr, ev->cntmsk);
+	uint64_t msk = umask_cntmsk(m, ev, str, enc->fstr, ev->cntmsk);
 
 	r->ncand = 0;
 	if (m->kind == PMU__ENC_NETBURST) {
@@ -102,7 +124,7 @@ static void build_cands(const struct pmu__model *m,
 	if (!msk && m->ncounters > 0)
 		msk = (1ull << m->ncounters) - 1;
 	for (int f = 0; f < m->nfixed && f < 32; f++)
-		if (msk >> (32 + f) & 1)
+		if ((msk >> (32 + f) & 1) && !(enc->codes[0] & X86_NOT_FIXED))
 			add_cand(r, PMU_ASSIGN_FIXED + f, 0);
 	for (int c = 0; c < m->ncounters && c < 32; c++) {
 		if (!(msk >> c & 1))
@@ -235,6 +257,17 @@ static void control_note(const struct pmu__model *m,
 {
 	const struct pmu__seed_info *si = pmu__seed_info(m);
 
+	/* The P6 global enable lives in EVNTSEL0: a control that leaves
+	 * PMC0 unprogrammed passes perfctr's check and counts nothing. */
+	if (si && si->family == PMU__SEED_P6 && out->nevents > 0 &&
+	    out->ev[0].counter != 0 &&
+	    (out->nevents < 2 || out->ev[1].counter != 0)) {
+		snprintf(out->note, sizeof(out->note), "%s counts only on "
+			 "PMC1, whose enable is EVNTSEL0 bit 22: without an "
+			 "event on PMC0 a %s control counts nothing; add one",
+			 out->ev[0].name, m->name);
+		return;
+	}
 	for (int i = 0; si && i < out->nevents; i++) {
 		const struct pmu_assigned_event *e = &out->ev[i];
 		if (pmu__seed_ctl_accepts(si, e->codes[0]))
@@ -326,7 +359,7 @@ PMU_API int pmu_assign(const char *const *events, int n,
 				err->index = i;
 			return rc;
 		}
-		build_cands(m, ev, &enc[i], &req[i]);
+		build_cands(m, ev, events[i], &enc[i], &req[i]);
 		init_entry(&out->ev[i], events[i], &enc[i], &req[i]);
 	}
 	out->nevents = n;

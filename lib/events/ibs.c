@@ -43,11 +43,12 @@ static int check_maxcnt(uint32_t maxcnt, struct pmu_error *err)
 	char tok[16];
 
 	snprintf(tok, sizeof(tok), "0x%x", maxcnt);
+	/* The hint must itself be valid: below 16 it would round to 0. */
 	if (maxcnt & 0xF)
 		return pmu__error(err, -EINVAL, PMU_ERR_BAD_VALUE, tok, -1,
 				  "IBS maxcnt %s has bits 3:0 set; the period "
 				  "must be a multiple of 16 (e.g. 0x%x)",
-				  tok, maxcnt & ~0xFu);
+				  tok, maxcnt < 0x10 ? 0x10u : maxcnt & ~0xFu);
 	if (maxcnt == 0 || maxcnt > PMU_IBS_MAXCNT_MAX)
 		return pmu__error(err, -EINVAL, PMU_ERR_BAD_VALUE, tok, -1,
 				  "IBS maxcnt %s is out of range; it is a "

@@ -166,9 +166,16 @@ static int add_record(struct pmu__jsondir *jd, struct jd_model *jm,
 	if ((e.brief && !(e.brief = pmu__jd_strndup(jd, e.brief,
 						     strlen(e.brief)))) ||
 	    (e.full && !(e.full = pmu__jd_strndup(jd, e.full,
-						   strlen(e.full)))) ||
-	    pmu__jd_add_ent(jd, jm, &e))
+						   strlen(e.full)))))
 		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
+				  "out of memory");
+	if ((rc = pmu__jd_add_ent(jd, jm, &e)) == -E2BIG)
+		return pmu__error(err, rc, PMU_ERR_BAD_VALUE, name, -1,
+				  "%s: model %s has more than %d events; "
+				  "not a vendor core event file", what,
+				  jm->name, JD_MAX_ENTS);
+	if (rc)
+		return pmu__error(err, rc, PMU_ERR_SYSTEM, NULL, -1,
 				  "out of memory");
 	return 0;
 }
@@ -177,6 +184,8 @@ int pmu__jd_add_ent(struct pmu__jsondir *jd, struct jd_model *jm,
 		    const struct jd_ent *e)
 {
 	(void)jd;
+	if (jm->nents >= JD_MAX_ENTS)
+		return -E2BIG;
 	if (jm->nents == jm->cap) {
 		size_t cap = jm->cap ? jm->cap * 2 : 64;
 		struct jd_ent *n = realloc(jm->ents, cap * sizeof(*n));

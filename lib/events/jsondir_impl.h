@@ -11,6 +11,11 @@
 
 #define JD_NAME_MAX 64
 
+/* Records per model.  Vendor core files hold well under 2000; building
+ * a model is quadratic in its records and an event's umask count is 16
+ * bits, so a larger "vendor file" is refused rather than left to grind. */
+#define JD_MAX_ENTS 8192
+
 /* One vendor record, kept until the model is built. */
 struct jd_ent {
 	const char *event;     /* part before the first '.' */
@@ -54,7 +59,7 @@ struct pmu__jsondir {
 void *pmu__jd_alloc(struct pmu__jsondir *jd, size_t sz);
 char *pmu__jd_strndup(struct pmu__jsondir *jd, const char *s, size_t n);
 
-/* Append a record to model jm; -ENOMEM. */
+/* Append a record to model jm; -ENOMEM, -E2BIG past JD_MAX_ENTS. */
 int pmu__jd_add_ent(struct pmu__jsondir *jd, struct jd_model *jm,
 		    const struct jd_ent *e);
 
