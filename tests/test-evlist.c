@@ -192,33 +192,52 @@ struct mod_row {
 	const char *str;
 	unsigned eu, ek, eh, eguest, ehost, precise, pinned;
 	bool sample_read, precise_max;
+	bool guest_default;  /* exclude_guest by default, not by :H */
 };
 
 static const struct mod_row mod_rows[] = {
-	{ __LINE__, "cycles", 0, 0, 0, 0, 0, 0, 0, false, false },
-	{ __LINE__, "cycles:u", 0, 1, 1, 0, 0, 0, 0, false, false },
-	{ __LINE__, "cycles:k", 1, 0, 1, 0, 0, 0, 0, false, false },
-	{ __LINE__, "cycles:h", 1, 1, 0, 0, 0, 0, 0, false, false },
-	{ __LINE__, "cycles:uk", 0, 0, 1, 0, 0, 0, 0, false, false },
-	{ __LINE__, "cycles:ku", 0, 0, 1, 0, 0, 0, 0, false, false },
-	{ __LINE__, "cycles:ukh", 0, 0, 0, 0, 0, 0, 0, false, false },
-	{ __LINE__, "cycles:G", 0, 0, 0, 0, 1, 0, 0, false, false },
-	{ __LINE__, "cycles:H", 0, 0, 0, 1, 0, 0, 0, false, false },
-	{ __LINE__, "cycles:GH", 0, 0, 0, 0, 0, 0, 0, false, false },
-	{ __LINE__, "cycles:p", 0, 0, 0, 0, 0, 1, 0, false, false },
-	{ __LINE__, "cycles:pp", 0, 0, 0, 0, 0, 2, 0, false, false },
-	{ __LINE__, "cycles:ppp", 0, 0, 0, 0, 0, 3, 0, false, false },
-	{ __LINE__, "cycles:upp", 0, 1, 1, 0, 0, 2, 0, false, false },
-	{ __LINE__, "cycles:pku", 0, 0, 1, 0, 0, 1, 0, false, false },
-	{ __LINE__, "cycles:P", 0, 0, 0, 0, 0, 3, 0, false, true },
-	{ __LINE__, "cycles:S", 0, 0, 0, 0, 0, 0, 0, true, false },
-	{ __LINE__, "cycles:D", 0, 0, 0, 0, 0, 0, 1, false, false },
-	{ __LINE__, "cs:uD", 0, 1, 1, 0, 0, 0, 1, false, false },
-	{ __LINE__, "r1c2:kH", 1, 0, 1, 1, 0, 0, 0, false, false },
-	{ __LINE__, "L1-dcache-load-misses:u", 0, 1, 1, 0, 0, 0, 0, false, false },
-	{ __LINE__, "{cycles,cs}:u", 0, 1, 1, 0, 0, 0, 0, false, false },
-	{ __LINE__, "{cycles:k}:u", 0, 0, 1, 0, 0, 0, 0, false, false },
-	{ __LINE__, "{cycles:p}:S", 0, 0, 0, 0, 0, 1, 0, true, false },
+	{ __LINE__, "cycles", 0, 0, 0, 1, 0, 0, 0, false, false, true },
+	{ __LINE__, "cycles:u", 0, 1, 1, 1, 0, 0, 0, false, false, true },
+	{ __LINE__, "cycles:k", 1, 0, 1, 0, 0, 0, 0, false, false, true },
+	{ __LINE__, "cycles:h", 1, 1, 0, 0, 0, 0, 0, false, false, true },
+	{ __LINE__, "cycles:uk", 0, 0, 1, 1, 0, 0, 0, false, false, true },
+	{ __LINE__, "cycles:ku", 0, 0, 1, 1, 0, 0, 0, false, false, true },
+	{ __LINE__, "cycles:ukh", 0, 0, 0, 1, 0, 0, 0, false, false, true },
+	{ __LINE__, "cycles:G", 0, 0, 0, 0, 1, 0, 0, false, false, false },
+	{ __LINE__, "cycles:H", 0, 0, 0, 1, 0, 0, 0, false, false, false },
+	{ __LINE__, "cycles:GH", 0, 0, 0, 0, 0, 0, 0, false, false, false },
+	{ __LINE__, "cycles:p", 0, 0, 0, 1, 0, 1, 0, false, false, true },
+	{ __LINE__, "cycles:pp", 0, 0, 0, 1, 0, 2, 0, false, false, true },
+	{ __LINE__, "cycles:ppp", 0, 0, 0, 1, 0, 3, 0, false, false, true },
+	{ __LINE__, "cycles:upp", 0, 1, 1, 1, 0, 2, 0, false, false, true },
+	{ __LINE__, "cycles:pku", 0, 0, 1, 1, 0, 1, 0, false, false, true },
+	{ __LINE__, "cycles:P", 0, 0, 0, 0, 0, 3, 0, false, true, true },
+	{ __LINE__, "cycles:S", 0, 0, 0, 0, 0, 0, 0, true, false, true },
+	{ __LINE__, "cycles:D", 0, 0, 0, 0, 0, 0, 1, false, false, true },
+	{ __LINE__, "cs:uD", 0, 1, 1, 1, 0, 0, 1, false, false, true },
+	{ __LINE__, "r1c2:kH", 1, 0, 1, 1, 0, 0, 0, false, false, false },
+	{ __LINE__, "L1-dcache-load-misses:u", 0, 1, 1, 1, 0, 0, 0, false, false, true },
+	{ __LINE__, "{cycles,cs}:u", 0, 1, 1, 1, 0, 0, 0, false, false, true },
+	{ __LINE__, "{cycles:k}:u", 0, 0, 1, 1, 0, 0, 0, false, false, true },
+	{ __LINE__, "{cycles:p}:S", 0, 0, 0, 1, 0, 1, 0, true, false, true },
+	{ __LINE__, "cs:G", 0, 0, 0, 0, 1, 0, 0, false, false, false },
+	{ __LINE__, "{cycles,cs}:G", 0, 0, 0, 0, 1, 0, 0, false, false, false },
+	{ __LINE__, "{cycles,cs}:uH", 0, 1, 1, 1, 0, 0, 0, false, false, false },
+	{ __LINE__, "{task-clock,cs}:k", 1, 0, 1, 1, 0, 0, 0, false, false, true },
+	/* perf's quirks: :k, :h, :P, :S, :D, :I on the event itself leave
+	 * guests in; :u and :p leave them out unless :G or :H is given */
+	{ __LINE__, "cycles:kh", 1, 0, 0, 0, 0, 0, 0, false, false, true },
+	{ __LINE__, "cycles:pk", 1, 0, 1, 1, 0, 1, 0, false, false, true },
+	{ __LINE__, "cycles:uG", 0, 1, 1, 0, 1, 0, 0, false, false, false },
+	{ __LINE__, "cycles:Gu", 0, 1, 1, 0, 1, 0, 0, false, false, false },
+	{ __LINE__, "cycles:pH", 0, 0, 0, 1, 0, 1, 0, false, false, false },
+	{ __LINE__, "{cycles:k}:D", 1, 0, 1, 0, 0, 0, 1, false, false, true },
+	{ __LINE__, "{cycles,cs}:D", 0, 0, 0, 1, 0, 0, 1, false, false, true },
+	{ __LINE__, "{cycles:G}:u", 0, 1, 1, 0, 1, 0, 0, false, false, false },
+	{ __LINE__, "{cycles:G}:H", 0, 0, 0, 0, 0, 0, 0, false, false, false },
+	/* model-specific events keep the catalog's (libpfm4's) setting */
+	{ __LINE__, "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS", 0, 0, 1, 0, 0, 0, 0,
+	  false, false, false },
 };
 
 static void test_modifiers(void **state)
@@ -238,6 +257,8 @@ static void test_modifiers(void **state)
 			CHECK(r->line, r->str, a->exclude_hv == r->eh);
 			CHECK(r->line, r->str, a->exclude_guest == r->eguest);
 			CHECK(r->line, r->str, a->exclude_host == r->ehost);
+			CHECK(r->line, r->str,
+			      l.ev[k].guest_default == r->guest_default);
 			CHECK(r->line, r->str, a->precise_ip == r->precise);
 			CHECK(r->line, r->str, a->pinned == r->pinned);
 			CHECK(r->line, r->str,

@@ -11,7 +11,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ftw.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include <pmu/pmu.h>
@@ -38,6 +43,10 @@ struct fk {
 	int fail_type_errno;
 	int fail_member;            /* fail members (group_fd >= 0) too */
 	bool reject_inherit_group;  /* old kernels: EINVAL */
+	pid_t gone[4];              /* threads that exited: ESRCH */
+	int esrch_before;           /* opens before this index: ESRCH */
+	uint32_t reject_guest_type; /* EINVAL for exclude_guest on this */
+	bool reject_guest;
 	bool live[MAXFD];
 	int nlive, nclose;
 	uint64_t value[MAXFD], ena[MAXFD], run[MAXFD];
@@ -65,6 +74,21 @@ static int fk_open(void *ctx, struct perf_event_attr *a, pid_t pid, int cpu,
 	int fd = FD0 + k->nop - 1;
 
 	*o = (struct fk_open){ *a, pid, cpu, group_fd, -1, flags };
+	for (size_t g = 0; pid > 0 && g < 4; g++) {
+		if (k->gone[g] == pid) {
+			errno = ESRCH;
+			return -1;
+		}
+	}
+	if (k->nop - 1 < k->esrch_before) {
+		errno = ESRCH;
+		return -1;
+	}
+	if (k->reject_guest && a->type == k->reject_guest_type &&
+	    a->exclude_guest) {
+		errno = EINVAL;
+		return -1;
+	}
 	if (k->nop - 1 == k->fail_at) {
 		errno = k->fail_errno;
 		return -1;
@@ -198,7 +222,7 @@ static int setup(void **state)
 	f->k.fail_at = -1;
 	f->sys = (struct pmu__perf_sys){ fk_open, fk_read, fk_ioctl, fk_mmap,
 					 fk_munmap, fk_close, fk_rdpmc,
-					 fk_rdtsc, &f->k };
+					 fk_rdtsc, &f->k, NULL };
 	f->s = pmu_session_new(NULL);
 	pmu__session_set_sys(f->s, &f->sys);
 	*state = f;
@@ -641,6 +665,58 @@ static void test_inherit_fallback(void **state)
 	assert_int_equal(f->k.nread, 3); /* one per event */
 }
 
+/* A PMU that refuses exclude_guest (as msr does): counted without it
+ * when it was only the default, not when :H asked for it. */
+struct guest_row {
+	int line;
+	const char *events;
+	enum pmu_event_status status[2];
+	int nop;           /* opens asked of the kernel, refused ones too */
+	unsigned eguest;   /* exclude_guest of the last open */
+};
+
+static const struct guest_row guest_rows[] = {
+	{ __LINE__, "task-clock", { PMU_EVENT_OK }, 2, 0 },
+	{ __LINE__, "task-clock:u", { PMU_EVENT_OK }, 2, 0 },
+	{ __LINE__, "task-clock:k", { PMU_EVENT_OK }, 1, 0 },
+	{ __LINE__, "task-clock:G", { PMU_EVENT_OK }, 1, 0 },
+	{ __LINE__, "task-clock:H", { PMU_EVENT_NOT_SUPPORTED }, 1, 1 },
+	{ __LINE__, "{task-clock,cs}", { PMU_EVENT_OK, PMU_EVENT_OK }, 3, 0 },
+	{ __LINE__, "{task-clock:H,cs}",
+	  { PMU_EVENT_NOT_SUPPORTED, PMU_EVENT_NOT_SUPPORTED }, 1, 1 },
+	{ __LINE__, "{task-clock,cs:H}",
+	  { PMU_EVENT_NOT_SUPPORTED, PMU_EVENT_NOT_SUPPORTED }, 3, 1 },
+};
+
+static void check_guest_row(void **state, const struct guest_row *r)
+{
+	struct fixture *f;
+	size_t i, n;
+
+	setup(state);
+	f = *state;
+	f->k.reject_guest = true;
+	f->k.reject_guest_type = PERF_TYPE_SOFTWARE;
+	if (pmu_session_add(f->s, r->events, NULL) ||
+	    pmu_session_open(f->s, NULL, NULL))
+		fail_msg("row at line %d: cannot open", r->line);
+	n = strchr(r->events, ',') ? 2 : 1;
+	for (i = 0; i < n; i++)
+		if (pmu_session_event_status(f->s, i, NULL) != r->status[i])
+			fail_msg("row at line %d: event %zu status", r->line, i);
+	if (f->k.nop != r->nop ||
+	    f->k.op[f->k.nop - 1].attr.exclude_guest != r->eguest)
+		fail_msg("row at line %d: %d opens, exclude_guest %d", r->line,
+			 f->k.nop, f->k.op[f->k.nop - 1].attr.exclude_guest);
+	teardown(state);
+}
+
+static void test_guest_fallback(void **state)
+{
+	for (size_t i = 0; i < sizeof(guest_rows) / sizeof(guest_rows[0]); i++)
+		check_guest_row(state, &guest_rows[i]);
+}
+
 #define CAP_RDPMC (1ULL << 2)
 #define CAP_TIME (1ULL << 3)
 #define CAP_TIME_SHORT (1ULL << 5)
@@ -808,6 +884,281 @@ static void test_no_mmap_software(void **state)
 	assert_int_equal(f->k.nmmap, 1); /* only the all-hardware {y} */
 }
 
+struct other_read {
+	struct pmu_session *s;
+	struct pmu_value v[2];
+	int ret;
+};
+
+static void *read_elsewhere(void *arg)
+{
+	struct other_read *r = arg;
+
+	r->ret = pmu_session_read(r->s, r->v, 2);
+	return NULL;
+}
+
+/* rdpmc reads the counter of the CPU the caller runs on: from a thread
+ * other than the one counted, the page's index names someone else's
+ * counter, so only read(2) gives the counted thread's values. */
+static void test_mmap_other_thread(void **state)
+{
+	struct fixture *f = *state;
+	struct other_read r = { .s = f->s };
+	pthread_t t;
+
+	mmap_setup(f);
+	fk_set(&f->k, 0, 77, 9, 9);
+	fk_set(&f->k, 1, 88, 9, 9);
+	assert_int_equal(pthread_create(&t, NULL, read_elsewhere, &r), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(r.ret, 2);
+	assert_int_equal(f->k.nrdpmc, 0);
+	assert_int_equal(f->k.nread, 1);
+	assert_int_equal(r.v[0].raw, 77);
+	assert_int_equal(r.v[1].raw, 88);
+	/* the counted thread itself still takes the fast path */
+	assert_int_equal(pmu_session_read(f->s, r.v, 2), 2);
+	assert_int_equal(f->k.nrdpmc, 2);
+	assert_int_equal(r.v[0].raw, 984);
+}
+
+/*
+ * A fake /proc: process 100 has threads 100 and 101, process 200 has
+ * threads 200-202.  101 is listed too, as /proc shows a thread's id as a
+ * (hidden) process directory with the whole task list.
+ */
+static const char *const fake_tasks[] = {
+	"100/task/100", "100/task/101", "101/task/100", "101/task/101",
+	"200/task/200", "200/task/201", "200/task/202",
+};
+
+static void fake_proc_make(char *root, size_t len)
+{
+	size_t i;
+
+	snprintf(root, len, "/tmp/pmu-proc-XXXXXX");
+	assert_non_null(mkdtemp(root));
+	for (i = 0; i < sizeof(fake_tasks) / sizeof(fake_tasks[0]); i++) {
+		char path[256], *slash;
+
+		snprintf(path, sizeof(path), "%s/%s", root, fake_tasks[i]);
+		/* mkdir -p: every prefix, then the leaf */
+		for (slash = strchr(path + strlen(root) + 1, '/'); slash;
+		     slash = strchr(slash + 1, '/')) {
+			*slash = '\0';
+			mkdir(path, 0700);
+			*slash = '/';
+		}
+		assert_int_equal(mkdir(path, 0700), 0);
+	}
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag,
+		    struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static void fake_proc_remove(const char *root)
+{
+	assert_int_equal(nftw(root, rm_entry, 8, FTW_DEPTH | FTW_PHYS), 0);
+}
+
+/* How many opens went to thread `tid`. */
+static int opens_of(const struct fk *k, pid_t tid)
+{
+	int i, n = 0;
+
+	for (i = 0; i < k->nop; i++)
+		n += k->op[i].pid == tid;
+	return n;
+}
+
+/* Every thread of every listed process, each once, counted together. */
+static void test_pid_list(void **state)
+{
+	struct fixture *f = *state;
+	const pid_t pids[] = { 200, 100, 101, 200 };
+	struct pmu_open_opts o = PMU_OPTS_INIT(pmu_open_opts,
+					       .target = PMU_TARGET_PID,
+					       .pids = pids, .npids = 4);
+	const pid_t want[] = { 100, 101, 200, 201, 202 };
+	uint64_t want_raw[3] = { 0 };
+	struct pmu_value v[3];
+	char root[64];
+	int i;
+
+	fake_proc_make(root, sizeof(root));
+	f->sys.proc = root;
+	add_abc(f->s);
+	assert_int_equal(pmu_session_open(f->s, &o, NULL), 0);
+	fake_proc_remove(root);
+	assert_int_equal(f->k.nop, 3 * 5);
+	for (i = 0; i < 5; i++)
+		assert_int_equal(opens_of(&f->k, want[i]), 3);
+	for (i = 0; i < f->k.nop; i++) {
+		uint64_t c = f->k.op[i].attr.config;
+
+		fk_set(&f->k, i, (uint64_t)i + 1, 10, 10);
+		/* a, b, c are task-clock, page-faults, context-switches */
+		want_raw[c == PERF_COUNT_SW_TASK_CLOCK ? 0 :
+			 c == PERF_COUNT_SW_PAGE_FAULTS ? 1 : 2] += (uint64_t)i + 1;
+	}
+	assert_int_equal(pmu_session_read(f->s, v, 3), 3);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(v[i].raw, want_raw[i]);
+		assert_int_equal(v[i].enabled, 5 * 10);
+	}
+}
+
+/* Listed threads, each once; one that does not exist fails the open. */
+static void test_tid_list(void **state)
+{
+	struct fixture *f = *state;
+	const pid_t tids[] = { 12, 11, 12 };
+	struct pmu_open_opts o = PMU_OPTS_INIT(pmu_open_opts,
+					       .target = PMU_TARGET_TID,
+					       .pids = tids, .npids = 3);
+	struct pmu_error err = { .size = sizeof(err) };
+
+	add_abc(f->s);
+	assert_int_equal(pmu_session_open(f->s, &o, NULL), 0);
+	assert_int_equal(f->k.nop, 3 * 2);
+	assert_int_equal(opens_of(&f->k, 11), 3);
+	assert_int_equal(opens_of(&f->k, 12), 3);
+	pmu_session_free(f->s);
+	f->s = pmu_session_new(NULL);
+	pmu__session_set_sys(f->s, &f->sys);
+	add_abc(f->s);
+	f->k.gone[0] = 12;
+	assert_int_equal(pmu_session_open(f->s, &o, &err), -ESRCH);
+	assert_int_equal(err.kind, PMU_ERR_NO_TARGET);
+	assert_string_equal(err.token, "12");
+	assert_non_null(strstr(err.message, "no such thread: 12"));
+	assert_int_equal(f->k.nlive, 0);
+}
+
+/* Threads that answered ESRCH in an attempt given up for a fallback
+ * were opened by the next one: process 100 has not vanished. */
+static void test_pid_retry_forgets_gone(void **state)
+{
+	struct fixture *f = *state;
+	const pid_t pids[] = { 100, 200 };
+	struct pmu_open_opts o = PMU_OPTS_INIT(pmu_open_opts,
+					       .target = PMU_TARGET_PID,
+					       .pids = pids, .npids = 2,
+					       .inherit = true);
+	struct pmu_error err = { .size = sizeof(err) };
+	char root[64];
+
+	fake_proc_make(root, sizeof(root));
+	f->sys.proc = root;
+	f->k.reject_inherit_group = true;
+	f->k.esrch_before = 2;
+	add_abc(f->s);
+	assert_int_equal(pmu_session_open(f->s, &o, &err), 0);
+	fake_proc_remove(root);
+	/* the first attempt: 100 and 101 gone, then 200 refused */
+	assert_int_equal(f->k.op[0].pid, 100);
+	assert_int_equal(f->k.op[1].pid, 101);
+	assert_int_equal(f->k.nlive, 3 * 5);
+}
+
+/* Processes that are missing, or whose threads all exit before they are
+ * opened, fail the open and name the process; a few exited threads do
+ * not. */
+struct vanish_row {
+	int line;
+	pid_t pids[3];
+	pid_t gone[4];
+	int ret;
+	const char *token;   /* NULL: success */
+	int live;            /* descriptors open after success */
+};
+
+static const struct vanish_row vanish_rows[] = {
+	{ __LINE__, { 100, 200 }, { 201 }, 0, NULL, 3 * 4 },
+	{ __LINE__, { 100, 200 }, { 200, 201, 202 }, -ESRCH, "200", 0 },
+	{ __LINE__, { 100, 200 }, { 100, 101 }, -ESRCH, "100", 0 },
+	{ __LINE__, { 101, 200 }, { 100, 101 }, -ESRCH, "101", 0 },
+	{ __LINE__, { 100, 101 }, { 100 }, 0, NULL, 3 * 1 },
+	{ __LINE__, { 200 }, { 200, 201, 202 }, -ESRCH, "200", 0 },
+	{ __LINE__, { 100, 300 }, { 0 }, -ESRCH, "300", 0 },
+};
+
+static void check_vanish_row(void **state, const struct vanish_row *r,
+			     const char *root)
+{
+	struct pmu_open_opts o = PMU_OPTS_INIT(pmu_open_opts,
+					       .target = PMU_TARGET_PID,
+					       .pids = r->pids);
+	struct pmu_error err = { .size = sizeof(err) };
+	struct fixture *f;
+	int ret;
+
+	while (o.npids < 3 && r->pids[o.npids])
+		o.npids++;
+	setup(state);
+	f = *state;
+	f->sys.proc = root;
+	memcpy(f->k.gone, r->gone, sizeof(f->k.gone));
+	add_abc(f->s);
+	ret = pmu_session_open(f->s, &o, &err);
+	if (ret != r->ret || f->k.nlive != r->live ||
+	    (r->token && (err.kind != PMU_ERR_NO_TARGET ||
+			  strcmp(err.token, r->token) ||
+			  !strstr(err.message, "no such process"))))
+		fail_msg("row at line %d: ret %d live %d token '%s' '%s'",
+			 r->line, ret, f->k.nlive, err.token, err.message);
+	teardown(state);
+}
+
+static void test_pid_vanished(void **state)
+{
+	char root[64];
+	size_t i;
+
+	fake_proc_make(root, sizeof(root));
+	for (i = 0; i < sizeof(vanish_rows) / sizeof(vanish_rows[0]); i++)
+		check_vanish_row(state, &vanish_rows[i], root);
+	fake_proc_remove(root);
+}
+
+/* Bad lists are usage errors; callers built against the struct without
+ * pids (a smaller sz) keep the single pid. */
+static void test_pid_list_usage(void **state)
+{
+	struct fixture *f = *state;
+	const pid_t bad[] = { 11, 0 };
+	struct pmu_open_opts o = PMU_OPTS_INIT(pmu_open_opts,
+					       .target = PMU_TARGET_TID,
+					       .pids = bad, .npids = 2);
+	struct pmu_error err = { .size = sizeof(err) };
+
+	add_abc(f->s);
+	assert_int_equal(pmu_session_open(f->s, &o, &err), -EINVAL);
+	assert_int_equal(err.kind, PMU_ERR_USAGE);
+	assert_string_equal(err.token, "0");
+	o.target = PMU_TARGET_SELF;
+	o.npids = 1;
+	assert_int_equal(pmu_session_open(f->s, &o, &err), -EINVAL);
+	assert_int_equal(err.kind, PMU_ERR_USAGE);
+	o.target = PMU_TARGET_TID;
+	o.pids = NULL;
+	assert_int_equal(pmu_session_open(f->s, &o, &err), -EINVAL);
+	assert_int_equal(f->k.nop, 0);
+	o.sz = offsetof(struct pmu_open_opts, pids);
+	o.pid = 77;
+	o.pids = bad;
+	assert_int_equal(pmu_session_open(f->s, &o, &err), 0);
+	assert_int_equal(f->k.nop, 3);
+	assert_int_equal(opens_of(&f->k, 77), 3);
+}
+
 /* Misuse is refused with a usage error, not a crash. */
 static void test_usage(void **state)
 {
@@ -847,6 +1198,13 @@ int main(void)
 		cmocka_unit_test(test_mmap_time),
 		T(test_no_mmap_read),
 		T(test_no_mmap_software),
+		T(test_mmap_other_thread),
+		T(test_pid_list),
+		T(test_tid_list),
+		cmocka_unit_test(test_pid_vanished),
+		T(test_pid_retry_forgets_gone),
+		cmocka_unit_test(test_guest_fallback),
+		T(test_pid_list_usage),
 		T(test_usage),
 	};
 

@@ -178,6 +178,64 @@ static void test_pid_target(void **state)
 	pmu_session_free(s);
 }
 
+/* A child that touches `pages` fresh pages once it reads a byte from fd. */
+static pid_t held_toucher(int fd, long pages)
+{
+	pid_t pid = fork();
+	long psz = sysconf(_SC_PAGESIZE);
+	volatile char *p;
+	char c;
+
+	assert_true(pid >= 0);
+	if (pid)
+		return pid;
+	if (read(fd, &c, 1) != 1)
+		_exit(99);
+	p = mmap(NULL, (size_t)(pages * psz), PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		_exit(98);
+	for (long i = 0; i < pages; i++)
+		p[i * psz] = 1;
+	_exit(0);
+}
+
+/* Two processes as one target: their page faults add up, which one of
+ * them alone (N and a few) cannot reach. */
+static void test_pid_list(void **state)
+{
+	const uint64_t cfg[] = { PERF_COUNT_SW_PAGE_FAULTS };
+	const long n = 500;
+	struct pmu_session *s = sw_session(cfg, 1);
+	struct pmu_open_opts o = PMU_OPTS_INIT(pmu_open_opts,
+					       .target = PMU_TARGET_PID);
+	pid_t pids[2];
+	struct pmu_value v[1];
+	int go[2], i;
+
+	(void)state;
+	assert_int_equal(pipe(go), 0);
+	for (i = 0; i < 2; i++)
+		pids[i] = held_toucher(go[0], n);
+	close(go[0]);
+	o.pids = pids;
+	o.npids = 2;
+	assert_int_equal(pmu_session_open(s, &o, NULL), 0);
+	assert_int_equal(pmu_session_start(s), 0);
+	assert_int_equal(write(go[1], "xy", 2), 2);
+	close(go[1]);
+	for (i = 0; i < 2; i++) {
+		int st;
+
+		assert_int_equal(waitpid(pids[i], &st, 0), pids[i]);
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	}
+	assert_int_equal(pmu_session_stop(s), 0);
+	assert_int_equal(pmu_session_read(s, v, 1), 1);
+	assert_true(v[0].raw >= 2 * (uint64_t)n);
+	pmu_session_free(s);
+}
+
 static void test_no_such_pid(void **state)
 {
 	const uint64_t cfg[] = { PERF_COUNT_SW_TASK_CLOCK };
@@ -344,6 +402,7 @@ int main(void)
 		cmocka_unit_test(test_self_context_switches),
 		cmocka_unit_test(test_hw_event),
 		cmocka_unit_test(test_pid_target),
+		cmocka_unit_test(test_pid_list),
 		cmocka_unit_test(test_no_such_pid),
 		cmocka_unit_test(test_child_target),
 		cmocka_unit_test(test_cpus_target),

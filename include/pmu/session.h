@@ -32,8 +32,8 @@ struct pmu_session;
 
 enum pmu_target_kind {
 	PMU_TARGET_SELF = 0, /* the calling thread */
-	PMU_TARGET_PID,      /* every thread of an existing process */
-	PMU_TARGET_TID,      /* one existing thread */
+	PMU_TARGET_PID,      /* every thread of existing processes */
+	PMU_TARGET_TID,      /* existing threads */
 	PMU_TARGET_CHILD,    /* a child stopped before exec: counts from its
 				exec, follows its children (inherit) */
 	PMU_TARGET_CPUS,     /* system-wide on CPUs (all when cpus is NULL) */
@@ -42,11 +42,14 @@ enum pmu_target_kind {
 struct pmu_open_opts {
 	size_t sz;                 /* sizeof(struct pmu_open_opts) */
 	enum pmu_target_kind target;
-	pid_t pid;                 /* PID, TID or CHILD */
+	pid_t pid;                 /* PID, TID or CHILD (unless npids > 0) */
 	const char *cpus;          /* CPUS: list like "0-3,6"; NULL = all online */
 	bool inherit;              /* count children created after open
 				      (default on for CHILD) */
 	bool no_mmap_read;         /* force read(2), never the mmap page */
+	const pid_t *pids;         /* PID or TID: several processes or threads,
+				      counted together; replaces pid */
+	size_t npids;              /* entries in pids; 0 = use pid */
 };
 
 #define PMU_OPTS_INIT(type, ...) \

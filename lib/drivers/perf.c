@@ -126,20 +126,67 @@ static int open_units(struct pmu__perf *p, struct perf_group *g, size_t *bad)
 	size_t u, k;
 	int ret;
 
+	/* an abandoned attempt's exited threads say nothing about this one */
+	memset(p->gone_try, 0, p->nunits * sizeof(*p->gone_try));
 	for (u = 0; u < p->nunits; u++) {
 		for (k = 0; k < g->nev; k++) {
 			ret = open_one(p, g, k, u);
 			if (ret == -ESRCH && p->target == PMU_TARGET_PID) {
 				close_unit(p, g, u); /* thread exited */
+				p->gone_try[u] = true;
 				break;
 			}
 			if (ret) {
 				*bad = k;
+				p->bad_unit = u;
 				return ret;
 			}
 		}
 	}
 	return 0;
+}
+
+/* exclude_guest is set on every event unless :G or :H said otherwise,
+ * and some PMUs (msr, uncore) refuse it: count without it rather than
+ * not at all, but only where the user did not ask for it. */
+static bool drop_default_guest(struct pmu__perf *p, const struct perf_group *g,
+			       size_t bad)
+{
+	const struct pmu__perf_ev *b = &p->ev[g->first + bad];
+	size_t k;
+
+	if (!b->guest_default || !b->attr.exclude_guest)
+		return false;
+	for (k = 0; k < g->nev; k++) {
+		struct pmu__perf_ev *e = &p->ev[g->first + k];
+
+		if (e->guest_default)
+			e->attr.exclude_guest = 0;
+	}
+	return true;
+}
+
+/* Settings a kernel or PMU may refuse with EINVAL, given up one at a
+ * time: group reads of inherited events (older kernels), then a default
+ * exclude_guest.  Each is given up at most once. */
+static bool fall_back(struct pmu__perf *p, struct perf_group *g, size_t bad,
+		      int ret)
+{
+	if (ret != -EINVAL)
+		return false;
+	if (p->inherit && !g->per_event) {
+		g->per_event = true;
+		return true;
+	}
+	return drop_default_guest(p, g, bad);
+}
+
+static void keep_gone(struct pmu__perf *p)
+{
+	size_t u;
+
+	for (u = 0; u < p->nunits; u++)
+		p->gone[u] = p->gone[u] || p->gone_try[u];
 }
 
 static int open_group(struct pmu__perf *p, struct perf_group *g,
@@ -148,13 +195,11 @@ static int open_group(struct pmu__perf *p, struct perf_group *g,
 	size_t bad = 0;
 	int ret = open_units(p, g, &bad);
 
-	/* Older kernels refuse group reads of inherited events: fall back to
-	 * one read per event. */
-	if (ret == -EINVAL && p->inherit) {
+	while (ret && fall_back(p, g, bad, ret)) {
 		close_group(p, g);
-		g->per_event = true;
 		ret = open_units(p, g, &bad);
 	}
+	keep_gone(p);
 	if (!ret) {
 		g->open = true;
 		return 0;
@@ -190,18 +235,23 @@ static int alloc_tables(struct pmu__perf *p)
 	size_t n = p->nev * p->nunits, i, maxg = 1;
 
 	p->fd = malloc((n + 1) * sizeof(*p->fd));
+	/* marked closed at once: if a later allocation fails, closing the
+	 * session must not close descriptors it never opened */
+	for (i = 0; p->fd && i < n; i++)
+		p->fd[i] = -1;
 	p->id = calloc(n + 1, sizeof(*p->id));
 	p->leader = malloc((p->ngrp * p->nunits + 1) * sizeof(*p->leader));
+	p->gone = calloc(p->nunits + 1, sizeof(*p->gone));
+	p->gone_try = calloc(p->nunits + 1, sizeof(*p->gone_try));
 	for (i = 0; i < p->ngrp; i++)
 		if (p->grp[i].nev > maxg)
 			maxg = p->grp[i].nev;
 	/* group read: nr, enabled, running, {value, id} per event; the mmap
 	 * path keeps {value, enabled, running} per event */
 	p->buf = calloc(3 + 3 * maxg, sizeof(*p->buf));
-	if (!p->fd || !p->id || !p->leader || !p->buf)
+	if (!p->fd || !p->id || !p->leader || !p->gone || !p->gone_try ||
+	    !p->buf)
 		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		p->fd[i] = -1;
 	return 0;
 }
 
@@ -242,6 +292,7 @@ static void map_pages(struct pmu__perf *p)
 	if (!p->page)
 		return; /* read(2) still works */
 	p->page_size = (size_t)sysconf(_SC_PAGESIZE);
+	p->opener = pthread_self();
 	for (g = 0; g < p->ngrp; g++) {
 		struct perf_group *gr = &p->grp[g];
 
@@ -271,10 +322,44 @@ static void collect_leaders(struct pmu__perf *p)
 					p->fd[p->grp[g].first * p->nunits + u];
 }
 
+/* Threads may exit between listing and opening; a process all of whose
+ * threads did is gone, and counting nothing for it would look like a
+ * quiet process. */
+static int check_vanished(const struct pmu__perf *p, pid_t owner,
+			  struct pmu_error *err)
+{
+	char tok[24];
+	size_t u, n = 0, gone = 0;
+
+	for (u = 0; u < p->nunits; u++) {
+		if (p->units.owner[u] != owner)
+			continue;
+		n++;
+		gone += p->gone[u];
+	}
+	if (!n || gone < n)
+		return 0;
+	snprintf(tok, sizeof(tok), "%d", (int)owner);
+	return pmu__error(err, -ESRCH, PMU_ERR_NO_TARGET, tok, -1,
+			  "no such process: %d (it has exited)", (int)owner);
+}
+
+static int check_processes(const struct pmu__perf *p,
+			   const struct pmu_open_opts *o, struct pmu_error *err)
+{
+	const pid_t *ids = o->npids ? o->pids : &o->pid;
+	size_t i, n = o->npids ? o->npids : 1;
+	int ret = 0;
+
+	for (i = 0; !ret && p->target == PMU_TARGET_PID && i < n; i++)
+		ret = check_vanished(p, ids[i], err);
+	return ret;
+}
+
 static int open_all(struct pmu__perf *p, const struct pmu_open_opts *o,
 		    struct pmu_error *err)
 {
-	int ret = pmu__perf_units_get(o, &p->units, err);
+	int ret = pmu__perf_units_get(o, p->sys->proc, &p->units, err);
 	size_t g;
 
 	if (ret)
@@ -285,6 +370,8 @@ static int open_all(struct pmu__perf *p, const struct pmu_open_opts *o,
 		ret = alloc_tables(p);
 	for (g = 0; !ret && g < p->ngrp; g++)
 		ret = open_group(p, &p->grp[g], err);
+	if (!ret)
+		ret = check_processes(p, o, err);
 	if (ret)
 		return ret;
 	if (mmap_possible(p, o))
@@ -342,6 +429,8 @@ void pmu__perf_close(struct pmu__perf *p)
 	free(p->fd);
 	free(p->id);
 	free(p->leader);
+	free(p->gone);
+	free(p->gone_try);
 	free(p->buf);
 	free(p->grp);
 	free(p);

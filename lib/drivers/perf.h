@@ -22,6 +22,8 @@ struct pmu__perf_ev {
 	int group;
 	bool leader;
 	bool is_hw;                  /* needs a hardware PMU */
+	bool guest_default;          /* attr.exclude_guest was not asked for:
+					dropped if the PMU refuses it */
 	char unit[16];
 	double scale;
 	enum pmu_event_status status;
@@ -56,19 +58,24 @@ size_t pmu__perf_nunits(const struct pmu__perf *p);
 
 
 
-/* Where events are opened: pid[i]/cpu[i] are perf_event_open's pid/cpu. */
+/*
+ * Where events are opened: pid[i]/cpu[i] are perf_event_open's pid/cpu;
+ * owner[i] is the pid or tid the caller listed that unit came from.
+ */
 struct pmu__perf_units {
 	pid_t *pid;
 	int *cpu;
+	pid_t *owner;
 	size_t n;
 };
 
 /*
- * Resolve a target to units: SELF/TID/CHILD one unit, PID every thread in
- * /proc/PID/task, CPUS every listed (or online) CPU.  Errors name the bad
- * PID or CPU list token in *err.
+ * Resolve a target to units: SELF/CHILD one unit, TID each listed thread,
+ * PID every thread in PROC/PID/task of every listed process (`proc` NULL
+ * = "/proc"), CPUS every listed (or online) CPU.  A thread listed twice
+ * is one unit.  Errors name the bad PID or CPU list token in *err.
  */
-int pmu__perf_units_get(const struct pmu_open_opts *o,
+int pmu__perf_units_get(const struct pmu_open_opts *o, const char *proc,
 			struct pmu__perf_units *u, struct pmu_error *err);
 void pmu__perf_units_free(struct pmu__perf_units *u);
 #endif

@@ -89,7 +89,7 @@ static int target_error(struct pmu__perf *p, size_t i, int ret,
 			struct pmu_error *err)
 {
 	char tok[24];
-	int pid = (int)p->units.pid[0];
+	int pid = (int)p->units.pid[p->bad_unit];
 
 	snprintf(tok, sizeof(tok), "%d", pid);
 	return pmu__error(err, ret, PMU_ERR_NO_TARGET, tok, -1,

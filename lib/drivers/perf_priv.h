@@ -2,6 +2,7 @@
 #ifndef PMU_DRIVERS_PERF_PRIV_H
 #define PMU_DRIVERS_PERF_PRIV_H
 
+#include <pthread.h>
 #include <stdint.h>
 
 #include <pmu/host.h>
@@ -25,10 +26,15 @@ struct pmu__perf {
 	bool inherit;
 	struct pmu__perf_units units;
 	size_t nunits;
+	bool *gone;         /* [unit]: its thread exited before it was opened */
+	bool *gone_try;     /* the same, seen by the open attempt under way;
+			       kept in gone once a group's attempts end */
+	size_t bad_unit;    /* unit of the open that failed the session */
 	int *fd;            /* [event * nunits + unit], -1 when not open */
 	uint64_t *id;       /* kernel ids, same indexing */
 	struct perf_event_mmap_page **page; /* [event], self only, or NULL */
 	size_t page_size;
+	pthread_t opener;    /* the counted thread: pages are only valid there */
 	struct perf_group *grp;
 	size_t ngrp;
 	int *leader;        /* open leader fds: the ioctl fast path */

@@ -171,7 +171,10 @@ static int read_units(struct pmu__perf *p, const struct perf_group *g,
 	size_t u;
 	int ret = 0;
 
-	if (g->mmap && read_mmap(p, g, vals, n) == 0)
+	/* rdpmc reads the register of the CPU the caller runs on: any other
+	 * thread would get a counter of whatever runs there */
+	if (g->mmap && pthread_equal(p->opener, pthread_self()) &&
+	    read_mmap(p, g, vals, n) == 0)
 		return 0;
 	for (u = 0; !ret && u < p->nunits; u++)
 		ret = g->per_event ? read_each(p, g, u, vals, n) :

@@ -24,6 +24,9 @@ struct pmu__perf_sys {
 	unsigned long long (*rdpmc)(void *ctx, unsigned int idx);
 	unsigned long long (*rdtsc)(void *ctx);
 	void *ctx;
+	/* Where /proc is mounted, read to list a process's threads; tests
+	 * point it at a fake tree.  NULL means "/proc". */
+	const char *proc;
 };
 
 /* The real kernel. */

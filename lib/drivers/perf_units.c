@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -12,8 +14,9 @@ static int units_alloc(struct pmu__perf_units *u, size_t n)
 {
 	u->pid = calloc(n ? n : 1, sizeof(*u->pid));
 	u->cpu = calloc(n ? n : 1, sizeof(*u->cpu));
+	u->owner = calloc(n ? n : 1, sizeof(*u->owner));
 	u->n = 0;
-	if (!u->pid || !u->cpu) {
+	if (!u->pid || !u->cpu || !u->owner) {
 		pmu__perf_units_free(u);
 		return -ENOMEM;
 	}
@@ -28,62 +31,134 @@ static int units_one(struct pmu__perf_units *u, pid_t pid)
 		return ret;
 	u->pid[0] = pid;
 	u->cpu[0] = -1;
+	u->owner[0] = pid;
 	u->n = 1;
 	return 0;
 }
 
-static int add_thread(struct pmu__perf_units *u, size_t *cap, pid_t tid)
-{
-	if (u->n == *cap) {
-		size_t ncap = *cap * 2;
-		pid_t *p = realloc(u->pid, ncap * sizeof(*p));
-		int *c;
+/* A thread found while resolving the target, and the listed id (and its
+ * place in the list) it was found through. */
+struct thread_ent {
+	pid_t tid, owner;
+	size_t order;
+};
 
-		if (!p)
+struct thread_list {
+	struct thread_ent *e;
+	size_t n, cap;
+};
+
+static int list_push(struct thread_list *l, pid_t tid, pid_t owner,
+		     size_t order)
+{
+	if (l->n == l->cap) {
+		size_t ncap = l->cap ? l->cap * 2 : 16;
+		struct thread_ent *e = realloc(l->e, ncap * sizeof(*e));
+
+		if (!e)
 			return -ENOMEM;
-		u->pid = p;
-		c = realloc(u->cpu, ncap * sizeof(*c));
-		if (!c)
-			return -ENOMEM;
-		u->cpu = c;
-		*cap = ncap;
+		l->e = e;
+		l->cap = ncap;
 	}
-	u->pid[u->n] = tid;
-	u->cpu[u->n++] = -1;
+	l->e[l->n++] = (struct thread_ent){ tid, owner, order };
 	return 0;
 }
 
-/* Threads are listed once; ones created later are not followed. */
-static int units_threads(struct pmu__perf_units *u, pid_t pid,
-			 struct pmu_error *err)
+static int no_process(struct pmu_error *err, pid_t pid, const char *why)
 {
-	char path[64], tok[24];
-	struct dirent *d;
-	size_t cap = 8;
-	DIR *dir;
-	int ret;
+	char tok[24];
 
 	snprintf(tok, sizeof(tok), "%d", (int)pid);
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	return pmu__error(err, -ESRCH, PMU_ERR_NO_TARGET, tok, -1,
+			  "no such process: %d%s", (int)pid, why);
+}
+
+static DIR *open_task_dir(const char *proc, pid_t pid, int *ret)
+{
+	char path[PATH_MAX];
+	int n = snprintf(path, sizeof(path), "%s/%d/task",
+			 proc ? proc : "/proc", (int)pid);
+	DIR *dir;
+
+	if (n < 0 || (size_t)n >= sizeof(path)) {
+		*ret = -ENAMETOOLONG;
+		return NULL;
+	}
 	dir = opendir(path);
-	if (!dir)
-		return pmu__error(err, -ESRCH, PMU_ERR_NO_TARGET, tok, -1,
-				  "no such process: %d", (int)pid);
-	ret = units_alloc(u, cap);
+	*ret = dir ? 0 : errno ? -errno : -EIO;
+	return dir;
+}
+
+/* Threads are listed once; ones created later are not followed. */
+static int list_threads(struct thread_list *l, const char *proc, pid_t pid,
+			size_t order, struct pmu_error *err)
+{
+	size_t n0 = l->n;
+	struct dirent *d;
+	int ret;
+	DIR *dir = open_task_dir(proc, pid, &ret);
+
+	if (ret == -ENOENT || ret == -ESRCH)
+		return no_process(err, pid, "");
+	if (ret)
+		return pmu__error(err, ret, PMU_ERR_SYSTEM, NULL, -1,
+				  "cannot list the threads of process %d: %s",
+				  (int)pid, pmu_strerror(ret));
 	while (!ret && (d = readdir(dir))) {
 		char *end;
 		long tid = strtol(d->d_name, &end, 10);
 
 		if (*end == '\0' && tid > 0)
-			ret = add_thread(u, &cap, (pid_t)tid);
+			ret = list_push(l, (pid_t)tid, pid, order);
 	}
 	closedir(dir);
-	if (!ret && u->n == 0)
-		ret = pmu__error(err, -ESRCH, PMU_ERR_NO_TARGET, tok, -1,
-				 "no such process: %d (it has exited)",
-				 (int)pid);
-	if (ret)
-		pmu__perf_units_free(u);
+	if (!ret && l->n == n0)
+		ret = no_process(err, pid, " (it has exited)");
+	return ret;
+}
+
+static int ent_cmp(const void *a, const void *b)
+{
+	const struct thread_ent *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* One unit per thread, owned by the first listed id that led to it, so
+ * a process named twice (or by one of its threads) is still one owner. */
+static int units_from_list(struct pmu__perf_units *u, struct thread_list *l)
+{
+	size_t i;
+	int ret;
+
+	qsort(l->e, l->n, sizeof(*l->e), ent_cmp);
+	ret = units_alloc(u, l->n);
+	for (i = 0; !ret && i < l->n; i++) {
+		if (u->n && u->pid[u->n - 1] == l->e[i].tid)
+			continue;
+		u->pid[u->n] = l->e[i].tid;
+		u->cpu[u->n] = -1;
+		u->owner[u->n++] = l->e[i].owner;
+	}
+	return ret;
+}
+
+static int units_listed(struct pmu__perf_units *u, const pid_t *ids,
+			size_t n, bool threads, const char *proc,
+			struct pmu_error *err)
+{
+	struct thread_list l = { 0 };
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < n; i++)
+		ret = threads ? list_push(&l, ids[i], ids[i], i)
+			      : list_threads(&l, proc, ids[i], i, err);
+	if (!ret)
+		ret = units_from_list(u, &l);
+	free(l.e);
 	return ret;
 }
 
@@ -106,6 +181,7 @@ static int units_cpus(struct pmu__perf_units *u, const char *cpus,
 		ret = units_alloc(u, cpus ? want.n : online.n);
 	for (i = 0; !ret && i < (cpus ? want.n : online.n); i++) {
 		u->pid[i] = -1;
+		u->owner[i] = -1;
 		u->cpu[i] = cpus ? want.cpu[i] : online.cpu[i];
 		u->n++;
 	}
@@ -114,29 +190,49 @@ static int units_cpus(struct pmu__perf_units *u, const char *cpus,
 	return ret;
 }
 
-int pmu__perf_units_get(const struct pmu_open_opts *o,
-			struct pmu__perf_units *u, struct pmu_error *err)
+static int check_ids(const pid_t *ids, size_t n, struct pmu_error *err)
 {
 	char tok[24];
+	size_t i;
 
-	u->pid = NULL;
-	u->cpu = NULL;
-	u->n = 0;
-	if (o->target != PMU_TARGET_SELF && o->target != PMU_TARGET_CPUS &&
-	    o->pid <= 0) {
-		snprintf(tok, sizeof(tok), "%d", (int)o->pid);
+	for (i = 0; i < n; i++) {
+		if (ids[i] > 0)
+			continue;
+		snprintf(tok, sizeof(tok), "%d", (int)ids[i]);
 		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, tok, -1,
-				  "target needs a process or thread id > 0, "
-				  "not %d", (int)o->pid);
+				  "target needs process or thread ids > 0, "
+				  "not %d", (int)ids[i]);
+	}
+	return 0;
+}
+
+int pmu__perf_units_get(const struct pmu_open_opts *o, const char *proc,
+			struct pmu__perf_units *u, struct pmu_error *err)
+{
+	bool listed = o->target == PMU_TARGET_PID || o->target == PMU_TARGET_TID;
+	const pid_t *ids = o->npids ? o->pids : &o->pid;
+	size_t nids = o->npids ? o->npids : 1;
+	int ret;
+
+	*u = (struct pmu__perf_units){ 0 };
+	if (o->npids && (!listed || !o->pids))
+		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
+				  "pids/npids need a PID or TID target and "
+				  "a non-NULL pids");
+	if (o->target == PMU_TARGET_CHILD || listed) {
+		ret = check_ids(ids, nids, err);
+		if (ret)
+			return ret;
 	}
 	switch (o->target) {
 	case PMU_TARGET_SELF:
 		return units_one(u, 0);
-	case PMU_TARGET_TID:
 	case PMU_TARGET_CHILD:
 		return units_one(u, o->pid);
+	case PMU_TARGET_TID:
 	case PMU_TARGET_PID:
-		return units_threads(u, o->pid, err);
+		return units_listed(u, ids, nids, o->target == PMU_TARGET_TID,
+				    proc, err);
 	case PMU_TARGET_CPUS:
 		return units_cpus(u, o->cpus, err);
 	}
@@ -150,7 +246,6 @@ void pmu__perf_units_free(struct pmu__perf_units *u)
 		return;
 	free(u->pid);
 	free(u->cpu);
-	u->pid = NULL;
-	u->cpu = NULL;
-	u->n = 0;
+	free(u->owner);
+	*u = (struct pmu__perf_units){ 0 };
 }

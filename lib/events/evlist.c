@@ -141,10 +141,15 @@ static void include_priv(struct perf_event_attr *a, char c)
 		a->exclude_hv = 0;
 }
 
-static void include_virt(struct perf_event_attr *a, char c)
+/* exclude_guest may already be set by default, so "first one named"
+ * is kept in guest_default rather than read from the attr. */
+static void include_virt(struct pmu__evdesc *d, char c)
 {
-	if (!a->exclude_guest && !a->exclude_host)
+	struct perf_event_attr *a = &d->attr;
+
+	if (d->guest_default)
 		a->exclude_guest = a->exclude_host = 1;
+	d->guest_default = false;
 	if (c == 'G')
 		a->exclude_guest = 0;
 	else
@@ -156,9 +161,13 @@ static int apply_flag(struct pmu__evdesc *d, char c)
 	switch (c) {
 	case 'u': case 'k': case 'h':
 		include_priv(&d->attr, c);
+		/* perf's rule: user-only counts leave out guests unless
+		 * :G or :H said otherwise; :k and :h do not */
+		if (c == 'u' && d->guest_default)
+			d->attr.exclude_guest = 1;
 		return 0;
 	case 'G': case 'H':
-		include_virt(&d->attr, c);
+		include_virt(d, c);
 		return 0;
 	case 'P':
 		d->precise_max = true;
@@ -207,6 +216,9 @@ static int apply_mods(struct parser *p, struct pmu__evdesc *d,
 	}
 	if (np && !d->precise_max)
 		d->attr.precise_ip = np;
+	/* precise sampling of the host alone, as perf asks for it */
+	if (np && d->guest_default)
+		d->attr.exclude_guest = 1;
 	return 0;
 }
 
@@ -636,6 +648,7 @@ static int parse_catalog(struct parser *p, struct evbuild *b,
 	if (r < 0)
 		return r;
 	b->d.is_hw = true;
+	b->d.guest_default = false; /* the catalog's value stands */
 	return 0;
 }
 
@@ -697,12 +710,18 @@ static int add_event(struct parser *p, const char *t, size_t off,
 		     const char *gmods, bool leader)
 {
 	struct evbuild b = {
-		.d = { .scale = 1.0, .group = p->group, .leader = leader },
+		.d = { .scale = 1.0, .group = p->group, .leader = leader,
+		       .guest_default = true },
 		.text = t, .off = off,
 	};
 	int r;
 
 	r = build_event(p, &b);
+	/* like perf: an event without modifiers leaves out time spent in
+	 * guests; the event's own modifiers decide it otherwise (:u, :p,
+	 * :G, :H), the group's start from what the event has */
+	if (!b.own_mods && b.d.guest_default)
+		b.d.attr.exclude_guest = 1;
 	if (r == 0 && gmods)
 		r = apply_mods(p, &b.d, gmods, strlen(gmods), t, off);
 	/* catalogs may have filled attr wholesale */

@@ -31,6 +31,9 @@ struct pmu__evdesc {
 			      lower it */
 	bool sample_read;  /* :S, sample by reading the group (records add
 			      PERF_SAMPLE_READ) */
+	bool guest_default; /* no :G or :H: attr.exclude_guest, if set, is
+			       perf's default (no modifiers, :u, :p), and a
+			       PMU that refuses it may count without it */
 };
 
 struct pmu__evlist {

@@ -102,6 +102,7 @@ static void take_desc(struct pmu_session *s, struct pmu__evdesc *d)
 	e->group = s->ngroups + d->group;
 	e->leader = d->leader;
 	e->is_hw = d->is_hw;
+	e->guest_default = d->guest_default;
 	memcpy(e->unit, d->unit, sizeof(e->unit));
 	e->unit[sizeof(e->unit) - 1] = '\0';
 	e->scale = d->scale;

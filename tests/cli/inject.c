@@ -7,6 +7,11 @@
  *   open:type=T[:config=C]=ERRNO   only events of that type (and config)
  *   mux=PCT                        reads report time_running as PCT% of
  *                                  time_enabled, as if multiplexed
+ *   short-read                     reads of counters return 8 bytes,
+ *                                  fewer than any read format needs
+ *   kill=SIG                       once an event is open on another
+ *                                  process, kill it with SIG (it dies
+ *                                  while pmu still holds it)
  * ERRNO is a name (EACCES, EMFILE, ESRCH, EOPNOTSUPP, ...) or a number.
  */
 #include <dlfcn.h>
@@ -16,7 +21,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define MAX_FDS 4096
@@ -90,6 +97,22 @@ static int mux_percent(void)
 	return m ? atoi(m + 4) : 0;
 }
 
+/* WNOWAIT: the process is dead when this returns, and its status is
+ * still there for pmu to collect. */
+static void kill_target(pid_t pid)
+{
+	static int done;
+	const char *spec = getenv("PMU_INJECT");
+	const char *k = spec ? strstr(spec, "kill=") : NULL;
+	siginfo_t si;
+
+	if (!k || done || pid <= 0)
+		return;
+	done = 1;
+	if (kill(pid, atoi(k + 5)) == 0)
+		waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT);
+}
+
 SHIM_API long syscall(long nr, ...)
 {
 	long (*real)(long, ...) = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
@@ -114,6 +137,8 @@ SHIM_API long syscall(long nr, ...)
 		perf_fds[r] = 1;
 		read_formats[r] = ((const struct perf_event_attr *)a[0])->read_format;
 	}
+	if (r >= 0)
+		kill_target((pid_t)a[1]);
 	return r;
 }
 
@@ -138,6 +163,9 @@ SHIM_API ssize_t read(int fd, void *buf, size_t count)
 	ssize_t r = real(fd, buf, count);
 	int pct;
 
+	if (r > 8 && fd >= 0 && fd < MAX_FDS && perf_fds[fd] &&
+	    getenv("PMU_INJECT") && strstr(getenv("PMU_INJECT"), "short-read"))
+		return 8;
 	if (r > 0 && fd >= 0 && fd < MAX_FDS && perf_fds[fd] &&
 	    (pct = mux_percent()) > 0)
 		rewrite_running(buf, r, read_formats[fd], pct);

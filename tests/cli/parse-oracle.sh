@@ -12,7 +12,8 @@ if [ ! -x "$EVDUMP" ]; then
 	echo "# $EVDUMP not built"; exit 77
 fi
 
-FIELDS="type config config1 config2 exclude_user exclude_kernel exclude_hv precise_ip pinned"
+FIELDS="type config config1 config2 exclude_user exclude_kernel exclude_hv
+	exclude_guest exclude_host precise_ip pinned"
 
 # perf_fields EVENT: "field=value ..." from the first attr perf prints;
 # perf leaves out fields that are zero.
@@ -54,6 +55,11 @@ events=(
 	task-clock:u L1-dcache-load-misses:k
 	sched:sched_switch sched:sched_switch:k msr/tsc/ msr/tsc/u
 	msr/event=0x1/
+	cycles:G cycles:H cycles:GH cycles:HG cycles:uG task-clock:H cs:G
+	sched:sched_switch:G msr/tsc/H {cycles,cs}:G {cycles,cs}:uH
+	cycles:h cycles:kh cycles:hu cycles:S cycles:I cycles:pk
+	cycles:Gu cycles:uG cycles:kG cycles:pH {cycles,cs}:k {cycles:k,cs}:u
+	{cycles,cs}:D {cycles:k}:D {cycles:G}:u {cycles:G}:H {cycles:u}:G
 )
 
 for ev in "${events[@]}"; do

@@ -53,4 +53,15 @@ expect_match "mux=50: text shows (50.00%)" "$E" 'page-faults .*\(50\.00%\)$'
 inject mux=50 "$O" "$E" stat --no-scale -e page-faults -- "$SPIN" pages 100
 expect_no_match "mux=50 --no-scale: no percentage" "$E" '\(50\.00%\)'
 
+# The command dies while pmu still holds it: pmu survives the broken
+# pipe, says what happened and exits as the command did.
+inject kill=9 "$O" "$E" stat -e task-clock -- "$SPIN" exit 0
+expect_eq "killed before release: exit 128+9" "$RC" 137
+expect_match "killed before release: names the signal" "$E" 'killed by signal 9'
+
+# A read the library rejects is reported with the library's error code.
+inject short-read "$O" "$E" stat -e task-clock -- "$SPIN" exit 0
+expect_match "short read: names the returned error" "$E" \
+	'cannot read counters: Input/output error'
+
 done_testing

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -63,15 +64,55 @@ int launch_prepare(struct launch *l, char **argv, const sigset_t *child_mask)
 	return 0;
 }
 
+static void close_pipes(struct launch *l)
+{
+	if (l->go_fd >= 0)
+		close(l->go_fd);
+	if (l->err_fd >= 0)
+		close(l->err_fd);
+	l->go_fd = l->err_fd = -1;
+}
+
+/* A child that died before its release has closed its end of the pipe,
+ * and the write would raise SIGPIPE and kill pmu: block it, and consume
+ * the one the write raised before restoring the mask. */
+static ssize_t write_no_sigpipe(int fd, const void *buf, size_t len)
+{
+	const struct timespec zero = { 0, 0 };
+	sigset_t pipe_set, old, pending;
+	bool was_pending;
+	ssize_t n;
+	int e;
+
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &pipe_set, &old);
+	sigpending(&pending);
+	was_pending = sigismember(&pending, SIGPIPE);
+	n = write(fd, buf, len);
+	e = errno;
+	if (n < 0 && e == EPIPE && !was_pending)
+		while (sigtimedwait(&pipe_set, NULL, &zero) < 0 && errno == EINTR)
+			;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = e;
+	return n;
+}
+
 int launch_release(struct launch *l)
 {
 	char c = 1;
 	int e = 0;
 	ssize_t n;
 
-	if (write(l->go_fd, &c, 1) != 1) {
-		e = errno ? errno : EPIPE;
-		launch_abort(l);
+	if (write_no_sigpipe(l->go_fd, &c, 1) != 1) {
+		e = errno ? errno : EIO;
+		/* a dead child is left to the caller to reap: its status
+		 * says what became of it */
+		if (e == EPIPE)
+			close_pipes(l);
+		else
+			launch_abort(l);
 		return e;
 	}
 	close(l->go_fd);
@@ -87,11 +128,7 @@ int launch_release(struct launch *l)
 
 void launch_abort(struct launch *l)
 {
-	if (l->go_fd >= 0)
-		close(l->go_fd);
-	if (l->err_fd >= 0)
-		close(l->err_fd);
-	l->go_fd = l->err_fd = -1;
+	close_pipes(l);
 	if (l->pid > 0) {
 		while (waitpid(l->pid, NULL, 0) < 0 && errno == EINTR)
 			;

@@ -148,7 +148,8 @@ static int open_session(struct stat_ctx *c, pid_t child)
 	const struct stat_opts *o = c->o;
 	struct pmu_error err = { .size = sizeof(err) };
 	struct pmu_open_opts oo = { .sz = sizeof(oo), .target = o->target,
-				    .pid = o->pid, .cpus = o->cpus };
+				    .pids = o->pids, .npids = o->npids,
+				    .cpus = o->cpus };
 	int rc;
 
 	c->s = pmu_session_new(&err);
@@ -309,8 +310,10 @@ static int read_values(struct stat_ctx *c)
 {
 	for (size_t i = 0; i < c->n; i++)
 		c->cur[i].size = sizeof(struct pmu_value);
-	if (c->n && pmu_session_read(c->s, c->cur, c->n) < 0) {
-		pmu_tool_err("cannot read counters: %s", strerror(errno));
+	int ret = c->n ? pmu_session_read(c->s, c->cur, c->n) : 0;
+
+	if (ret < 0) {
+		pmu_tool_err("cannot read counters: %s", strerror(-ret));
 		return -1;
 	}
 	return 0;
@@ -461,11 +464,15 @@ static int wait_child(struct stat_ctx *c, pid_t pid, int *status)
 	}
 }
 
+/* Like perf, counting goes on while any listed process or thread lives. */
 static bool target_gone(const struct stat_opts *o)
 {
 	if (o->target != PMU_TARGET_PID && o->target != PMU_TARGET_TID)
 		return false;
-	return kill(o->pid, 0) < 0 && errno == ESRCH;
+	for (size_t i = 0; i < o->npids; i++)
+		if (kill(o->pids[i], 0) == 0 || errno != ESRCH)
+			return false;
+	return true;
 }
 
 /* No command: count until SIGINT/SIGTERM or until the process is gone. */
@@ -513,6 +520,29 @@ static int report_exec_error(const char *cmd, int e)
 	return e == ENOENT ? 127 : 126;
 }
 
+/* Something killed the command while pmu was still setting up: say
+ * so, and exit as the command did. */
+static int report_early_death(const char *cmd, struct launch *l)
+{
+	int status = 0;
+	pid_t r;
+
+	while ((r = waitpid(l->pid, &status, 0)) < 0 && errno == EINTR)
+		;
+	l->pid = -1;
+	if (r < 0) {
+		pmu_tool_err("%s: died before it started", cmd);
+		return EXIT_PMU_INPUT;
+	}
+	if (WIFSIGNALED(status))
+		pmu_tool_err("%s: killed by signal %d (%s) before it started",
+			     cmd, WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else
+		pmu_tool_err("%s: exited with status %d before it started",
+			     cmd, exit_code(status));
+	return exit_code(status);
+}
+
 static void finish_run(struct stat_ctx *c, double t0)
 {
 	double t1 = now_s();
@@ -548,6 +578,8 @@ static int run_one(struct stat_ctx *c, bool first, int *status)
 		stat_out_interval_header(c->out, c->o);
 	c->t0 = c->last_ts = now_s();
 	e = launch_release(&l);
+	if (e == EPIPE)
+		return report_early_death(c->o->argv[0], &l);
 	if (e) {
 		launch_abort(&l);
 		return report_exec_error(c->o->argv[0], e);
@@ -571,7 +603,10 @@ static int run_command(struct stat_ctx *c)
 			return rc;
 	}
 	if (!c->o->interval_ms)
-		print_summary(c, c->o->repeat == 1);
+		/* like perf: the command's own CPU times only when it alone
+		 * was measured, once */
+		print_summary(c, c->o->repeat == 1 &&
+				 c->o->target == PMU_TARGET_CHILD);
 	return exit_code(status);
 }
 
@@ -627,14 +662,14 @@ static const struct opt_def opt_defs[] = {
 static void usage(FILE *f)
 {
 	fputs("usage: pmu stat [OPTIONS] [--] COMMAND [ARGS...]\n"
-	      "       pmu stat [OPTIONS] -p PID | -t TID | -a [-C CPUS]\n\n"
+	      "       pmu stat [OPTIONS] -p PIDS | -t TIDS | -a [-C CPUS]\n\n"
 	      "Count events while COMMAND runs (or, without a command, on a\n"
 	      "process, thread or CPUs until Ctrl-C) and print a perf-stat table.\n\n"
 	      "  -e, --event EVENTS        events to count: comma list, {a,b} groups,\n"
 	      "                            modifiers (:u :k ...), pmu/term=v/, sys:tracepoint;\n"
 	      "                            repeatable (default: perf's default set)\n"
-	      "  -p, --pid PID             count every thread of an existing process\n"
-	      "  -t, --tid TID             count one existing thread\n"
+	      "  -p, --pid PID[,PID...]    count every thread of existing processes\n"
+	      "  -t, --tid TID[,TID...]    count existing threads\n"
 	      "  -a, --all-cpus            count system-wide on every CPU\n"
 	      "  -C, --cpu CPUS            count system-wide on CPUS only, e.g. 0-3,5\n"
 	      "  -I, --interval-print MS   print counts every MS milliseconds (>= 1)\n"
@@ -723,20 +758,44 @@ static int set_target(struct stat_opts *o, enum pmu_target_kind t,
 	return 0;
 }
 
+/* "12,34": every token a whole number > 0; repeated options add up. */
 static int set_pid(struct stat_opts *o, enum opt_id id, const char *val)
 {
 	const char *flag = id == OPT_PID ? "-p" : "-t";
-	long v;
+	const char *what = id == OPT_PID ? "process" : "thread";
+	size_t n = 1, len;
+	pid_t *ids;
 	int rc = set_target(o, id == OPT_PID ? PMU_TARGET_PID : PMU_TARGET_TID,
 			    flag);
 
 	if (rc)
 		return rc;
-	if (!parse_long(val, 1, INT_MAX, &v))
-		return usage_error("bad %s value '%s': expected one %s number",
-				   flag, val, id == OPT_PID ? "process" : "thread");
-	o->pid = (pid_t)v;
-	return 0;
+	for (const char *q = val; *q; q++)
+		n += *q == ',';
+	ids = realloc(o->pids, (o->npids + n) * sizeof(*ids));
+	if (!ids) {
+		pmu_tool_err("out of memory");
+		return EXIT_PMU_INPUT;
+	}
+	o->pids = ids;
+	for (const char *q = val;; q += len + 1) {
+		char tok[32];
+		long v;
+
+		len = strcspn(q, ",");
+		if (len == 0)
+			return usage_error("empty %s id in %s '%s': expected %s "
+					   "ids > 0 separated by ','", what,
+					   flag, val, what);
+		snprintf(tok, sizeof(tok), "%.*s", (int)len, q);
+		if (len >= sizeof(tok) || !parse_long(tok, 1, INT_MAX, &v))
+			return usage_error("bad %s value '%.*s' in '%s': expected "
+					   "%s ids > 0 separated by ','", flag,
+					   (int)len, q, val, what);
+		o->pids[o->npids++] = (pid_t)v;
+		if (!q[len])
+			return 0;
+	}
 }
 
 static int set_numeric(struct stat_opts *o, enum opt_id id, const char *val)
@@ -941,21 +1000,26 @@ int cmd_stat(int argc, char **argv)
 	rc = parse_args(&o, argc, argv);
 	if (rc) {
 		free(o.events);
+		free(o.pids);
 		return rc < 0 ? 0 : rc;
 	}
 	if (o.outfile && !(c.out = fopen(o.outfile, "w"))) {
 		pmu_tool_err("cannot write -o '%s': %s", o.outfile, strerror(errno));
 		free(o.events);
+		free(o.pids);
 		return EXIT_PMU_INPUT;
 	}
 	if (o.verbose)
 		pmu_set_print(verbose_print);
 	/* Signals are taken synchronously; the command starts with pmu's
-	 * original mask. */
+	 * original mask.  An inherited "SIGCHLD ignored" would make the
+	 * kernel reap the command unseen and send no SIGCHLD at all. */
+	signal(SIGCHLD, SIG_DFL);
 	wait_set(&block, true);
 	sigprocmask(SIG_BLOCK, &block, &c.child_mask);
 	rc = o.argv ? run_command(&c) : run_target(&c);
 	ctx_free(&c);
 	free(o.events);
+	free(o.pids);
 	return rc;
 }

@@ -18,7 +18,8 @@ struct stat_opts {
 	size_t nevents;
 	bool default_events;       /* no -e: perf's default set */
 	enum pmu_target_kind target;
-	pid_t pid;                 /* -p / -t */
+	pid_t *pids;               /* -p / -t lists, in the order given */
+	size_t npids;
 	const char *cpus;          /* -C */
 	long interval_ms;          /* -I, 0 = off */
 	int repeat;                /* -r */
@@ -72,7 +73,8 @@ struct launch {
 };
 
 int launch_prepare(struct launch *l, char **argv, const sigset_t *child_mask);
-/* Returns 0 once the child has exec'd, else the exec errno (> 0). */
+/* Returns 0 once the child has exec'd, else the exec errno (> 0);
+ * EPIPE: the child died before its release and is left to reap. */
 int launch_release(struct launch *l);
 /* Kill (if still held) and reap a child that will not be measured. */
 void launch_abort(struct launch *l);

@@ -27,17 +27,25 @@ static void print_command(FILE *f, char **argv)
 		fprintf(f, "%s%s", i ? " " : "", argv[i]);
 }
 
+static void print_ids(FILE *f, const char *what, const struct stat_opts *o)
+{
+	fprintf(f, "%s id '", what);
+	for (size_t i = 0; i < o->npids; i++)
+		fprintf(f, "%s%d", i ? "," : "", (int)o->pids[i]);
+	fputc('\'', f);
+}
+
 void stat_out_header(FILE *f, const struct stat_opts *o)
 {
 	if (o->format != STAT_TEXT || o->interval_ms)
 		return;
 	fputs("\n Performance counter stats for ", f);
 	if (o->target == PMU_TARGET_PID)
-		fprintf(f, "process id '%d'", (int)o->pid);
+		print_ids(f, "process", o);
 	else if (o->target == PMU_TARGET_TID)
-		fprintf(f, "thread id '%d'", (int)o->pid);
+		print_ids(f, "thread", o);
 	else if (o->target == PMU_TARGET_CPUS && o->cpus)
-		fprintf(f, "CPU(s) %s", o->cpus);
+		fprintf(f, "'CPU(s) %s'", o->cpus);
 	else if (o->target == PMU_TARGET_CPUS)
 		fputs("'system wide'", f);
 	else {
@@ -58,8 +66,10 @@ void stat_out_interval_header(FILE *f, const struct stat_opts *o)
 
 static void text_metric(FILE *f, const struct stat_row *r)
 {
+	/* perf's widths: a blank metric column is as wide as a filled one,
+	 * and narrower after <not counted>/<not supported> */
 	if (!r->metric_unit) {
-		fprintf(f, "%-34s", "");
+		fprintf(f, "%-*s", r->status == PMU_EVENT_OK ? 35 : 28, "");
 		return;
 	}
 	if (r->metric_is_pct)
@@ -147,6 +157,14 @@ void stat_out_row(FILE *f, const struct stat_opts *o,
 		text_row(f, o, r, timestamp);
 }
 
+/* perf's rule: two digits beyond the spread's first significant one. */
+static int noise_precision(double sd)
+{
+	if (!(sd > 0))
+		return 9;
+	return sd > 1 ? 2 : (int)ceil(-log10(sd)) + 2;
+}
+
 void stat_out_footer(FILE *f, const struct stat_opts *o,
 		     const struct stat_times *t)
 {
@@ -156,13 +174,15 @@ void stat_out_footer(FILE *f, const struct stat_opts *o,
 	if (t->elapsed_noise_s >= 0) {
 		double pct = t->elapsed_s > 0
 			? 100.0 * t->elapsed_noise_s / t->elapsed_s : 0;
-		fprintf(f, "%18.7f +- %.7f seconds time elapsed  ( +-%6.2f%% )\n",
-			t->elapsed_s, t->elapsed_noise_s, pct);
+		int prec = noise_precision(t->elapsed_noise_s);
+
+		fprintf(f, "%18.*f +- %.*f seconds time elapsed  ( +-%6.2f%% )\n",
+			prec, t->elapsed_s, prec, t->elapsed_noise_s, pct);
 	} else {
 		fprintf(f, "%18.9f seconds time elapsed\n", t->elapsed_s);
 	}
 	fputc('\n', f);
 	if (t->have_rusage)
-		fprintf(f, "%18.9f seconds user\n%18.9f seconds sys\n\n",
+		fprintf(f, "%18.9f seconds user\n%18.9f seconds sys\n\n\n",
 			t->user_s, t->sys_s);
 }
