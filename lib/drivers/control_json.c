@@ -13,6 +13,7 @@
 
 #include "drivers/control_json.h"
 #include "util/error.h"
+#include "util/file.h"
 
 static int field_error(struct pmu_error *err, const struct pmu_json *v,
 		       const char *field, int index, const char *why)
@@ -187,31 +188,6 @@ int pmu__control_parse(const char *text, size_t len, struct pmu_control *c,
 	rc = pmu__control_from_json(root, c, err);
 	pmu__json_free(root);
 	return rc;
-}
-
-char *pmu__read_file(const char *path, size_t max, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t n;
-
-	if (!f)
-		return NULL;
-	buf = malloc(max + 1);
-	if (!buf)
-		goto out;
-	n = fread(buf, 1, max + 1, f);
-	if (ferror(f) || n > max) {
-		free(buf);
-		buf = NULL;
-		errno = ferror(f) ? EIO : EFBIG;
-		goto out;
-	}
-	buf[n] = '\0';
-	*len = n;
-out:
-	fclose(f);
-	return buf;
 }
 
 /* ---- public API ---- */

@@ -18,7 +18,4 @@ int pmu__control_from_json(const struct pmu_json *root, struct pmu_control *c,
 int pmu__control_parse(const char *text, size_t len, struct pmu_control *c,
 		       struct pmu_error *err);
 
-/* Read a whole file (NUL-terminated, *len without the NUL); NULL + errno. */
-char *pmu__read_file(const char *path, size_t max, size_t *len);
-
 #endif

@@ -8,6 +8,7 @@
 
 #include "events/jsondir_impl.h"
 #include "util/error.h"
+#include "util/file.h"
 
 /* Vendor files are a few MB at most; anything larger is not one. */
 #define JD_MAX_FILE (64u << 20)
@@ -62,29 +63,14 @@ int pmu__jd_row_exists(const char *dir, const char *file, size_t len,
 
 static char *read_all(const char *path, size_t *len, struct pmu_error *err)
 {
-	FILE *f = fopen(path, "re");
-	char *buf = NULL;
-	struct stat st;
+	char *buf = pmu__read_file(path, JD_MAX_FILE, len);
+	int e = errno;
 
-	if (!f || fstat(fileno(f), &st) || st.st_size > JD_MAX_FILE) {
-		int e = f ? EFBIG : errno;
-		if (f)
-			fclose(f);
+	if (!buf) {
 		pmu__error(err, -e, PMU_ERR_SYSTEM, path, -1, "%s: %s", path,
 			   strerror(e));
 		errno = e;
-		return NULL;
 	}
-	buf = malloc((size_t)st.st_size + 1);
-	*len = buf ? fread(buf, 1, (size_t)st.st_size, f) : 0;
-	fclose(f);
-	if (!buf) {
-		pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, path, -1,
-			   "out of memory");
-		errno = ENOMEM;
-		return NULL;
-	}
-	buf[*len] = '\0';
 	return buf;
 }
 
