@@ -255,43 +255,24 @@ const struct pmu__model *pmu__catalog_find(const char *name, size_t n)
 	return NULL;
 }
 
-/* How far a typed name may be from a model name and still be offered:
- * short names are near every short name, so they get less slack. */
-static unsigned suggest_cutoff(size_t n)
-{
-	return n < 4 ? 1 : n < 9 ? 2 : 3;
-}
-
-static void nearer(const char *cand, const char *typed, unsigned *best_d,
-		   const char **best)
-{
-	unsigned d = pmu__edit_distance(typed, cand);
-
-	if (d < *best_d) {
-		*best_d = d;
-		*best = cand;
-	}
-}
-
 const char *pmu__catalog_suggest(const char *name, size_t n)
 {
 	size_t na;
 	const struct pmu__model *const *ms = pmu__catalog_models(&na);
-	const char *best = NULL;
+	struct pmu__nearest near;
 	char typed[128];
-	unsigned bd;
 
 	if (n >= sizeof(typed))
 		return NULL;
 	memcpy(typed, name, n);
 	typed[n] = '\0';
-	bd = suggest_cutoff(n) + 1;
+	pmu__nearest_init(&near, typed, 0);
 	for (size_t i = 0; i < na; i++) {
-		nearer(ms[i]->name, typed, &bd, &best);
+		pmu__nearest_offer(&near, ms[i]->name);
 		for (size_t a = 0; ms[i]->aliases && ms[i]->aliases[a]; a++)
-			nearer(ms[i]->aliases[a], typed, &bd, &best);
+			pmu__nearest_offer(&near, ms[i]->aliases[a]);
 	}
-	return best;
+	return near.best;
 }
 
 static bool event_is(const struct pmu__model *m, const struct pmu__event *ev,

@@ -132,28 +132,25 @@ void pmu__encode_resolve(struct pmu__enc_req *r)
 }
 
 /* Nearest umask or modifier name to `tok`, for "did you mean". */
+/* Umask, modifier and event names of a model are offered up to this
+ * distance whatever their length. */
+#define NEAR_LIMIT 3
+
 static const char *near_attr(const struct pmu__enc_req *r, const char *tok)
 {
 	const struct pmu__umask *u = pmu__event_umasks(r->m, r->ev);
-	const char *best = NULL;
-	unsigned bd = 4;
+	struct pmu__nearest near;
 
-	for (int i = 0; i < r->ev->numasks; i++) {
-		unsigned d = pmu__edit_distance(tok, pmu__um_name(r->m, &u[i]));
-		if (d < bd) {
-			bd = d;
-			best = pmu__um_name(r->m, &u[i]);
-		}
-	}
+	pmu__nearest_init(&near, tok, NEAR_LIMIT);
+	for (int i = 0; i < r->ev->numasks; i++)
+		pmu__nearest_offer(&near, pmu__um_name(r->m, &u[i]));
 	for (int m = 0; m < PMU__MOD_NR; m++) {
 		const struct pmu__moddesc *md = pmu__mod_desc(r->m->kind, m);
-		if (md && (r->ev->modmsk & PMU__MODBIT(m)) &&
-		    pmu__edit_distance(tok, md->name) < bd) {
-			bd = pmu__edit_distance(tok, md->name);
-			best = md->name;
-		}
+
+		if (md && (r->ev->modmsk & PMU__MODBIT(m)))
+			pmu__nearest_offer(&near, md->name);
 	}
-	return best;
+	return near.best;
 }
 
 static int parse_value(const char *s, uint64_t *v)
@@ -414,17 +411,13 @@ static int parse_attrs(struct pmu__enc_req *r, const char *s,
 static int not_found(const struct pmu__model *m, const char *name,
 		     struct pmu_encoding *out, struct pmu_error *err)
 {
-	const char *best = NULL;
-	unsigned bd = 4;
+	struct pmu__nearest near;
+	const char *best;
 
-	for (uint32_t i = 0; i < m->nevents; i++) {
-		const char *s = pmu__ev_name(m, &m->events[i]);
-		unsigned d = pmu__edit_distance(name, s);
-		if (d < bd) {
-			bd = d;
-			best = s;
-		}
-	}
+	pmu__nearest_init(&near, name, NEAR_LIMIT);
+	for (uint32_t i = 0; i < m->nevents; i++)
+		pmu__nearest_offer(&near, pmu__ev_name(m, &m->events[i]));
+	best = near.best;
 	return pmu__encode_fail(out, err, PMU_ENC_NOTFOUND, name,
 		"%s has no event '%s'%s%s%s", m->name, name,
 		best ? " (did you mean '" : "", best ? best : "",

@@ -62,6 +62,24 @@ static unsigned cutoff(const char *token)
 	return len < 4 ? 1 : len < 9 ? 2 : 3;
 }
 
+void pmu__nearest_init(struct pmu__nearest *n, const char *typed,
+		       unsigned limit)
+{
+	n->typed = typed;
+	n->bound = (limit ? limit : cutoff(typed)) + 1;
+	n->best = NULL;
+}
+
+void pmu__nearest_offer(struct pmu__nearest *n, const char *cand)
+{
+	unsigned d = pmu__edit_distance(n->typed, cand);
+
+	if (d < n->bound) {
+		n->bound = d;
+		n->best = cand;
+	}
+}
+
 struct collector {
 	struct pmu__suggestion *out;
 	size_t max, n;
