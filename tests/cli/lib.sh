@@ -34,4 +34,12 @@ expect_no_match() {
 # run_pmu OUT ERR ARGS...: runs pmu, stores exit status in $RC.
 run_pmu() { local out=$1 err=$2; shift 2; "$PMU" "$@" >"$out" 2>"$err"; RC=$?; }
 
+# require_perf: skip the whole script (exit 77) unless perf can count here.
+require_perf() {
+	if ! command -v perf >/dev/null || ! perf stat -e task-clock true >/dev/null 2>&1; then
+		echo "1..0 # SKIP perf missing or unusable"
+		exit 77
+	fi
+}
+
 done_testing() { echo "1..$TAP_N"; exit $TAP_FAILED; }

@@ -5,10 +5,7 @@
 SPIN=$PMU_BUILD/tests/spin
 O=$TMP/out E=$TMP/err
 
-if ! command -v perf >/dev/null || ! perf stat -e task-clock true >/dev/null 2>&1; then
-	echo "1..0 # SKIP perf missing or unusable"
-	exit 77
-fi
+require_perf
 
 # shape FILE: one line per output line, its length and whether it is blank;
 # values differ between runs, the widths they are printed in do not.

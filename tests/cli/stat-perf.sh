@@ -4,10 +4,7 @@
 SPIN=$PMU_BUILD/tests/spin
 O=$TMP/out E=$TMP/err
 
-if ! command -v perf >/dev/null || ! perf stat -e task-clock true >/dev/null 2>&1; then
-	echo "1..0 # SKIP perf missing or unusable"
-	exit 77
-fi
+require_perf
 
 # csv_value FILE EVENT: value column of EVENT in -x, output.
 csv_value() { awk -F, -v ev="$2" '$3 == ev {print $1}' "$1"; }
