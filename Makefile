@@ -158,10 +158,10 @@ tables: scripts/gen-events.c scripts/gen-events.py lib/events/catalog.h
 	@mkdir -p $(BUILD)/gen
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $(BUILD)/gen/gen-events $< -lpfm
 	for m in $(TABLE_MODELS); do \
-		python3 scripts/gen-events.py $(EVENTS_DIR) $$m > $(BUILD)/gen/$$m.cnt && \
-		$(BUILD)/gen/gen-events $$m $(BUILD)/gen/$$m.cnt > lib/events/tables/$$m.c.tmp && \
-		mv lib/events/tables/$$m.c.tmp lib/events/tables/$$m.c || exit 1; \
+		python3 scripts/gen-events.py $(EVENTS_DIR) $$m > $(BUILD)/gen/$$m.cnt || exit 1; \
 	done
+	$(BUILD)/gen/gen-events lib/events/tables \
+		$(foreach m,$(TABLE_MODELS),$(m):$(BUILD)/gen/$(m).cnt)
 	python3 scripts/gen-seed-events.py lib/events/tables
 
 bench: all

@@ -5,11 +5,13 @@
  * sets, plus umask groups and exclusivity found by encoding probes (the
  * library does not expose them directly).  Descriptions are not copied.
  *
- *   gen-events MODEL [COUNTERS] > lib/events/tables/MODEL.c
+ *   gen-events OUTDIR MODEL[:COUNTERS]...
  *
  * COUNTERS is the output of scripts/gen-events.py for the model (counter
  * masks from vendor event files); without it every event may use every
- * generic counter.
+ * generic counter.  Models whose events, umasks and hash come out
+ * identical (libpfm4 keeps some PMUs under two names) share one file,
+ * named after the first of them, with one header per model.
  *
  * Output is a pure function of the libpfm4 tables, so regenerating with
  * the same libpfm4 gives the same file.
@@ -19,6 +21,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <perfmon/pfmlib.h>
 #include <perfmon/pfmlib_perf_event.h>
@@ -56,7 +60,6 @@ static const char *const mod_names[PMU__MOD_NR] = {
 };
 
 static const char *model;
-static struct ev *g_evs;
 static const char *g_kind;
 
 static const char *mod_kind(void)
@@ -586,14 +589,14 @@ static void read_event(int idx, struct ev *e)
 	read_perf_attrs(idx, e);
 }
 
+/* Where the emitters print. */
+static FILE *out;
+
 static void put_ident(const char *s)
 {
 	for (; *s; s++)
-		putchar(isalnum((unsigned char)*s) ? *s : '_');
+		fputc(isalnum((unsigned char)*s) ? *s : '_', out);
 }
-
-/* Where the emitters print. */
-static FILE *out;
 
 /* The table's string pool: every name once, in order of first use. */
 static char *pool;
@@ -771,48 +774,131 @@ static const struct meta *meta_of(const char *name)
 	return NULL;
 }
 
-/* Model facts first so that their strings lead the pool. */
-static void emit_header(const struct meta *m, int n, uint32_t hsize,
-			const pfm_pmu_info_t *pi)
-{
-	uint32_t all = 0, nu = 0, name = pool_add(m->name);
-	uint32_t desc = pool_add(m->desc);
-	char al[128], *tok, *save = NULL;
+/* A model as read from libpfm4 (in a child process, see read_model). */
+struct model {
+	const struct meta *meta;
+	struct ev *evs;
+	int n, ncounters, nfixed;
+	int group;           /* index of the first model with the same rows */
+};
 
-	for (int i = 0; i < n; i++) {
-		all |= g_evs[i].modmsk;
-		nu += (uint32_t)g_evs[i].nu;
-	}
-	fprintf(out, "struct tab {\n\tstruct pmu__table t;\n"
-	       "\tstruct pmu__event events[%d];\n"
-	       "\tstruct pmu__umask umasks[%u];\n\tuint32_t hash[%u];\n"
-	       "\tchar strings[STRINGS_SIZE];\n};\n\n", n, nu + 1, hsize);
-	fprintf(out, "static const struct tab tab = {\n\t.t = {\n"
-	       "\t\t.name = %u,\n\t\t.desc = %u,\n\t\t.aliases = {",
-	       name, desc);
+/* Header field of model i of a file: the first keeps the plain "t". */
+static void header_field(char *buf, size_t size, int i)
+{
+	if (i)
+		snprintf(buf, size, "t%d", i);
+	else
+		snprintf(buf, size, "t");
+}
+
+/* Offset of array f from header i: positive, as the headers come first. */
+static void put_offset(const char *f, int i)
+{
+	char t[16];
+
+	header_field(t, sizeof(t), i);
+	if (i)
+		fprintf(out, "\t\t.%s = offsetof(struct tab, %s) -\n"
+			"\t\t\toffsetof(struct tab, %s),\n", f, f, t);
+	else
+		fprintf(out, "\t\t.%s = offsetof(struct tab, %s),\n", f, f);
+}
+
+/* The pool offsets of a model's own strings, added first so that they
+ * lead the pool. */
+struct hdr_strings {
+	uint32_t name, desc, aliases[PMU__TABLE_ALIASES + 1];
+};
+
+static void header_strings(const struct meta *m, struct hdr_strings *hs)
+{
+	char al[128], *tok, *save = NULL;
+	int k = 0;
+
+	hs->name = pool_add(m->name);
+	hs->desc = pool_add(m->desc);
 	snprintf(al, sizeof(al), "%s", m->aliases ? m->aliases : "");
-	for (tok = strtok_r(al, ",", &save); tok;
+	for (tok = strtok_r(al, ",", &save); tok && k < PMU__TABLE_ALIASES;
 	     tok = strtok_r(NULL, ",", &save))
-		fprintf(out, " %u,", pool_add(tok));
+		hs->aliases[k++] = pool_add(tok);
+	hs->aliases[k] = 0;
+}
+
+static void emit_struct(const struct model *md, int nmodels, uint32_t hsize)
+{
+	uint32_t nu = 0;
+
+	for (int i = 0; i < md->n; i++)
+		nu += (uint32_t)md->evs[i].nu;
+	fprintf(out, "struct tab {\n\tstruct pmu__table t;\n");
+	for (int i = 1; i < nmodels; i++)
+		fprintf(out, "\tstruct pmu__table t%d;\n", i);
+	fprintf(out, "\tstruct pmu__event events[%d];\n"
+	       "\tstruct pmu__umask umasks[%u];\n\tuint32_t hash[%u];\n"
+	       "\tchar strings[STRINGS_SIZE];\n};\n\n", md->n, nu + 1, hsize);
+	fprintf(out, "static const struct tab tab = {\n");
+}
+
+static void emit_header(const struct model *md, int i,
+			const struct hdr_strings *hs, uint32_t hsize)
+{
+	const struct meta *m = md->meta;
+	uint32_t all = 0, nu = 0;
+	char t[16];
+
+	for (int k = 0; k < md->n; k++) {
+		all |= md->evs[k].modmsk;
+		nu += (uint32_t)md->evs[k].nu;
+	}
+	header_field(t, sizeof(t), i);
+	fprintf(out, "\t.%s = {\n\t\t.name = %u,\n\t\t.desc = %u,\n"
+	       "\t\t.aliases = {", t, hs->name, hs->desc);
+	for (int k = 0; hs->aliases[k]; k++)
+		fprintf(out, " %u,", hs->aliases[k]);
 	fprintf(out, " 0 },\n\t\t.kind = %s,\n\t\t.modmsk = %#x,\n"
 	       "\t\t.ncounters = %d,\n\t\t.nfixed = %d,\n"
 	       "\t\t.perf_type = %u,\n\t\t.nevents = %d,\n"
-	       "\t\t.numasks = %u,\n\t\t.hash_size = %u,\n"
-	       "\t\t.events = offsetof(struct tab, events),\n"
-	       "\t\t.umasks = offsetof(struct tab, umasks),\n"
-	       "\t\t.hash = offsetof(struct tab, hash),\n"
-	       "\t\t.strings = offsetof(struct tab, strings),\n\t},\n",
-	       m->kind, all, fact_generic ? fact_generic : pi->num_cntrs,
-	       fact_generic ? fact_fixed : pi->num_fixed_cntrs,
-	       strcmp(m->kind, "PMU__ENC_PERF") ? 4u : 0u, n, nu, hsize);
+	       "\t\t.numasks = %u,\n\t\t.hash_size = %u,\n",
+	       m->kind, all, md->ncounters, md->nfixed,
+	       strcmp(m->kind, "PMU__ENC_PERF") ? 4u : 0u, md->n, nu, hsize);
+	put_offset("events", i);
+	put_offset("umasks", i);
+	put_offset("hash", i);
+	put_offset("strings", i);
+	fprintf(out, "\t},\n");
 }
 
-static void emit_table(const struct meta *meta, const struct ev *evs, int n,
-		       const pfm_pmu_info_t *pi)
+static void emit_accessor(const char *name, int i)
 {
-	uint32_t hsize = 16;
+	char t[16];
 
-	while (hsize < (uint32_t)n * 2)
+	header_field(t, sizeof(t), i);
+	fprintf(out, "const struct pmu__table *pmu__table_");
+	put_ident(name);
+	fprintf(out, "(void);\nconst struct pmu__table *pmu__table_");
+	put_ident(name);
+	fprintf(out, "(void)\n{\n\treturn &tab.%s;\n}\n", t);
+}
+
+/* One file for the models of group g (members in models[] order). */
+static void emit_table(FILE *dst, const struct model *models, int nmodels,
+		       int g)
+{
+	const struct model *md = &models[g], *mem[8];
+	struct hdr_strings hs[8];
+	uint32_t hsize = 16;
+	int k = 0;
+
+	for (int i = g; i < nmodels; i++) {
+		if (models[i].group != g)
+			continue;
+		if (k == 8) {
+			fprintf(stderr, "gen-events: too many equal models\n");
+			exit(1);
+		}
+		mem[k++] = &models[i];
+	}
+	while (hsize < (uint32_t)md->n * 2)
 		hsize <<= 1;
 	/* The pool is complete only after the rows: print them to a buffer,
 	 * then the pool's size ahead of them. */
@@ -821,39 +907,41 @@ static void emit_table(const struct meta *meta, const struct ev *evs, int n,
 	out = open_memstream(&body, &blen);
 	if (!out)
 		exit(1);
+	pool_len = 0;
 	pool_add("");
-	emit_header(meta, n, hsize, pi);
-	emit_events(evs, n);
-	emit_umasks(evs, n);
-	emit_hash(evs, n, hsize);
+	for (int i = 0; i < k; i++)
+		header_strings(mem[i]->meta, &hs[i]);
+	emit_struct(md, k, hsize);
+	for (int i = 0; i < k; i++)
+		emit_header(mem[i], i, &hs[i], hsize);
+	emit_events(md->evs, md->n);
+	emit_umasks(md->evs, md->n);
+	emit_hash(md->evs, md->n, hsize);
 	emit_pool();
 	fprintf(out, "};\n\n");
+	for (int i = 0; i < k; i++)
+		emit_accessor(mem[i]->meta->name, i);
 	fclose(out);
-	out = stdout;
+	out = dst;
+	fprintf(out, "/* SPDX-License-Identifier: MIT */\n"
+	       "/* Generated by scripts/gen-events.c from libpfm4; "
+	       "do not edit. */\n#include \"events/catalog.h\"\n\n");
 	fprintf(out, "#define STRINGS_SIZE %zu\n\n%s", pool_len, body);
-	fprintf(out, "const struct pmu__table *pmu__table_");
-	put_ident(meta->name);
-	fprintf(out, "(void);\nconst struct pmu__table *pmu__table_");
-	put_ident(meta->name);
-	fprintf(out, "(void)\n{\n\treturn &tab.t;\n}\n");
 	free(body);
 }
 
-int main(int argc, char **argv)
+/* Read model name's rows from libpfm4 and write them to f (runs in a
+ * child: libpfm4 is initialised once per process, for one forced PMU). */
+static int read_rows(const char *name, const char *counters, FILE *f)
 {
-	const struct meta *meta;
+	const struct meta *meta = meta_of(name);
 	pfm_pmu_info_t pi;
 	struct ev *evs;
-	int p, n = 0;
+	int p, n = 0, nc[2];
 
-	if (argc != 2 && argc != 3) {
-		fprintf(stderr, "usage: gen-events MODEL [COUNTERS]\n");
-		return 2;
-	}
-	model = argv[1];
-	if (argc == 3)
-		read_counters(argv[2]);
-	meta = meta_of(model);
+	model = name;
+	if (counters)
+		read_counters(counters);
 	if (!meta) {
 		fprintf(stderr, "gen-events: %s: no description\n", model);
 		return 1;
@@ -864,7 +952,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "gen-events: %s: not in libpfm4\n", model);
 		return 1;
 	}
-	evs = g_evs = calloc((size_t)pi.nevents + 1, sizeof(*evs));
+	evs = calloc((size_t)pi.nevents + 1, sizeof(*evs));
 	for (int i = pi.first_event; i != -1; i = pfm_get_event_next(i)) {
 		struct ev *e = &evs[n++];
 		read_event(i, e);
@@ -881,11 +969,109 @@ int main(int argc, char **argv)
 			infer_netburst(e);
 		set_cntmsk(e, &pi, !strcmp(meta->kind, "PMU__ENC_INTEL"));
 	}
-	printf("/* SPDX-License-Identifier: MIT */\n"
-	       "/* Generated by scripts/gen-events.c from libpfm4; "
-	       "do not edit. */\n#include \"events/catalog.h\"\n\n");
-	out = stdout;
-	emit_table(meta, evs, n, &pi);
+	nc[0] = fact_generic ? fact_generic : pi.num_cntrs;
+	nc[1] = fact_generic ? fact_fixed : pi.num_fixed_cntrs;
+	if (fwrite(&n, sizeof(n), 1, f) != 1 ||
+	    fwrite(nc, sizeof(nc), 1, f) != 1 ||
+	    fwrite(evs, sizeof(*evs), (size_t)n, f) != (size_t)n ||
+	    fflush(f))
+		return 1;
 	free(evs);
+	return 0;
+}
+
+static void read_model(char *arg, struct model *md)
+{
+	char *counters = strchr(arg, ':');
+	FILE *f = tmpfile();
+	int st, nc[2];
+	pid_t pid;
+
+	if (counters)
+		*counters++ = '\0';
+	if (!f || (pid = fork()) < 0)
+		exit(1);
+	if (!pid)
+		_exit(read_rows(arg, counters, f));
+	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+		exit(1);
+	rewind(f);
+	md->meta = meta_of(arg);
+	if (fread(&md->n, sizeof(md->n), 1, f) != 1 ||
+	    fread(nc, sizeof(nc), 1, f) != 1)
+		exit(1);
+	md->ncounters = nc[0];
+	md->nfixed = nc[1];
+	md->evs = calloc((size_t)md->n + 1, sizeof(*md->evs));
+	if (!md->evs ||
+	    fread(md->evs, sizeof(*md->evs), (size_t)md->n, f) != (size_t)md->n)
+		exit(1);
+	fclose(f);
+}
+
+/* Rows are zero-filled before they are read, so equal rows compare equal
+ * bytewise; equal rows give equal umasks and hash too. */
+static int same_rows(const struct model *a, const struct model *b)
+{
+	return a->n == b->n && !strcmp(a->meta->kind, b->meta->kind) &&
+	       !memcmp(a->evs, b->evs, sizeof(*a->evs) * (size_t)a->n);
+}
+
+static void write_group(const char *dir, const struct model *models,
+			int nmodels, int g)
+{
+	char path[4096], tmp[4100];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.c", dir, models[g].meta->name);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f) {
+		perror(tmp);
+		exit(1);
+	}
+	emit_table(f, models, nmodels, g);
+	if (fclose(f) || rename(tmp, path)) {
+		perror(path);
+		exit(1);
+	}
+	/* Later members have no file of their own any more. */
+	for (int i = g + 1; i < nmodels; i++) {
+		if (models[i].group != g)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s.c", dir,
+			 models[i].meta->name);
+		unlink(path);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct model *models;
+	int nmodels = argc - 2;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: gen-events OUTDIR MODEL[:COUNTERS]...\n");
+		return 2;
+	}
+	models = calloc((size_t)nmodels, sizeof(*models));
+	if (!models)
+		return 1;
+	for (int i = 0; i < nmodels; i++) {
+		read_model(argv[i + 2], &models[i]);
+		models[i].group = i;
+		for (int j = 0; j < i; j++)
+			if (models[j].group == j &&
+			    same_rows(&models[j], &models[i])) {
+				models[i].group = j;
+				break;
+			}
+	}
+	for (int i = 0; i < nmodels; i++)
+		if (models[i].group == i)
+			write_group(argv[1], models, nmodels, i);
+	for (int i = 0; i < nmodels; i++)
+		free(models[i].evs);
+	free(models);
 	return 0;
 }

@@ -311,9 +311,10 @@ MODMSK = {"p5": P5_MODS, "p5mmx": P5_MODS, "mii": P5_MODS,
 
 
 class Pool:
-    """One string pool per table: names and descriptions as offsets, so the
-    table holds no pointers (no relocations in a position-independent
-    binary).  Offset 0 is the empty string, meaning "none"."""
+    """One string pool per generated file, shared by its models: names and
+    descriptions as offsets, so the tables hold no pointers (no relocations
+    in a position-independent binary) and a name several models know is
+    stored once.  Offset 0 is the empty string, meaning "none"."""
 
     def __init__(self):
         self.strings, self.offs, self.size = [], {}, 1
@@ -328,12 +329,11 @@ class Pool:
         return self.offs[s]
 
 
-def emit_model(out, name, rows):
+def model_rows(pool, name, rows):
+    """Events and umasks of one model, with their pool offsets."""
     rows = sorted(rows, key=lambda r: r[1])
     names = [r[1] for r in rows]
     assert len(set(names)) == len(names), name
-    pool = Pool()
-    pool.add(name)
     ums, evs = [], []
     for code, ename, cnt, umasks, desc in rows:
         first, n, ngrp, flags = len(ums), 0, 0, 0
@@ -350,48 +350,74 @@ def emit_model(out, name, rows):
                             "|".join(f) or "0"))
                 n += 1
         evs.append((ename, en, ed, code, cnt, flags, first, n, ngrp))
-    tab = "tab_" + name
-    out.append("struct %s {" % tab)
-    out.append("\tstruct pmu__table t;")
-    out.append("\tstruct pmu__event events[%d];" % len(evs))
-    out.append("\tstruct pmu__umask umasks[%d];" % (len(ums) + 1))
-    out.append("\tchar strings[%d];" % pool.size)
-    out.append("};\n")
-    out.append("static const struct %s %s = {" % (tab, tab))
-    out.append("\t.t = {")
-    out.append("\t\t.name = 1,")
+    return evs, ums
+
+
+def emit_header(out, name, noff, evs, ums):
+    modmsk = MODMSK.get(name, "0").replace("\t", "\t\t")
+    out.append("\t.t_%s = {" % name)
+    out.append("\t\t.name = %d," % noff)
     out.append("\t\t.kind = PMU__ENC_SEED,")
-    out.append("\t\t.modmsk = %s," % MODMSK.get(name, "0").replace("\t", "\t\t"))
+    out.append("\t\t.modmsk = %s," % modmsk)
     out.append("\t\t.nevents = %d," % len(evs))
     out.append("\t\t.numasks = %d," % len(ums))
-    for f in ("events", "umasks", "strings"):
-        out.append("\t\t.%s = offsetof(struct %s, %s)," % (f, tab, f))
+    for f, arr in (("events", "ev"), ("umasks", "um"), ("strings", None)):
+        field = "%s_%s" % (arr, name) if arr else f
+        out.append("\t\t.%s = offsetof(struct tab, %s) -" % (f, field))
+        out.append("\t\t\toffsetof(struct tab, t_%s)," % name)
     out.append("\t},")
-    out.append("\t.events = {")
+
+
+def emit_arrays(out, name, evs, ums):
+    modmsk = MODMSK.get(name, "0").replace("\t", "\t\t")
+    out.append("\t.ev_%s = {" % name)
     for (ename, en, ed, code, cnt, flags, first, n, ngrp) in evs:
         out.append("\t\t{ .name = %d, .desc = %d, .code = 0x%x, .cntmsk = 0x%x,"
                    % (en, ed, code, cnt))
-        out.append("\t\t  .modmsk = %s," % MODMSK.get(name, "0").replace("\t", "\t\t"))
+        out.append("\t\t  .modmsk = %s," % modmsk)
         out.append("\t\t  .flags = %s, .umask0 = %d, .numasks = %d, .ngrp = %d,"
                    % (flags or "0", first, n, ngrp))
         out.append("\t\t  .name_len = %d }, /* %s */" % (len(ename), ename))
     out.append("\t},")
-    out.append("\t.umasks = {")
+    out.append("\t.um_%s = {" % name)
     for (un, uo, ud, uc, f) in ums:
         out.append("\t\t{ .name = %d, .desc = %d, .code = 0x%x, .flags = %s }, /* %s */"
                    % (uo, ud, uc, f, un))
     out.append("\t\t{ .name = 0 },")
     out.append("\t},")
+
+
+def emit_file(out, models):
+    """All models of a file in one struct: their headers first (so that the
+    offsets from each header stay positive), then each model's events and
+    umasks, then the one pool they share."""
+    pool = Pool()
+    noffs = [pool.add(name) for name, _ in models]
+    tabs = [model_rows(pool, name, rows) for name, rows in models]
+    out.append("struct tab {")
+    for name, _ in models:
+        out.append("\tstruct pmu__table t_%s;" % name)
+    for (name, _), (evs, ums) in zip(models, tabs):
+        out.append("\tstruct pmu__event ev_%s[%d];" % (name, len(evs)))
+        out.append("\tstruct pmu__umask um_%s[%d];" % (name, len(ums) + 1))
+    out.append("\tchar strings[%d];" % pool.size)
+    out.append("};\n")
+    out.append("static const struct tab tab = {")
+    for (name, _), noff, (evs, ums) in zip(models, noffs, tabs):
+        emit_header(out, name, noff, evs, ums)
+    for (name, _), (evs, ums) in zip(models, tabs):
+        emit_arrays(out, name, evs, ums)
     out.append("\t.strings =")
     out.append('\t\t"\\0"')
     for st in pool.strings:
         out.append("\t\t%s" % cstr(st + "\\0"))
     out[-1] += ","
     out.append("};\n")
-    out.append("const struct pmu__table *pmu__seed_table_%s(void)" % name)
-    out.append("{")
-    out.append("\treturn &%s.t;" % tab)
-    out.append("}\n")
+    for name, _ in models:
+        out.append("const struct pmu__table *pmu__seed_table_%s(void)" % name)
+        out.append("{")
+        out.append("\treturn &tab.t_%s;" % name)
+        out.append("}\n")
 
 
 def main():
@@ -400,8 +426,7 @@ def main():
         out = ["/* SPDX-License-Identifier: MIT */",
                "/* Generated by scripts/gen-seed-events.py; do not edit. */",
                '#include "events/seedmodels.h"', ""]
-        for name, rows in models:
-            emit_model(out, name, rows)
+        emit_file(out, models)
         with open(os.path.join(outdir, fname + ".c"), "w") as f:
             f.write("\n".join(out).rstrip() + "\n")
 
