@@ -168,7 +168,7 @@ static void test_names(void **state)
 	for (size_t i = 0; i < sizeof(name_rows) / sizeof(name_rows[0]); i++) {
 		const struct name_row *r = &name_rows[i];
 		struct pmu__evlist l;
-		const struct pmu__evdesc *d;
+		const struct pmu__ev *d;
 
 		parse_ok(&l, r->line, r->str, NULL);
 		CHECK(r->line, r->str, l.n == 1);
@@ -176,7 +176,7 @@ static void test_names(void **state)
 		CHECK(r->line, r->str, d->attr.type == r->type);
 		CHECK(r->line, r->str, d->attr.config == r->config);
 		CHECK(r->line, r->str, d->attr.size == sizeof(d->attr));
-		CHECK(r->line, r->str, d->is_hw == r->is_hw);
+		CHECK(r->line, r->str, ((d->flags & PMU__EV_HW) != 0) == r->is_hw);
 		CHECK(r->line, r->str, !strcmp(d->unit, r->unit));
 		CHECK(r->line, r->str, d->scale == r->scale);
 		/* the name is what the user typed, without surrounding blanks */
@@ -258,13 +258,13 @@ static void test_modifiers(void **state)
 			CHECK(r->line, r->str, a->exclude_guest == r->eguest);
 			CHECK(r->line, r->str, a->exclude_host == r->ehost);
 			CHECK(r->line, r->str,
-			      l.ev[k].guest_default == r->guest_default);
+			      ((l.ev[k].flags & PMU__EV_GUEST_DEFAULT) != 0) == r->guest_default);
 			CHECK(r->line, r->str, a->precise_ip == r->precise);
 			CHECK(r->line, r->str, a->pinned == r->pinned);
 			CHECK(r->line, r->str,
-			      l.ev[k].sample_read == r->sample_read);
+			      ((l.ev[k].flags & PMU__EV_SAMPLE_READ) != 0) == r->sample_read);
 			CHECK(r->line, r->str,
-			      l.ev[k].precise_max == r->precise_max);
+			      ((l.ev[k].flags & PMU__EV_PRECISE_MAX) != 0) == r->precise_max);
 		}
 		pmu__evlist_clear(&l);
 	}
@@ -500,7 +500,7 @@ static void test_sysfs_pmus(void **state)
 	for (size_t i = 0; i < sizeof(pmu_rows) / sizeof(pmu_rows[0]); i++) {
 		const struct pmu_row *r = &pmu_rows[i];
 		struct pmu__evlist l;
-		const struct pmu__evdesc *d;
+		const struct pmu__ev *d;
 
 		parse_ok(&l, r->line, r->str, &fixture_ctx);
 		CHECK(r->line, r->str, l.n == 1);
@@ -513,7 +513,7 @@ static void test_sysfs_pmus(void **state)
 		CHECK(r->line, r->str, d->attr.config1 == r->config1);
 		CHECK(r->line, r->str, d->attr.config2 == r->config2);
 		CHECK(r->line, r->str, d->attr.sample_period == r->period);
-		CHECK(r->line, r->str, d->is_hw == r->is_hw);
+		CHECK(r->line, r->str, ((d->flags & PMU__EV_HW) != 0) == r->is_hw);
 		CHECK(r->line, r->str, !strcmp(d->name, r->name));
 		CHECK(r->line, r->str, !strcmp(d->unit, r->unit));
 		CHECK(r->line, r->str, d->scale == r->scale);
@@ -594,7 +594,7 @@ static void test_tracepoints(void **state)
 		CHECK(r->line, r->str, l.ev[0].attr.config == r->id);
 		CHECK(r->line, r->str, l.ev[0].attr.exclude_user == r->eu);
 		CHECK(r->line, r->str, l.ev[0].attr.exclude_kernel == r->ek);
-		CHECK(r->line, r->str, !l.ev[0].is_hw);
+		CHECK(r->line, r->str, !(l.ev[0].flags & PMU__EV_HW));
 		CHECK(r->line, r->str, !strcmp(l.ev[0].name, r->str));
 		pmu__evlist_clear(&l);
 	}

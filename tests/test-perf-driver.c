@@ -223,8 +223,7 @@ static int setup(void **state)
 	f->sys = (struct pmu__perf_sys){ fk_open, fk_read, fk_ioctl, fk_mmap,
 					 fk_munmap, fk_close, fk_rdpmc,
 					 fk_rdtsc, &f->k, NULL };
-	f->s = pmu_session_new(NULL);
-	pmu__session_set_sys(f->s, &f->sys);
+	f->s = pmu__session_new_on(pmu__perf_driver_new(&f->sys), true, NULL);
 	*state = f;
 	return 0;
 }
@@ -394,7 +393,7 @@ static void test_not_supported(void **state)
 
 	for (i = 0; i < sizeof(ns_rows) / sizeof(ns_rows[0]); i++) {
 		const struct ns_row *r = &ns_rows[i];
-		struct pmu_value v[3];
+		struct pmu_value v[3] = { { .size = sizeof(struct pmu_value) } };
 		struct fixture *f;
 		int e;
 
@@ -482,7 +481,7 @@ static void test_multiplexed_read(void **state)
 
 	for (i = 0; i < sizeof(mux_rows) / sizeof(mux_rows[0]); i++) {
 		const struct mux_row *r = &mux_rows[i];
-		struct pmu_value v[3];
+		struct pmu_value v[3] = { { .size = sizeof(struct pmu_value) } };
 		struct fixture *f;
 
 		setup(state);
@@ -512,7 +511,7 @@ static void test_multiplexed_read(void **state)
 static void test_read_maps_ids(void **state)
 {
 	struct fixture *f = *state;
-	struct pmu_value v[3];
+	struct pmu_value v[3] = { { .size = sizeof(struct pmu_value) } };
 
 	add_abc(f->s);
 	assert_int_equal(pmu_session_open(f->s, NULL, NULL), 0);
@@ -543,7 +542,7 @@ static void test_cpus_sum_saturates(void **state)
 	struct pmu_open_opts o = PMU_OPTS_INIT(pmu_open_opts,
 					       .target = PMU_TARGET_CPUS);
 	size_t ncpu = online_cpus(), u;
-	struct pmu_value v[3];
+	struct pmu_value v[3] = { { .size = sizeof(struct pmu_value) } };
 	int i;
 
 	if (ncpu < 2)
@@ -587,7 +586,7 @@ static void test_cpus_sum_exact(void **state)
 					       .target = PMU_TARGET_CPUS,
 					       .cpus = "0-1");
 	struct perf_event_attr a = sw(PERF_COUNT_SW_CPU_CLOCK);
-	struct pmu_value v;
+	struct pmu_value v = { .size = sizeof(v) };
 
 	if (online_cpus() < 2)
 		skip();
@@ -643,7 +642,7 @@ static void test_inherit_fallback(void **state)
 	struct pmu_open_opts o = PMU_OPTS_INIT(pmu_open_opts,
 					       .target = PMU_TARGET_SELF,
 					       .inherit = true);
-	struct pmu_value v[3];
+	struct pmu_value v[3] = { { .size = sizeof(struct pmu_value) } };
 	int i;
 
 	f->k.reject_inherit_group = true;
@@ -752,7 +751,7 @@ static struct perf_event_mmap_page **mmap_setup(struct fixture *f)
 static void test_mmap_rdpmc(void **state)
 {
 	struct fixture *f = *state;
-	struct pmu_value v[2];
+	struct pmu_value v[2] = { { .size = sizeof(struct pmu_value) } };
 
 	mmap_setup(f);
 	assert_int_equal(pmu_session_read(f->s, v, 2), 2);
@@ -769,7 +768,7 @@ static void test_mmap_rdpmc(void **state)
 static void test_mmap_lock_retry(void **state)
 {
 	struct fixture *f = *state;
-	struct pmu_value v[2];
+	struct pmu_value v[2] = { { .size = sizeof(struct pmu_value) } };
 
 	mmap_setup(f);
 	f->k.bump_lock_once = 1;
@@ -784,7 +783,7 @@ static void test_mmap_fallback(void **state)
 {
 	struct fixture *f = *state;
 	struct perf_event_mmap_page **pg;
-	struct pmu_value v[2];
+	struct pmu_value v[2] = { { .size = sizeof(struct pmu_value) } };
 
 	pg = mmap_setup(f);
 	pg[1]->index = 0;
@@ -828,7 +827,7 @@ static void test_mmap_time(void **state)
 	for (i = 0; i < sizeof(time_rows) / sizeof(time_rows[0]); i++) {
 		const struct time_row *r = &time_rows[i];
 		struct perf_event_mmap_page **pg;
-		struct pmu_value v[2];
+		struct pmu_value v[2] = { { .size = sizeof(struct pmu_value) } };
 		struct fixture *f;
 		int k;
 
@@ -894,6 +893,7 @@ static void *read_elsewhere(void *arg)
 {
 	struct other_read *r = arg;
 
+	r->v[0].size = sizeof(r->v[0]);
 	r->ret = pmu_session_read(r->s, r->v, 2);
 	return NULL;
 }
@@ -988,7 +988,7 @@ static void test_pid_list(void **state)
 					       .pids = pids, .npids = 4);
 	const pid_t want[] = { 100, 101, 200, 201, 202 };
 	uint64_t want_raw[3] = { 0 };
-	struct pmu_value v[3];
+	struct pmu_value v[3] = { { .size = sizeof(struct pmu_value) } };
 	char root[64];
 	int i;
 
@@ -1031,8 +1031,7 @@ static void test_tid_list(void **state)
 	assert_int_equal(opens_of(&f->k, 11), 3);
 	assert_int_equal(opens_of(&f->k, 12), 3);
 	pmu_session_free(f->s);
-	f->s = pmu_session_new(NULL);
-	pmu__session_set_sys(f->s, &f->sys);
+	f->s = pmu__session_new_on(pmu__perf_driver_new(&f->sys), true, NULL);
 	add_abc(f->s);
 	f->k.gone[0] = 12;
 	assert_int_equal(pmu_session_open(f->s, &o, &err), -ESRCH);
@@ -1164,7 +1163,7 @@ static void test_usage(void **state)
 {
 	struct fixture *f = *state;
 	struct pmu_error err = { .size = sizeof(err) };
-	struct pmu_value v;
+	struct pmu_value v = { .size = sizeof(v) };
 
 	assert_int_equal(pmu_session_open(f->s, NULL, &err), -EINVAL);
 	assert_int_equal(err.kind, PMU_ERR_USAGE);

@@ -65,7 +65,7 @@ static void test_self_page_faults(void **state)
 				 PERF_COUNT_SW_PAGE_FAULTS };
 	struct pmu_session *s = sw_session(cfg, 2);
 	struct pmu_error err = { .size = sizeof(err) };
-	struct pmu_value v[2];
+	struct pmu_value v[2] = { { .size = sizeof(struct pmu_value) } };
 	const size_t n = 256;
 	uint64_t before;
 
@@ -96,7 +96,7 @@ static void test_self_context_switches(void **state)
 {
 	const uint64_t cfg[] = { PERF_COUNT_SW_CONTEXT_SWITCHES };
 	struct pmu_session *s = sw_session(cfg, 1);
-	struct pmu_value v;
+	struct pmu_value v = { .size = sizeof(v) };
 	int i;
 
 	(void)state;
@@ -121,7 +121,7 @@ static void test_hw_event(void **state)
 				     .size = sizeof(c),
 				     .config = PERF_COUNT_HW_CPU_CYCLES };
 	struct pmu_host_info h = { .size = sizeof(h) };
-	struct pmu_value v[2];
+	struct pmu_value v[2] = { { .size = sizeof(struct pmu_value) } };
 
 	(void)state;
 	assert_int_equal(pmu_host_info(&h), 0);
@@ -163,7 +163,7 @@ static void test_pid_target(void **state)
 	struct pmu_open_opts o = PMU_OPTS_INIT(pmu_open_opts,
 					       .target = PMU_TARGET_PID,
 					       .pid = pid);
-	struct pmu_value v[2];
+	struct pmu_value v[2] = { { .size = sizeof(struct pmu_value) } };
 
 	(void)state;
 	assert_int_equal(pmu_session_open(s, &o, NULL), 0);
@@ -210,7 +210,7 @@ static void test_pid_list(void **state)
 	struct pmu_open_opts o = PMU_OPTS_INIT(pmu_open_opts,
 					       .target = PMU_TARGET_PID);
 	pid_t pids[2];
-	struct pmu_value v[1];
+	struct pmu_value v[1] = { { .size = sizeof(struct pmu_value) } };
 	int go[2], i;
 
 	(void)state;
@@ -267,7 +267,7 @@ static void test_child_target(void **state)
 	struct pmu_session *s = sw_session(cfg, 2);
 	struct pmu_open_opts o = PMU_OPTS_INIT(pmu_open_opts,
 					       .target = PMU_TARGET_CHILD);
-	struct pmu_value v[2];
+	struct pmu_value v[2] = { { .size = sizeof(struct pmu_value) } };
 	int go[2], st;
 	char c;
 
@@ -301,7 +301,7 @@ static void test_cpus_target(void **state)
 	struct pmu_open_opts o = PMU_OPTS_INIT(pmu_open_opts,
 					       .target = PMU_TARGET_CPUS,
 					       .cpus = "0-x");
-	struct pmu_value v;
+	struct pmu_value v = { .size = sizeof(v) };
 	int ret;
 
 	(void)state;
@@ -334,7 +334,7 @@ static void test_add_strings(void **state)
 {
 	struct pmu_session *s = pmu_session_new(NULL);
 	struct pmu_error err = { .size = sizeof(err) };
-	struct pmu_value v[3];
+	struct pmu_value v[3] = { { .size = sizeof(struct pmu_value) } };
 	double scale = 0;
 
 	(void)state;
@@ -363,7 +363,7 @@ static void *thread_main(void *arg)
 {
 	const uint64_t cfg[] = { PERF_COUNT_SW_PAGE_FAULTS };
 	struct pmu_session *s = sw_session(cfg, 1);
-	struct pmu_value v;
+	struct pmu_value v = { .size = sizeof(v) };
 	int i;
 
 	for (i = 0; i < 20; i++) {

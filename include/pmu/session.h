@@ -64,8 +64,11 @@ enum pmu_event_status {
 
 /*
  * One reading of one event, summed over every CPU or thread it is open on.
- * Filled by the library: set size = sizeof(struct pmu_value) before reading
- * (pmu_session_read() does it for arrays it is given with size == 0).
+ * Set vals[0].size = sizeof(struct pmu_value) before reading an array:
+ * the library reads that size (0 means this first layout, PMU_VALUE_SIZE0)
+ * as the array's element size, stores it in each element's size, fills
+ * the fields both sides know and leaves the rest of each element alone,
+ * so the struct can grow.
  */
 struct pmu_value {
 	size_t size;
@@ -77,8 +80,40 @@ struct pmu_value {
 	int err;               /* negative errno when NOT_SUPPORTED, else 0 */
 };
 
-/* Create an empty session; NULL on failure (errno set). */
+/* sizeof(struct pmu_value) in its first release. */
+#define PMU_VALUE_SIZE0 48
+
+/* Create an empty session counting this machine's events (the perf
+ * driver); NULL on failure (errno set). */
 PMU_API struct pmu_session *pmu_session_new(struct pmu_error *err);
+
+/*
+ * Which PMU a session counts on.  The perf driver (driver NULL or
+ * "perf") is this machine's, through perf_event_open(2).  The sim
+ * driver ("sim") is a register-level simulated PMU of `model` (any
+ * model 'pmu info --list-models' lists), programmed as its own low-level
+ * driver did (perfctr, or the XScale PMU API) and driven by an event
+ * stream fed with pmu_session_feed().  On it, events are the model's
+ * own ("p6::INST_RETIRED", or bare "INST_RETIRED"), generic hardware
+ * events where the model has them ("cycles", "instructions"), and raw
+ * codes (rNN) on XScale models; other events are reported as not
+ * supported, as on a machine without them.
+ */
+struct pmu_session_opts {
+	size_t sz;                 /* sizeof(struct pmu_session_opts) */
+	const char *driver;        /* "perf" (NULL) or "sim" */
+	const char *model;         /* sim: the simulated model */
+};
+
+/* A session on the driver of `opts` (NULL: as pmu_session_new).  NULL
+ * on failure (errno set; *err names the unknown driver or model). */
+PMU_API struct pmu_session *pmu_session_new_opts(
+	const struct pmu_session_opts *opts, struct pmu_error *err);
+
+/* The session's driver ("perf", "sim") and simulated model (NULL for
+ * perf). */
+PMU_API const char *pmu_session_driver(const struct pmu_session *s);
+PMU_API const char *pmu_session_model(const struct pmu_session *s);
 
 /* Destroy; closes everything. Accepts NULL. */
 PMU_API void pmu_session_free(struct pmu_session *s);
@@ -131,13 +166,24 @@ PMU_API int pmu_session_stop(struct pmu_session *s);
 PMU_API int pmu_session_reset(struct pmu_session *s);
 
 /*
- * Read every event: vals[i] for i < min(n, nevents).  One read(2) per
- * group and CPU/thread (PERF_FORMAT_GROUP); for the calling thread, the
- * mmap page (rdpmc) when the kernel allows it.  Returns the number of
- * values filled or a negative errno.
+ * Read every event: vals[i] for i < min(n, nevents), each element
+ * vals[0].size bytes apart.  One read(2) per group and CPU/thread
+ * (PERF_FORMAT_GROUP); for the calling thread, the mmap page (rdpmc)
+ * when the kernel allows it.  Returns the number of values filled or a
+ * negative errno (-EINVAL for an element size smaller than `size`).
  */
 PMU_API int pmu_session_read(struct pmu_session *s, struct pmu_value *vals,
 			     size_t n);
+
+/*
+ * Drive a simulated PMU: run `len` bytes of event-stream text
+ * (docs/stream-format.md) as the counted program.  Counting follows
+ * pmu_session_start/stop (and the stream's own suspend/resume
+ * statements).  -EOPNOTSUPP on the perf driver (the real program runs
+ * by itself); -EINVAL with "line L, column C" in *err for a bad stream.
+ */
+PMU_API int pmu_session_feed(struct pmu_session *s, const char *stream,
+			     size_t len, struct pmu_error *err);
 
 /*
  * Exact scaling: raw * enabled / running computed in 128 bits, saturating

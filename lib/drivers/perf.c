@@ -15,14 +15,18 @@
 		     PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID)
 
 static void prep_attr(const struct pmu__perf *p, const struct perf_group *g,
-		      const struct pmu__perf_ev *e, struct perf_event_attr *a)
+		      size_t i, struct perf_event_attr *a)
 {
-	*a = e->attr;
+	const struct pmu__ev *e = &p->ev[i];
+
+	*a = p->attr[i];
 	a->size = sizeof(*a);
 	a->read_format = READ_FORMAT | (g->per_event ? 0 : PERF_FORMAT_GROUP);
+	if (e->flags & PMU__EV_SAMPLE_READ)
+		a->sample_type |= PERF_SAMPLE_READ;
 	a->disabled = e->leader;
 	a->inherit = p->inherit;
-	a->enable_on_exec = p->target == PMU_TARGET_CHILD;
+	a->enable_on_exec = p->target == PMU__TARGET_CHILD;
 }
 
 static int open_one(struct pmu__perf *p, const struct perf_group *g,
@@ -34,7 +38,7 @@ static int open_one(struct pmu__perf *p, const struct perf_group *g,
 	struct perf_event_attr a;
 	int fd;
 
-	prep_attr(p, g, &p->ev[g->first + k], &a);
+	prep_attr(p, g, g->first + k, &a);
 	errno = 0;
 	fd = sys->event_open(sys->ctx, &a, p->units.pid[u], p->units.cpu[u],
 			     lfd, PERF_FLAG_FD_CLOEXEC);
@@ -76,17 +80,17 @@ static bool errno_not_supported(int ret)
 	       ret == -ENXIO || ret == -EINVAL || ret == -E2BIG;
 }
 
-static void explain(struct pmu__perf *p, const struct pmu__perf_ev *e,
-		    int ret, char *buf, size_t len)
+static void explain(struct pmu__perf *p, size_t i, int ret, char *buf,
+		    size_t len)
 {
 	const struct pmu_host_info *h = pmu__perf_host(p);
 
-	if (e->is_hw && !h->has_hw_pmu)
+	if ((p->ev[i].flags & PMU__EV_HW) && !h->has_hw_pmu)
 		snprintf(buf, len, "no hardware PMU on this machine (%s)",
 			 h->virtualized ? "virtual machine without PMU "
 					  "passthrough" :
 					  "no core PMU registered with perf");
-	else if (e->attr.precise_ip &&
+	else if (p->attr[i].precise_ip &&
 		 (ret == -EOPNOTSUPP || ret == -EINVAL))
 		snprintf(buf, len, ":p precise sampling not available on "
 			 "this CPU or kernel");
@@ -97,27 +101,33 @@ static void explain(struct pmu__perf *p, const struct pmu__perf_ev *e,
 		snprintf(buf, len, "not supported by this CPU or kernel");
 }
 
-/* A group is scheduled as a whole: if one member cannot be opened, none
- * of it can count. */
-static void mark_unsupported(struct pmu__perf *p, const struct perf_group *g,
-			     size_t bad, int ret)
+static const char *ev_name(const struct pmu__perf *p, size_t i)
 {
-	const struct pmu__perf_ev *b = &p->ev[g->first + bad];
-	char why[128];
+	return p->ev[i].name ? p->ev[i].name : "?";
+}
+
+/* A group is scheduled as a whole: if one member cannot be opened, none
+ * of it can count.  why == NULL: explain the errno of member `bad`. */
+static void mark_unsupported(struct pmu__perf *p, const struct perf_group *g,
+			     size_t bad, int ret, const char *why)
+{
+	char buf[128];
 	size_t k;
 
-	explain(p, b, ret, why, sizeof(why));
+	if (!why) {
+		explain(p, g->first + bad, ret, buf, sizeof(buf));
+		why = buf;
+	}
 	for (k = 0; k < g->nev; k++) {
-		struct pmu__perf_ev *e = &p->ev[g->first + k];
+		struct pmu__ev_state *st = &p->st[g->first + k];
 
-		e->status = PMU_EVENT_NOT_SUPPORTED;
-		e->err = ret;
+		st->err = ret;
 		if (k == bad)
-			snprintf(e->reason, sizeof(e->reason), "%s", why);
+			snprintf(st->reason, sizeof(st->reason), "%s", why);
 		else
-			snprintf(e->reason, sizeof(e->reason),
+			snprintf(st->reason, sizeof(st->reason),
 				 "group member '%.40s' is not supported: %.100s",
-				 b->name ? b->name : "?", why);
+				 ev_name(p, g->first + bad), why);
 	}
 }
 
@@ -131,7 +141,7 @@ static int open_units(struct pmu__perf *p, struct perf_group *g, size_t *bad)
 	for (u = 0; u < p->nunits; u++) {
 		for (k = 0; k < g->nev; k++) {
 			ret = open_one(p, g, k, u);
-			if (ret == -ESRCH && p->target == PMU_TARGET_PID) {
+			if (ret == -ESRCH && p->target == PMU__TARGET_PID) {
 				close_unit(p, g, u); /* thread exited */
 				p->gone_try[u] = true;
 				break;
@@ -152,26 +162,39 @@ static int open_units(struct pmu__perf *p, struct perf_group *g, size_t *bad)
 static bool drop_default_guest(struct pmu__perf *p, const struct perf_group *g,
 			       size_t bad)
 {
-	const struct pmu__perf_ev *b = &p->ev[g->first + bad];
-	size_t k;
+	size_t i = g->first + bad, k;
 
-	if (!b->guest_default || !b->attr.exclude_guest)
+	if (!(p->ev[i].flags & PMU__EV_GUEST_DEFAULT) ||
+	    !p->attr[i].exclude_guest)
 		return false;
-	for (k = 0; k < g->nev; k++) {
-		struct pmu__perf_ev *e = &p->ev[g->first + k];
-
-		if (e->guest_default)
-			e->attr.exclude_guest = 0;
-	}
+	for (k = g->first; k < g->first + g->nev; k++)
+		if (p->ev[k].flags & PMU__EV_GUEST_DEFAULT)
+			p->attr[k].exclude_guest = 0;
 	return true;
 }
 
-/* Settings a kernel or PMU may refuse with EINVAL, given up one at a
- * time: group reads of inherited events (older kernels), then a default
- * exclude_guest.  Each is given up at most once. */
+/* :P asks for the most precise level the PMU takes: step down from 3
+ * until the kernel accepts one (perf's rule). */
+static bool lower_precise(struct pmu__perf *p, const struct perf_group *g,
+			  size_t bad)
+{
+	size_t i = g->first + bad;
+
+	if (!(p->ev[i].flags & PMU__EV_PRECISE_MAX) || !p->attr[i].precise_ip)
+		return false;
+	p->attr[i].precise_ip--;
+	return true;
+}
+
+/* Settings a kernel or PMU may refuse, given up one at a time: a :P
+ * level, then (EINVAL only) group reads of inherited events (older
+ * kernels), then a default exclude_guest.  Each is given up at most
+ * once, so the retries end. */
 static bool fall_back(struct pmu__perf *p, struct perf_group *g, size_t bad,
 		      int ret)
 {
+	if (lower_precise(p, g, bad))
+		return true;
 	if (ret != -EINVAL)
 		return false;
 	if (p->inherit && !g->per_event) {
@@ -189,12 +212,32 @@ static void keep_gone(struct pmu__perf *p)
 		p->gone[u] = p->gone[u] || p->gone_try[u];
 }
 
+/* An event the session already ruled out takes its group with it. */
+static bool premarked(struct pmu__perf *p, const struct perf_group *g)
+{
+	for (size_t k = 0; k < g->nev; k++) {
+		const struct pmu__ev_state *st = &p->st[g->first + k];
+
+		if (st->err) {
+			char why[sizeof(st->reason)];
+
+			snprintf(why, sizeof(why), "%s", st->reason);
+			mark_unsupported(p, g, k, st->err, why);
+			return true;
+		}
+	}
+	return false;
+}
+
 static int open_group(struct pmu__perf *p, struct perf_group *g,
 		      struct pmu_error *err)
 {
 	size_t bad = 0;
-	int ret = open_units(p, g, &bad);
+	int ret;
 
+	if (premarked(p, g))
+		return 0;
+	ret = open_units(p, g, &bad);
 	while (ret && fall_back(p, g, bad, ret)) {
 		close_group(p, g);
 		ret = open_units(p, g, &bad);
@@ -206,7 +249,7 @@ static int open_group(struct pmu__perf *p, struct perf_group *g,
 	}
 	close_group(p, g);
 	if (errno_not_supported(ret)) {
-		mark_unsupported(p, g, bad, ret);
+		mark_unsupported(p, g, bad, ret, NULL);
 		return 0;
 	}
 	return pmu__perf_open_error(p, g->first + bad, ret, err);
@@ -217,15 +260,14 @@ static int build_groups(struct pmu__perf *p)
 	size_t i;
 
 	p->grp = calloc(p->nev, sizeof(*p->grp));
-	if (!p->grp)
+	p->attr = calloc(p->nev, sizeof(*p->attr));
+	if (!p->grp || !p->attr)
 		return -ENOMEM;
 	for (i = 0; i < p->nev; i++) {
 		if (i == 0 || p->ev[i].group != p->ev[i - 1].group)
 			p->grp[p->ngrp++].first = i;
 		p->grp[p->ngrp - 1].nev++;
-		p->ev[i].status = PMU_EVENT_OK;
-		p->ev[i].err = 0;
-		p->ev[i].reason[0] = '\0';
+		p->attr[i] = p->ev[i].attr;
 	}
 	return 0;
 }
@@ -257,11 +299,11 @@ static int alloc_tables(struct pmu__perf *p)
 
 /* rdpmc only reads the caller's own counters, and only on x86-64 here. */
 static bool mmap_possible(const struct pmu__perf *p,
-			  const struct pmu_open_opts *o)
+			  const struct pmu__target *t)
 {
 #if defined(__x86_64__)
-	return p->target == PMU_TARGET_SELF && !p->inherit && p->nunits == 1 &&
-	       !o->no_mmap_read;
+	return p->target == PMU__TARGET_SELF && !p->inherit && p->nunits == 1 &&
+	       !t->no_mmap_read;
 #else
 	return false;
 #endif
@@ -275,7 +317,7 @@ static bool group_may_rdpmc(const struct pmu__perf *p,
 	size_t k;
 
 	for (k = 0; k < g->nev; k++) {
-		uint32_t t = p->ev[g->first + k].attr.type;
+		uint32_t t = p->attr[g->first + k].type;
 
 		if (t == PERF_TYPE_SOFTWARE || t == PERF_TYPE_TRACEPOINT ||
 		    t == PERF_TYPE_BREAKPOINT)
@@ -345,21 +387,20 @@ static int check_vanished(const struct pmu__perf *p, pid_t owner,
 }
 
 static int check_processes(const struct pmu__perf *p,
-			   const struct pmu_open_opts *o, struct pmu_error *err)
+			   const struct pmu__target *t, struct pmu_error *err)
 {
-	const pid_t *ids = o->npids ? o->pids : &o->pid;
-	size_t i, n = o->npids ? o->npids : 1;
+	size_t i;
 	int ret = 0;
 
-	for (i = 0; !ret && p->target == PMU_TARGET_PID && i < n; i++)
-		ret = check_vanished(p, ids[i], err);
+	for (i = 0; !ret && p->target == PMU__TARGET_PID && i < t->npids; i++)
+		ret = check_vanished(p, t->pids[i], err);
 	return ret;
 }
 
-static int open_all(struct pmu__perf *p, const struct pmu_open_opts *o,
+static int open_all(struct pmu__perf *p, const struct pmu__target *t,
 		    struct pmu_error *err)
 {
-	int ret = pmu__perf_units_get(o, p->sys->proc, &p->units, err);
+	int ret = pmu__perf_units_get(t, p->sys->proc, &p->units, err);
 	size_t g;
 
 	if (ret)
@@ -371,54 +412,25 @@ static int open_all(struct pmu__perf *p, const struct pmu_open_opts *o,
 	for (g = 0; !ret && g < p->ngrp; g++)
 		ret = open_group(p, &p->grp[g], err);
 	if (!ret)
-		ret = check_processes(p, o, err);
+		ret = check_processes(p, t, err);
 	if (ret)
 		return ret;
-	if (mmap_possible(p, o))
+	if (mmap_possible(p, t))
 		map_pages(p);
 	collect_leaders(p);
 	return 0;
 }
 
-int pmu__perf_open(struct pmu__perf **out, const struct pmu__perf_sys *sys,
-		   struct pmu__perf_ev *ev, size_t nev,
-		   const struct pmu_open_opts *opts, struct pmu_error *err)
+static struct pmu__perf *perf_of(struct pmu__drv *d)
 {
-	struct pmu_open_opts o = { .sz = sizeof(o) };
-	struct pmu__perf *p;
-	int ret;
-
-	*out = NULL;
-	if (opts)
-		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
-	p = calloc(1, sizeof(*p));
-	if (!p)
-		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
-				  "out of memory");
-	p->sys = sys ? sys : &pmu__perf_sys_default;
-	p->ev = ev;
-	p->nev = nev;
-	p->target = o.target;
-	p->inherit = o.target == PMU_TARGET_CHILD ||
-		     (o.inherit && o.target != PMU_TARGET_CPUS);
-	ret = open_all(p, &o, err);
-	if (ret) {
-		if (ret == -ENOMEM)
-			pmu__error(err, ret, PMU_ERR_SYSTEM, NULL, -1,
-				   "out of memory");
-		pmu__perf_close(p);
-		return ret;
-	}
-	*out = p;
-	return 0;
+	return (struct pmu__perf *)d;
 }
 
-void pmu__perf_close(struct pmu__perf *p)
+static void perf_close(struct pmu__drv *d)
 {
+	struct pmu__perf *p = perf_of(d);
 	size_t g, i;
 
-	if (!p)
-		return;
 	for (i = 0; p->page && i < p->nev; i++)
 		if (p->page[i])
 			p->sys->munmap(p->sys->ctx, p->page[i], p->page_size);
@@ -433,10 +445,44 @@ void pmu__perf_close(struct pmu__perf *p)
 	free(p->gone_try);
 	free(p->buf);
 	free(p->grp);
-	free(p);
+	free(p->attr);
+	/* back to a fresh instance: only the seam and host facts stay */
+	*p = (struct pmu__perf){ .drv = p->drv, .sys = p->sys,
+				 .host = p->host };
 }
 
-int pmu__perf_ioctl(const struct pmu__perf *p, unsigned long req)
+static int perf_open(struct pmu__drv *d, const struct pmu__ev *ev, size_t nev,
+		     const struct pmu__place *place,
+		     const struct pmu__target *t, struct pmu__ev_state *st,
+		     struct pmu_error *err)
+{
+	struct pmu__perf *p = perf_of(d);
+	int ret;
+
+	(void)place;
+	if (p->is_open)
+		return pmu__error(err, -EBUSY, PMU_ERR_USAGE, NULL, -1,
+				  "the perf driver already has events open");
+	p->ev = ev;
+	p->st = st;
+	p->nev = nev;
+	p->target = t->kind;
+	p->inherit = t->kind == PMU__TARGET_CHILD ||
+		     (t->inherit && t->kind != PMU__TARGET_CPUS);
+	ret = open_all(p, t, err);
+	if (ret) {
+		if (ret == -ENOMEM)
+			pmu__error(err, ret, PMU_ERR_SYSTEM, NULL, -1,
+				   "out of memory");
+		perf_close(d);
+		return ret;
+	}
+	p->is_open = true;
+	return 0;
+}
+
+/* One ioctl(req, PERF_IOC_FLAG_GROUP) per group leader and CPU/thread. */
+static int perf_ioctl(const struct pmu__perf *p, unsigned long req)
 {
 	const struct pmu__perf_sys *sys = p->sys;
 	int ret = 0;
@@ -449,7 +495,47 @@ int pmu__perf_ioctl(const struct pmu__perf *p, unsigned long req)
 	return ret;
 }
 
-size_t pmu__perf_nunits(const struct pmu__perf *p)
+static int perf_enable(struct pmu__drv *d)
 {
-	return p ? p->nunits : 0;
+	return perf_ioctl(perf_of(d), PERF_EVENT_IOC_ENABLE);
+}
+
+static int perf_disable(struct pmu__drv *d)
+{
+	return perf_ioctl(perf_of(d), PERF_EVENT_IOC_DISABLE);
+}
+
+static int perf_reset(struct pmu__drv *d)
+{
+	return perf_ioctl(perf_of(d), PERF_EVENT_IOC_RESET);
+}
+
+static void perf_destroy(struct pmu__drv *d)
+{
+	if (!d)
+		return;
+	perf_close(d);
+	free(d);
+}
+
+static const struct pmu__driver_ops perf_ops = {
+	.name = "perf",
+	.open = perf_open,
+	.close = perf_close,
+	.enable = perf_enable,
+	.disable = perf_disable,
+	.reset = perf_reset,
+	.read = pmu__perf_read,
+	.destroy = perf_destroy,
+};
+
+struct pmu__drv *pmu__perf_driver_new(const struct pmu__perf_sys *sys)
+{
+	struct pmu__perf *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->drv.ops = &perf_ops;
+	p->sys = sys ? sys : &pmu__perf_sys_default;
+	return &p->drv;
 }

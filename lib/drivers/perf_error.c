@@ -39,16 +39,15 @@ static int permission_error(struct pmu__perf *p, size_t i, int ret,
 			    struct pmu_error *err)
 {
 	int par = p->host.size ? p->host.paranoid : PMU_PARANOID_UNKNOWN;
-	const struct pmu__perf_ev *e = &p->ev[i];
 	const char *what = "counting user-mode events of your own processes";
 	const char *alt = "";
 	char now[16];
 	int need = 2;
 
-	if (p->target == PMU_TARGET_CPUS) {
+	if (p->target == PMU__TARGET_CPUS) {
 		what = "system-wide counting (-a, CPU targets)";
 		need = 0;
-	} else if (!e->attr.exclude_kernel) {
+	} else if (!p->attr[i].exclude_kernel) {
 		what = "counting kernel-mode events";
 		need = 1;
 		alt = ", or count user space only with the ':u' modifier";
@@ -73,7 +72,7 @@ static int fd_error(struct pmu__perf *p, size_t i, int ret,
 		    struct pmu_error *err)
 {
 	struct rlimit rl = { 0 };
-	const char *unit = p->target == PMU_TARGET_CPUS ? "CPUs" : "threads";
+	const char *unit = p->target == PMU__TARGET_CPUS ? "CPUs" : "threads";
 	char lim[32] = "unknown";
 
 	if (!getrlimit(RLIMIT_NOFILE, &rl))
@@ -94,7 +93,7 @@ static int target_error(struct pmu__perf *p, size_t i, int ret,
 	snprintf(tok, sizeof(tok), "%d", pid);
 	return pmu__error(err, ret, PMU_ERR_NO_TARGET, tok, -1,
 			  "no such %s: %d",
-			  p->target == PMU_TARGET_TID ? "thread" : "process",
+			  p->target == PMU__TARGET_TID ? "thread" : "process",
 			  pid);
 }
 

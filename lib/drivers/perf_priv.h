@@ -13,16 +13,21 @@
 
 struct perf_group {
 	size_t first, nev;  /* events ev[first .. first+nev) */
-	bool open;          /* false when NOT_SUPPORTED */
+	bool open;          /* false when not supported */
 	bool per_event;     /* no PERF_FORMAT_GROUP: one read per event */
 	bool mmap;          /* every event has an mmap page */
 };
 
 struct pmu__perf {
+	struct pmu__drv drv;          /* first: the ops table */
 	const struct pmu__perf_sys *sys;
-	struct pmu__perf_ev *ev;
+	bool is_open;
+	/* The session's events and their outcome; valid until close. */
+	const struct pmu__ev *ev;
+	struct pmu__ev_state *st;
 	size_t nev;
-	enum pmu_target_kind target;
+	struct perf_event_attr *attr; /* own copies: fallbacks adjust them */
+	enum pmu__target_kind target;
 	bool inherit;
 	struct pmu__perf_units units;
 	size_t nunits;
@@ -49,5 +54,8 @@ int pmu__perf_open_error(struct pmu__perf *p, size_t i, int ret,
 
 /* Facts about the machine, read on first use. */
 const struct pmu_host_info *pmu__perf_host(struct pmu__perf *p);
+
+/* Sum every event over CPUs/threads into c[0..min(n, nev)). */
+int pmu__perf_read(struct pmu__drv *d, struct pmu__count *c, size_t n);
 
 #endif

@@ -17,7 +17,7 @@ static inline uint64_t sat_add(uint64_t a, uint64_t b)
 	return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
 }
 
-static inline void acc(struct pmu_value *v, uint64_t raw, uint64_t ena,
+static inline void acc(struct pmu__count *v, uint64_t raw, uint64_t ena,
 		       uint64_t run)
 {
 	v->raw = sat_add(v->raw, raw);
@@ -41,7 +41,7 @@ static inline size_t find_event(const struct pmu__perf *p,
 }
 
 static int read_group(struct pmu__perf *p, const struct perf_group *g,
-		      size_t u, struct pmu_value *vals, size_t n)
+		      size_t u, struct pmu__count *vals, size_t n)
 {
 	int fd = p->fd[g->first * p->nunits + u];
 	uint64_t *b = p->buf, nr, k;
@@ -65,7 +65,7 @@ static int read_group(struct pmu__perf *p, const struct perf_group *g,
 }
 
 static int read_each(struct pmu__perf *p, const struct perf_group *g,
-		     size_t u, struct pmu_value *vals, size_t n)
+		     size_t u, struct pmu__count *vals, size_t n)
 {
 	uint64_t *b = p->buf;
 	size_t k;
@@ -150,7 +150,7 @@ static inline int read_page(const struct pmu__perf_sys *sys,
 }
 
 static int read_mmap(struct pmu__perf *p, const struct perf_group *g,
-		     struct pmu_value *vals, size_t n)
+		     struct pmu__count *vals, size_t n)
 {
 	uint64_t *b = p->buf;
 	size_t k;
@@ -166,7 +166,7 @@ static int read_mmap(struct pmu__perf *p, const struct perf_group *g,
 }
 
 static int read_units(struct pmu__perf *p, const struct perf_group *g,
-		      struct pmu_value *vals, size_t n)
+		      struct pmu__count *vals, size_t n)
 {
 	size_t u;
 	int ret = 0;
@@ -182,23 +182,10 @@ static int read_units(struct pmu__perf *p, const struct perf_group *g,
 	return ret;
 }
 
-static inline void set_value(struct pmu_value *v, uint64_t raw, uint64_t ena,
-			     uint64_t run)
-{
-	v->size = sizeof(*v);
-	v->raw = raw;
-	v->enabled = ena;
-	v->running = run;
-	/* the common unmultiplexed case needs no division */
-	v->scaled = run >= ena ? raw : pmu_scale(raw, ena, run);
-	v->status = run ? PMU_EVENT_OK : PMU_EVENT_NOT_COUNTED;
-	v->err = 0;
-}
-
 /* One group on one thread or CPU (the self-monitoring case): values go
  * straight from the kernel's buffer to the caller's array. */
 static int read_group_direct(struct pmu__perf *p, const struct perf_group *g,
-			     struct pmu_value *vals, size_t n)
+			     struct pmu__count *vals, size_t n)
 {
 	uint64_t *b = p->buf, k;
 	ssize_t r = p->sys->read(p->sys->ctx, p->fd[g->first], b,
@@ -212,54 +199,46 @@ static int read_group_direct(struct pmu__perf *p, const struct perf_group *g,
 		size_t j = find_event(p, g, 0, k, b[4 + 2 * k]);
 
 		if (j < n)
-			set_value(&vals[j], b[3 + 2 * k], b[1], b[2]);
+			vals[j] = (struct pmu__count){ b[3 + 2 * k], b[1], b[2] };
 	}
 	return 0;
 }
 
-/* Several CPUs/threads, per-event reads or the mmap page: sum, then
- * scale the sums. */
+/* Several CPUs/threads, per-event reads or the mmap page: sum. */
 static int read_group_summed(struct pmu__perf *p, const struct perf_group *g,
-			     struct pmu_value *vals, size_t n)
+			     struct pmu__count *vals, size_t n)
 {
 	size_t i, end = g->first + g->nev < n ? g->first + g->nev : n;
-	int ret;
 
 	for (i = g->first; i < end; i++)
-		vals[i] = (struct pmu_value){ .size = sizeof(vals[i]) };
-	ret = read_units(p, g, vals, n);
-	for (i = g->first; !ret && i < end; i++)
-		set_value(&vals[i], vals[i].raw, vals[i].enabled,
-			  vals[i].running);
-	return ret;
+		vals[i] = (struct pmu__count){ 0 };
+	return read_units(p, g, vals, n);
 }
 
-static void set_unsupported(const struct pmu__perf *p,
-			    const struct perf_group *g, struct pmu_value *vals,
-			    size_t n)
+static void set_unsupported(const struct perf_group *g,
+			    struct pmu__count *vals, size_t n)
 {
 	size_t i;
 
 	for (i = g->first; i < g->first + g->nev && i < n; i++)
-		vals[i] = (struct pmu_value){
-			.size = sizeof(vals[i]),
-			.status = p->ev[i].status,
-			.err = p->ev[i].err,
-		};
+		vals[i] = (struct pmu__count){ 0 };
 }
 
-int pmu__perf_read(struct pmu__perf *p, struct pmu_value *vals, size_t n)
+int pmu__perf_read(struct pmu__drv *d, struct pmu__count *vals, size_t n)
 {
+	struct pmu__perf *p = (struct pmu__perf *)d;
 	size_t g;
 	int ret = 0;
 
+	if (!p->is_open)
+		return -EBADF;
 	if (n > p->nev)
 		n = p->nev;
 	for (g = 0; !ret && g < p->ngrp && p->grp[g].first < n; g++) {
 		const struct perf_group *gr = &p->grp[g];
 
 		if (!gr->open)
-			set_unsupported(p, gr, vals, n);
+			set_unsupported(gr, vals, n);
 		else if (p->nunits == 1 && !gr->per_event && !gr->mmap &&
 			 p->fd[gr->first] >= 0)
 			ret = read_group_direct(p, gr, vals, n);

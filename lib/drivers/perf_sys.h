@@ -32,11 +32,4 @@ struct pmu__perf_sys {
 /* The real kernel. */
 extern const struct pmu__perf_sys pmu__perf_sys_default;
 
-struct pmu_session;
-
-/* Route a session's system calls through `sys` (must outlive the session;
- * call before pmu_session_open). NULL restores the real kernel. */
-void pmu__session_set_sys(struct pmu_session *s,
-			  const struct pmu__perf_sys *sys);
-
 #endif

@@ -206,38 +206,36 @@ static int check_ids(const pid_t *ids, size_t n, struct pmu_error *err)
 	return 0;
 }
 
-int pmu__perf_units_get(const struct pmu_open_opts *o, const char *proc,
+int pmu__perf_units_get(const struct pmu__target *t, const char *proc,
 			struct pmu__perf_units *u, struct pmu_error *err)
 {
-	bool listed = o->target == PMU_TARGET_PID || o->target == PMU_TARGET_TID;
-	const pid_t *ids = o->npids ? o->pids : &o->pid;
-	size_t nids = o->npids ? o->npids : 1;
+	bool listed = t->kind == PMU__TARGET_PID || t->kind == PMU__TARGET_TID;
 	int ret;
 
 	*u = (struct pmu__perf_units){ 0 };
-	if (o->npids && (!listed || !o->pids))
-		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
-				  "pids/npids need a PID or TID target and "
-				  "a non-NULL pids");
-	if (o->target == PMU_TARGET_CHILD || listed) {
-		ret = check_ids(ids, nids, err);
+	if (t->kind == PMU__TARGET_CHILD || listed) {
+		if (!t->npids || !t->pids)
+			return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
+					  "the target needs a process or "
+					  "thread id");
+		ret = check_ids(t->pids, t->npids, err);
 		if (ret)
 			return ret;
 	}
-	switch (o->target) {
-	case PMU_TARGET_SELF:
+	switch (t->kind) {
+	case PMU__TARGET_SELF:
 		return units_one(u, 0);
-	case PMU_TARGET_CHILD:
-		return units_one(u, o->pid);
-	case PMU_TARGET_TID:
-	case PMU_TARGET_PID:
-		return units_listed(u, ids, nids, o->target == PMU_TARGET_TID,
-				    proc, err);
-	case PMU_TARGET_CPUS:
-		return units_cpus(u, o->cpus, err);
+	case PMU__TARGET_CHILD:
+		return units_one(u, t->pids[0]);
+	case PMU__TARGET_TID:
+	case PMU__TARGET_PID:
+		return units_listed(u, t->pids, t->npids,
+				    t->kind == PMU__TARGET_TID, proc, err);
+	case PMU__TARGET_CPUS:
+		return units_cpus(u, t->cpus, err);
 	}
 	return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
-			  "unknown target kind %d", (int)o->target);
+			  "unknown target kind %d", (int)t->kind);
 }
 
 void pmu__perf_units_free(struct pmu__perf_units *u)

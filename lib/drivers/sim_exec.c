@@ -14,6 +14,7 @@
 struct exec {
 	struct pmu_sim *s;
 	const struct pmu__stream *st;
+	const struct pmu__sim_hooks *h;       /* NULL: perfctr directly */
 	uint32_t left[PMU_STREAM_MAX_DEPTH];  /* repeat counters */
 	int depth;
 	uint64_t executed;
@@ -36,6 +37,8 @@ static int do_suspend_resume(struct exec *x, const struct pmu__stream_op *op)
 		return op_error(x, op, -EINVAL, resume ?
 				"resume: the counters are already running" :
 				"suspend: the counters are already suspended");
+	if (x->h)
+		return (resume ? x->h->resume : x->h->suspend)(x->h->arg);
 	if (resume)
 		pmu__perfctr_resume(&s->pc, &s->st);
 	else
@@ -55,10 +58,26 @@ static int do_reg(struct exec *x, const struct pmu__stream_op *op)
 	return 0;
 }
 
-static void do_event(struct exec *x, const struct pmu__stream_op *op)
+void pmu__sim_burst(struct pmu_sim *s, bool cycles, uint32_t code,
+		    uint32_t umask, uint64_t n, const struct pmu__sim_hooks *h)
 {
-	x->s->events += op->n;
-	pmu__sim_advance(&x->s->sim, op->key, op->umask, op->n);
+	uint64_t chunk = h && h->chunk ? h->chunk : n;
+
+	if (cycles)
+		s->cycles += n;
+	else
+		s->events += n;
+	while (n) {
+		uint64_t k = n < chunk ? n : chunk;
+
+		if (cycles)
+			pmu__sim_cycles(&s->sim, k);
+		else
+			pmu__sim_advance(&s->sim, code, umask, k);
+		n -= k;
+		if (h && h->fed)
+			h->fed(h->arg, k);
+	}
 }
 
 /* Returns the index of the next op to run. */
@@ -85,11 +104,9 @@ static int step(struct exec *x, const struct pmu__stream_op *op)
 
 	switch (op->kind) {
 	case PMU_STREAM_EVENT:
-		do_event(x, op);
-		break;
 	case PMU_STREAM_CYCLES:
-		x->s->cycles += op->n;
-		pmu__sim_cycles(sim, op->n);
+		pmu__sim_burst(x->s, op->kind == PMU_STREAM_CYCLES, op->key,
+			       op->umask, op->n, x->h);
 		break;
 	case PMU_STREAM_MODE:
 		pmu__sim_set_mode(sim, (enum pmu_sim_mode)op->n);
@@ -104,7 +121,9 @@ static int step(struct exec *x, const struct pmu__stream_op *op)
 		pmu__sim_set_snapshot(sim, &x->st->snaps[op->snap]);
 		break;
 	case PMU_STREAM_SAMPLE:
-		if (x->s->running)
+		if (x->h && x->h->sample)
+			x->h->sample(x->h->arg);
+		else if (!x->h && x->s->running)
 			pmu__perfctr_sample(&x->s->pc, &x->s->st);
 		break;
 	case PMU_STREAM_SUSPEND:
@@ -165,6 +184,38 @@ static int setup_pebs(struct exec *x)
 	return 0;
 }
 
+/* The statements of a parsed stream, with the run's overflow budget. */
+static int exec_bounded(struct exec *x)
+{
+	struct pmu__sim *sim = &x->s->sim;
+	int rc;
+
+	sim->budget = overflow_work(sim) + PMU_SIM_MAX_OVERFLOWS;
+	sim->halted = false;
+	rc = execute(x);
+	sim->budget = 0;
+	sim->halted = false;
+	return rc;
+}
+
+int pmu__sim_exec(struct pmu_sim *s, const char *text, size_t len,
+		  const struct pmu__sim_hooks *h, struct pmu_error *err)
+{
+	struct pmu__stream st;
+	struct exec x = { .s = s, .st = &st, .h = h, .err = err };
+	int rc = pmu__stream_parse(text, len, &st, err);
+
+	if (!rc && st.pebs.given)
+		rc = pmu__error(err, -EINVAL, PMU_ERR_BAD_VALUE, "pebs", -1,
+				"line %d: pebs: the buffer is set up by the "
+				"session's sampling format, not by the stream",
+				st.pebs.line);
+	if (!rc)
+		rc = exec_bounded(&x);
+	pmu__stream_free(&st);
+	return rc;
+}
+
 int pmu_sim_run(struct pmu_sim *s, const char *text, size_t len,
 		struct pmu_error *err)
 {
@@ -182,13 +233,9 @@ int pmu_sim_run(struct pmu_sim *s, const char *text, size_t len,
 	if (!rc) {
 		s->ctl_base = s->sim.stats.ctl_writes;
 		s->ctr_base = s->sim.stats.ctr_writes;
-		s->sim.budget = overflow_work(&s->sim) + PMU_SIM_MAX_OVERFLOWS;
-		s->sim.halted = false;
 		pmu__perfctr_resume(&s->pc, &s->st);
 		s->running = true;
-		rc = execute(&x);
-		s->sim.budget = 0;
-		s->sim.halted = false;
+		rc = exec_bounded(&x);
 		if (s->running)
 			pmu__perfctr_suspend(&s->pc, &s->st);
 		s->running = false;

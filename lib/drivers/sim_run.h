@@ -30,6 +30,34 @@ void pmu__sim_run_drain_pebs(struct pmu_sim *s);
  * no PEBS, -ENOMEM, -EINVAL. */
 int pmu__sim_run_setup_pebs(struct pmu_sim *s, const struct pmu__stream_pebs *p);
 
+/*
+ * How a driver takes part in a stream's run: `suspend` / `resume`
+ * statements call its disable / enable (which must keep
+ * pmu_sim.running), `sample` its sample; bursts of events and cycles
+ * are fed in pieces of at most `chunk` (0: whole), `fed` called after
+ * each.
+ */
+struct pmu__sim_hooks {
+	int (*suspend)(void *arg);
+	int (*resume)(void *arg);
+	void (*sample)(void *arg);
+	void (*fed)(void *arg, uint64_t n);
+	uint64_t chunk;
+	void *arg;
+};
+
+struct pmu_sim;
+
+/* Run stream text on `s` as it stands (no resume or suspend around
+ * it), through the driver's hooks.  A `pebs` header is refused. */
+int pmu__sim_exec(struct pmu_sim *s, const char *text, size_t len,
+		  const struct pmu__sim_hooks *h, struct pmu_error *err);
+
+/* n events `code` (with `umask`), or n cycles, through the hooks'
+ * pieces (h may be NULL). */
+void pmu__sim_burst(struct pmu_sim *s, bool cycles, uint32_t code,
+		    uint32_t umask, uint64_t n, const struct pmu__sim_hooks *h);
+
 struct pmu_sim {
 	struct pmu__sim sim;
 	struct pmu__perfctr pc;

@@ -12,10 +12,6 @@
 #include "events/seedmodels.h"
 #include "util/error.h"
 
-_Static_assert(__builtin_types_compatible_p(__typeof__(&pmu__catalog_resolve),
-					    pmu__catalog_resolve_fn),
-	       "pmu__catalog_resolve must match the catalog hook type");
-
 #define BUILTIN(X) \
 	X(amd64_k7) X(amd64_k8_revb) X(amd64_k8_revc) X(amd64_k8_revd) \
 	X(amd64_k8_reve) X(amd64_k8_revf) X(amd64_k8_revg) \
@@ -328,22 +324,47 @@ int pmu__model_index(const struct pmu__model *m, uint32_t *slots,
  * "pmu::EVENT" names from the perf-style parser: encode with the catalog
  * and hand back what perf_event_open needs.
  */
+static int set_spec(struct pmu__ev *ev, const char *model, const char *event)
+{
+	size_t n = strlen(model) + strlen(event) + 3;
+
+	free(ev->spec);
+	ev->spec = malloc(n);
+	if (!ev->spec)
+		return -ENOMEM;
+	snprintf(ev->spec, n, "%s::%s", model, event);
+	return 0;
+}
+
 int pmu__catalog_resolve(const char *pmu, const char *event,
-			 struct perf_event_attr *attr, struct pmu_error *err)
+			 struct pmu__ev *ev, struct pmu_error *err)
 {
 	const struct pmu__model *m = pmu__catalog_find(pmu, strlen(pmu));
 	struct pmu_encoding enc = { .size = sizeof(enc) };
+	struct perf_event_attr *attr = &ev->attr;
 	int ret;
 
+	if (!m)
+		m = pmu__seed_model_find(pmu);
 	if (!m)
 		return -ENOENT;
 	ret = pmu__encode(m, event, NULL, &enc, err);
 	if (ret)
 		return ret == -ENOENT ? -EINVAL : ret;
-	if (!enc.has_perf)
-		return pmu__error(err, -EOPNOTSUPP, PMU_ERR_NOT_SUPPORTED,
-				  event, -1, "%s::%s has no perf_event "
-				  "encoding", pmu, event);
+	snprintf(ev->model, sizeof(ev->model), "%s", m->name);
+	ev->ncodes = enc.ncodes < PMU__EV_MAX_CODES ? enc.ncodes
+						    : PMU__EV_MAX_CODES;
+	memcpy(ev->codes, enc.codes, sizeof(ev->codes[0]) * (size_t)ev->ncodes);
+	ev->flags |= PMU__EV_HW;
+	if (set_spec(ev, m->name, event))
+		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
+				  "out of memory");
+	if (!enc.has_perf) {
+		/* a register-level model only (P6, XScale...): simulated
+		 * drivers count it, perf cannot */
+		ev->flags |= PMU__EV_NO_PERF;
+		return 0;
+	}
 	attr->type = enc.perf.type;
 	attr->config = enc.perf.config;
 	attr->config1 = enc.perf.config1;

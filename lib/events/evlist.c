@@ -34,7 +34,7 @@ struct parser {
 /* One event as it is being built: the descriptor plus what the name
  * still needs. */
 struct evbuild {
-	struct pmu__evdesc d;
+	struct pmu__ev d;
 	const char *text;      /* the token, NUL-terminated */
 	size_t off;            /* its byte offset in the input */
 	bool own_mods;         /* the token carried modifiers */
@@ -142,39 +142,39 @@ static void include_priv(struct perf_event_attr *a, char c)
 }
 
 /* exclude_guest may already be set by default, so "first one named"
- * is kept in guest_default rather than read from the attr. */
-static void include_virt(struct pmu__evdesc *d, char c)
+ * is kept in PMU__EV_GUEST_DEFAULT rather than read from the attr. */
+static void include_virt(struct pmu__ev *d, char c)
 {
 	struct perf_event_attr *a = &d->attr;
 
-	if (d->guest_default)
+	if (d->flags & PMU__EV_GUEST_DEFAULT)
 		a->exclude_guest = a->exclude_host = 1;
-	d->guest_default = false;
+	d->flags &= ~PMU__EV_GUEST_DEFAULT;
 	if (c == 'G')
 		a->exclude_guest = 0;
 	else
 		a->exclude_host = 0;
 }
 
-static int apply_flag(struct pmu__evdesc *d, char c)
+static int apply_flag(struct pmu__ev *d, char c)
 {
 	switch (c) {
 	case 'u': case 'k': case 'h':
 		include_priv(&d->attr, c);
 		/* perf's rule: user-only counts leave out guests unless
 		 * :G or :H said otherwise; :k and :h do not */
-		if (c == 'u' && d->guest_default)
+		if (c == 'u' && (d->flags & PMU__EV_GUEST_DEFAULT))
 			d->attr.exclude_guest = 1;
 		return 0;
 	case 'G': case 'H':
 		include_virt(d, c);
 		return 0;
 	case 'P':
-		d->precise_max = true;
+		d->flags |= PMU__EV_PRECISE_MAX;
 		d->attr.precise_ip = 3;
 		return 0;
 	case 'S':
-		d->sample_read = true;
+		d->flags |= PMU__EV_SAMPLE_READ;
 		return 0;
 	case 'D':
 		d->attr.pinned = 1;
@@ -191,7 +191,7 @@ static int apply_flag(struct pmu__evdesc *d, char c)
 }
 
 /* Apply mods[0..len) to d; `tok` is the whole event token for messages. */
-static int apply_mods(struct parser *p, struct pmu__evdesc *d,
+static int apply_mods(struct parser *p, struct pmu__ev *d,
 		      const char *mods, size_t len, const char *tok,
 		      size_t off)
 {
@@ -214,10 +214,10 @@ static int apply_mods(struct parser *p, struct pmu__evdesc *d,
 				    MODS_HELP ")", mods[i], tok);
 		}
 	}
-	if (np && !d->precise_max)
+	if (np && !(d->flags & PMU__EV_PRECISE_MAX))
 		d->attr.precise_ip = np;
 	/* precise sampling of the host alone, as perf asks for it */
-	if (np && d->guest_default)
+	if (np && (d->flags & PMU__EV_GUEST_DEFAULT))
 		d->attr.exclude_guest = 1;
 	return 0;
 }
@@ -225,7 +225,7 @@ static int apply_mods(struct parser *p, struct pmu__evdesc *d,
 static bool mods_valid(const char *mods)
 {
 	struct parser quiet = { .str = "" };
-	struct pmu__evdesc d = { .scale = 1.0 };
+	struct pmu__ev d = { .scale = 1.0 };
 
 	return apply_mods(&quiet, &d, mods, strlen(mods), mods, 0) == 0;
 }
@@ -287,7 +287,7 @@ static int resolve_raw(struct parser *p, const char *name, size_t len,
 	}
 	b->d.attr.type = PERF_TYPE_RAW;
 	b->d.attr.config = v;
-	b->d.is_hw = true;
+	b->d.flags |= PMU__EV_HW;
 	return 0;
 }
 
@@ -302,7 +302,8 @@ static int resolve_builtin(struct parser *p, const char *name, size_t len,
 	if (e) {
 		b->d.attr.type = e->type;
 		b->d.attr.config = e->config;
-		b->d.is_hw = e->type == PERF_TYPE_HARDWARE;
+		if (e->type == PERF_TYPE_HARDWARE)
+			b->d.flags |= PMU__EV_HW;
 		if (e->clock) {
 			snprintf(b->d.unit, sizeof(b->d.unit), "msec");
 			b->d.scale = 1e-6;
@@ -318,7 +319,7 @@ static int resolve_builtin(struct parser *p, const char *name, size_t len,
 	if (r == 0) {
 		b->d.attr.type = PERF_TYPE_HW_CACHE;
 		b->d.attr.config = config;
-		b->d.is_hw = true;
+		b->d.flags |= PMU__EV_HW;
 		return 0;
 	}
 	return resolve_raw(p, name, len, b);
@@ -365,7 +366,31 @@ static int resolve_tracepoint(struct parser *p, struct evbuild *b,
 	return apply_mods(p, &b->d, c2 + 1, strlen(c2 + 1), t, b->off);
 }
 
-/* A name without '/' or "::": built-in, raw, or tracepoint. */
+/* A bare name of the context's default model ("INST_RETIRED:u"):
+ * -ENOENT when it names none of its events. */
+static int resolve_default(struct parser *p, struct evbuild *b)
+{
+	struct pmu_error e = { .size = sizeof(e) };
+	int r;
+
+	if (!p->ctx || !p->ctx->default_model)
+		return -ENOENT;
+	r = pmu__catalog_resolve(p->ctx->default_model, b->text, &b->d, &e);
+	if (r == -ENOENT || (r && e.kind == PMU_ERR_UNKNOWN_EVENT)) {
+		free(b->d.spec);
+		b->d.spec = NULL;
+		return -ENOENT;
+	}
+	if (r)
+		return fail(p, r, e.kind, e.token, strlen(e.token), b->off,
+			    "%s", e.message);
+	b->d.flags &= ~PMU__EV_GUEST_DEFAULT;
+	b->own_mods = strchr(b->text, ':') != NULL;
+	return 0;
+}
+
+/* A name without '/' or "::": built-in, raw, the default model's, or
+ * a tracepoint. */
 static int parse_named(struct parser *p, struct evbuild *b)
 {
 	const char *t = b->text, *colon = strchr(t, ':');
@@ -375,6 +400,10 @@ static int parse_named(struct parser *p, struct evbuild *b)
 	if (len == 0)
 		return fail_syntax(p, b->off, "missing event name before ':'");
 	r = resolve_builtin(p, t, len, b);
+	if (r == -ENOENT)
+		r = resolve_default(p, b);
+	if (r == 0 && b->d.spec)
+		return 0;
 	if (r == -ENOENT && !colon)
 		return unknown_event(p, t, len, b->off);
 	if (r == -ENOENT)
@@ -612,7 +641,8 @@ static int parse_pmu_event(struct parser *p, struct evbuild *b)
 	if (pmu__sysfs_pmu_type(sysfs_root(p), pmu, &type) < 0)
 		return unknown_pmu(p, b, plen);
 	b->d.attr.type = type;
-	b->d.is_hw = is_core_pmu(pmu);
+	if (is_core_pmu(pmu))
+		b->d.flags |= PMU__EV_HW;
 	pt.off = b->off + plen + 1;
 	if (apply_terms(p, b, &pt, open + 1, (size_t)(close - open - 1)) < 0)
 		return -EINVAL;
@@ -639,7 +669,7 @@ static int parse_catalog(struct parser *p, struct evbuild *b,
 	pmu = strndup(t, plen);
 	if (!pmu)
 		return -ENOMEM;
-	r = pmu__catalog_resolve(pmu, dcolon + 2, &b->d.attr, p->err);
+	r = pmu__catalog_resolve(pmu, dcolon + 2, &b->d, p->err);
 	free(pmu);
 	if (r == -ENOENT)
 		return fail(p, -EINVAL, PMU_ERR_UNKNOWN_PMU, t, plen, b->off,
@@ -647,20 +677,20 @@ static int parse_catalog(struct parser *p, struct evbuild *b,
 			    "tables are not available for it", (int)plen, t, t);
 	if (r < 0)
 		return r;
-	b->d.is_hw = true;
-	b->d.guest_default = false; /* the catalog's value stands */
+	b->d.flags |= PMU__EV_HW;
+	b->d.flags &= ~PMU__EV_GUEST_DEFAULT; /* the catalog's value stands */
 	return 0;
 }
 
 /* ---- events, groups, lists ---- */
 
-static int push(struct parser *p, struct pmu__evdesc *d)
+static int push(struct parser *p, struct pmu__ev *d)
 {
 	struct pmu__evlist *l = &p->out;
 
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 8;
-		struct pmu__evdesc *ev = realloc(l->ev, cap * sizeof(*ev));
+		struct pmu__ev *ev = realloc(l->ev, cap * sizeof(*ev));
 
 		if (!ev)
 			return -ENOMEM;
@@ -705,13 +735,42 @@ static int build_event(struct parser *p, struct evbuild *b)
 	return parse_named(p, b);
 }
 
+/* A group's :u / :k reach a catalog event's register codes too: the
+ * placement spec carries them as the encoder's own modifiers. */
+static bool spec_has_mod(const char *spec, char c)
+{
+	for (const char *f = strchr(spec, ':'); f; f = strchr(f + 1, ':'))
+		if (f[1] == c && (f[2] == ':' || f[2] == '=' || !f[2]))
+			return true;
+	return false;
+}
+
+static int spec_add_plm(struct pmu__ev *d, const char *gmods)
+{
+	size_t n = strlen(d->spec);
+	char *spec = realloc(d->spec, n + 2 * strlen(gmods) + 1);
+
+	if (!spec)
+		return -ENOMEM;
+	d->spec = spec;
+	for (; *gmods; gmods++) {
+		if ((*gmods != 'u' && *gmods != 'k') ||
+		    spec_has_mod(d->spec, *gmods))
+			continue;
+		spec[n++] = ':';
+		spec[n++] = *gmods;
+		spec[n] = '\0';
+	}
+	return 0;
+}
+
 /* One event token t (NUL-terminated copy) at offset off. */
 static int add_event(struct parser *p, const char *t, size_t off,
 		     const char *gmods, bool leader)
 {
 	struct evbuild b = {
 		.d = { .scale = 1.0, .group = p->group, .leader = leader,
-		       .guest_default = true },
+		       .flags = PMU__EV_GUEST_DEFAULT },
 		.text = t, .off = off,
 	};
 	int r;
@@ -720,10 +779,12 @@ static int add_event(struct parser *p, const char *t, size_t off,
 	/* like perf: an event without modifiers leaves out time spent in
 	 * guests; the event's own modifiers decide it otherwise (:u, :p,
 	 * :G, :H), the group's start from what the event has */
-	if (!b.own_mods && b.d.guest_default)
+	if (!b.own_mods && (b.d.flags & PMU__EV_GUEST_DEFAULT))
 		b.d.attr.exclude_guest = 1;
 	if (r == 0 && gmods)
 		r = apply_mods(p, &b.d, gmods, strlen(gmods), t, off);
+	if (r == 0 && gmods && b.d.spec)
+		r = spec_add_plm(&b.d, gmods);
 	/* catalogs may have filled attr wholesale */
 	b.d.attr.size = sizeof(b.d.attr);
 	if (r == 0)
@@ -732,6 +793,7 @@ static int add_event(struct parser *p, const char *t, size_t off,
 		r = push(p, &b.d);
 	if (r < 0) {
 		free(b.d.name);
+		free(b.d.spec);
 		if (r == -ENOMEM)
 			fail(p, r, PMU_ERR_SYSTEM, t, strlen(t), off,
 			     "out of memory");
@@ -817,7 +879,7 @@ static int group_mods(struct parser *p, size_t open, size_t close,
 {
 	const char *s = p->str;
 	size_t start = close + 2, stop, end;
-	struct pmu__evdesc scratch = { .scale = 1.0 };
+	struct pmu__ev scratch = { .scale = 1.0 };
 	char *text;
 	int r;
 
@@ -903,7 +965,7 @@ static int append(struct pmu__evlist *to, struct pmu__evlist *from)
 	size_t n = to->n + from->n;
 
 	if (n > to->cap) {
-		struct pmu__evdesc *ev = realloc(to->ev, n * sizeof(*ev));
+		struct pmu__ev *ev = realloc(to->ev, n * sizeof(*ev));
 
 		if (!ev)
 			return -ENOMEM;
@@ -945,8 +1007,10 @@ void pmu__evlist_clear(struct pmu__evlist *l)
 {
 	if (!l)
 		return;
-	for (size_t i = 0; i < l->n; i++)
+	for (size_t i = 0; i < l->n; i++) {
 		free(l->ev[i].name);
+		free(l->ev[i].spec);
+	}
 	free(l->ev);
 	l->ev = NULL;
 	l->n = l->cap = 0;

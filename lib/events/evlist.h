@@ -8,36 +8,15 @@
 
 #include <pmu/error.h>
 
-/*
- * The result of parsing a perf-style event list: what the session layer
- * opens.  The event layer never touches file descriptors.
- */
-struct pmu__evdesc {
-	char *name;        /* canonical, as printed: "cycles:u", "msr/tsc/",
-			      "sched:sched_switch", "r01c2" */
-	struct perf_event_attr attr; /* type, config, config1/2, exclude_*,
-					precise_ip, exclude_guest/host; the
-					session adds read_format, disabled,
-					inherit, enable_on_exec */
-	int group;         /* group index; events outside braces are groups
-			      of one; events of a group are contiguous */
-	bool leader;       /* first event of its group */
-	char unit[16];     /* "msec" for task-clock/cpu-clock, sysfs .unit */
-	double scale;      /* multiply raw by this to get `unit` (1.0 default;
-			      1e-6 for the ns clocks shown in msec) */
-	bool is_hw;        /* needs a hardware PMU (generic hw/cache/raw/cpu) */
-	bool precise_max;  /* :P, the highest precise_ip the kernel takes;
-			      attr.precise_ip starts at 3, the session may
-			      lower it */
-	bool sample_read;  /* :S, sample by reading the group (records add
-			      PERF_SAMPLE_READ) */
-	bool guest_default; /* no :G or :H: attr.exclude_guest, if set, is
-			       perf's default (no modifiers, :u, :p), and a
-			       PMU that refuses it may count without it */
-};
+#include "drivers/driver.h"
 
+/*
+ * The result of parsing a perf-style event list: driver-neutral event
+ * objects (drivers/driver.h) that the session hands to whichever driver
+ * it holds.  The event layer never touches file descriptors.
+ */
 struct pmu__evlist {
-	struct pmu__evdesc *ev;
+	struct pmu__ev *ev;
 	size_t n, cap;
 	int ngroups;
 };
@@ -48,6 +27,9 @@ struct pmu__parse_ctx {
 	const char *sysfs_root;   /* default "/sys" */
 	const char *tracefs_root; /* default "/sys/kernel/tracing", then
 				     "/sys/kernel/debug/tracing" */
+	const char *default_model; /* catalog model whose events may be
+				      named bare ("INST_RETIRED"), after
+				      the generic names; NULL: none */
 };
 
 /*
@@ -74,15 +56,5 @@ void pmu__evlist_clear(struct pmu__evlist *l);
  */
 size_t pmu__event_suggest(const char *token, const struct pmu__parse_ctx *ctx,
 			  const char **out, size_t max);
-
-/*
- * Hook for catalogs of model-specific events ("amd64_fam19h_zen4::X"):
- * given the pmu and the rest of the token, fill *attr.  Returns 0, or
- * -ENOENT when the pmu is not known (the parser then reports unknown PMU),
- * or another negative errno with *err filled.
- */
-typedef int (*pmu__catalog_resolve_fn)(const char *pmu, const char *event,
-					struct perf_event_attr *attr,
-					struct pmu_error *err);
 
 #endif

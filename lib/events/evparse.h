@@ -132,7 +132,14 @@ void pmu__nearest_offer(struct pmu__nearest *n, const char *cand);
 
 /* ---- catalogs of model-specific events ---- */
 
+/*
+ * "pmu::EVENT..." -> the event's model, register codes and placement
+ * spec, and its perf attribute where the model has a perf encoding
+ * (else PMU__EV_NO_PERF).  Returns 0, -ENOENT when the pmu is not a
+ * catalog model (the parser then reports an unknown PMU), or another
+ * negative errno with *err filled.
+ */
 int pmu__catalog_resolve(const char *pmu, const char *event,
-			 struct perf_event_attr *attr, struct pmu_error *err);
+			 struct pmu__ev *ev, struct pmu_error *err);
 
 #endif

@@ -182,6 +182,7 @@ struct pmu_reg_desc {
 struct pmu_model {
 	const char *name;       /* command-line name, e.g. "p6" */
 	const char *desc;       /* one line */
+	const char *catalog;    /* event catalog of its events, NULL if none */
 	enum pmu_arch arch;
 	unsigned cpu_type;      /* perfctr numbering of `arch` */
 	uint32_t features;      /* PMU_FEAT_* */

@@ -6,42 +6,106 @@
 #include "events/evlist.h"
 #include "session/session.h"
 #include "util/error.h"
+#include "util/opts.h"
 
-PMU_API struct pmu_session *pmu_session_new(struct pmu_error *err)
+_Static_assert((int)PMU__TARGET_SELF == (int)PMU_TARGET_SELF &&
+	       (int)PMU__TARGET_PID == (int)PMU_TARGET_PID &&
+	       (int)PMU__TARGET_TID == (int)PMU_TARGET_TID &&
+	       (int)PMU__TARGET_CHILD == (int)PMU_TARGET_CHILD &&
+	       (int)PMU__TARGET_CPUS == (int)PMU_TARGET_CPUS,
+	       "driver target kinds follow the public ones");
+_Static_assert(PMU_VALUE_SIZE0 == sizeof(struct pmu_value),
+	       "a new pmu_value field needs PMU_VALUE_SIZE0 kept as it was");
+
+static struct pmu_session *fail_new(struct pmu_error *err, int code)
+{
+	if (code == -ENOMEM)
+		pmu__error(err, code, PMU_ERR_SYSTEM, NULL, -1,
+			   "out of memory");
+	errno = -code;
+	return NULL;
+}
+
+struct pmu_session *pmu__session_new_on(struct pmu__drv *drv, bool own,
+					struct pmu_error *err)
 {
 	struct pmu_session *s = calloc(1, sizeof(*s));
 
-	pmu__error_clear(err);
 	if (!s) {
-		pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
-			   "out of memory");
-		errno = ENOMEM;
+		if (own)
+			pmu__driver_free(drv);
+		return fail_new(err, -ENOMEM);
 	}
+	s->drv = drv;
+	s->own_drv = own;
 	return s;
+}
+
+PMU_API struct pmu_session *pmu_session_new_opts(
+	const struct pmu_session_opts *opts, struct pmu_error *err)
+{
+	struct pmu__drv *drv;
+	int ret;
+
+	pmu__error_clear(err);
+	ret = PMU__OPTS_CHECK(opts, pmu_session_opts, err);
+	if (!ret)
+		ret = pmu__driver_new(PMU__OPTS_GET(opts, driver, NULL),
+				      PMU__OPTS_GET(opts, model, NULL), &drv,
+				      err);
+	if (ret)
+		return fail_new(err, ret);
+	return pmu__session_new_on(drv, true, err);
+}
+
+PMU_API struct pmu_session *pmu_session_new(struct pmu_error *err)
+{
+	return pmu_session_new_opts(NULL, err);
+}
+
+static void free_events(struct pmu_session *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		free(s->ev[i].name);
+		free(s->ev[i].spec);
+	}
+	s->n = 0;
+	s->ngroups = 0;
+}
+
+void pmu__session_close(struct pmu_session *s)
+{
+	if (s->open)
+		s->drv->ops->close(s->drv);
+	s->open = false;
+	free(s->st);
+	free(s->place);
+	free(s->cnt);
+	s->st = NULL;
+	s->place = NULL;
+	s->cnt = NULL;
+}
+
+void pmu__session_clear(struct pmu_session *s)
+{
+	pmu__session_close(s);
+	free_events(s);
 }
 
 PMU_API void pmu_session_free(struct pmu_session *s)
 {
-	size_t i;
-
 	if (!s)
 		return;
-	pmu__perf_close(s->drv);
-	for (i = 0; i < s->n; i++)
-		free(s->ev[i].name);
+	pmu__session_clear(s);
 	free(s->ev);
+	if (s->own_drv)
+		pmu__driver_free(s->drv);
 	free(s);
-}
-
-void pmu__session_set_sys(struct pmu_session *s,
-			  const struct pmu__perf_sys *sys)
-{
-	s->sys = sys;
 }
 
 static int reserve(struct pmu_session *s, size_t more)
 {
-	struct pmu__perf_ev *ev;
+	struct pmu__ev *ev;
 	size_t cap = s->cap ? s->cap : 8;
 
 	while (cap < s->n + more)
@@ -65,10 +129,10 @@ static bool attr_is_hw(const struct perf_event_attr *a)
 int pmu__session_add_attr(struct pmu_session *s, const char *name,
 			  const struct perf_event_attr *attr, bool new_group)
 {
-	struct pmu__perf_ev *e;
+	struct pmu__ev *e;
 	bool clock;
 
-	if (!s || !name || !attr || s->drv)
+	if (!s || !name || !attr || s->open)
 		return -EINVAL;
 	if (reserve(s, 1))
 		return -ENOMEM;
@@ -81,7 +145,7 @@ int pmu__session_add_attr(struct pmu_session *s, const char *name,
 	new_group = new_group || s->ngroups == 0;
 	e->group = new_group ? s->ngroups++ : s->ngroups - 1;
 	e->leader = new_group;
-	e->is_hw = attr_is_hw(attr);
+	e->flags = attr_is_hw(attr) ? PMU__EV_HW : 0;
 	clock = attr->type == PERF_TYPE_SOFTWARE &&
 		(attr->config == PERF_COUNT_SW_TASK_CLOCK ||
 		 attr->config == PERF_COUNT_SW_CPU_CLOCK);
@@ -91,48 +155,41 @@ int pmu__session_add_attr(struct pmu_session *s, const char *name,
 	return 0;
 }
 
-static void take_desc(struct pmu_session *s, struct pmu__evdesc *d)
+/* Bare names are the simulated model's own events. */
+static const char *default_model(const struct pmu_session *s)
 {
-	struct pmu__perf_ev *e = &s->ev[s->n++];
+	const struct pmu__driver_ops *o = s->drv->ops;
 
-	memset(e, 0, sizeof(*e));
-	e->name = d->name;
-	d->name = NULL; /* the session owns it now */
-	e->attr = d->attr;
-	e->group = s->ngroups + d->group;
-	e->leader = d->leader;
-	e->is_hw = d->is_hw;
-	e->guest_default = d->guest_default;
-	memcpy(e->unit, d->unit, sizeof(e->unit));
-	e->unit[sizeof(e->unit) - 1] = '\0';
-	e->scale = d->scale;
+	return o->catalog_model ? o->catalog_model(s->drv) : NULL;
 }
 
 PMU_API int pmu_session_add(struct pmu_session *s, const char *events,
 			    struct pmu_error *err)
 {
 	struct pmu__evlist l = { 0 };
-	int ret, maxg = -1;
-	size_t i;
+	struct pmu__parse_ctx ctx = { 0 };
+	int ret;
 
 	pmu__error_clear(err);
 	if (!s || !events)
 		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
 				  "no session or no event list given");
-	if (s->drv)
+	if (s->open)
 		return pmu__error(err, -EBUSY, PMU_ERR_USAGE, NULL, -1,
 				  "events cannot be added to an open session");
-	ret = pmu__evlist_parse(&l, events, NULL, err);
+	ctx.default_model = default_model(s);
+	l.ngroups = s->ngroups;
+	ret = pmu__evlist_parse(&l, events, &ctx, err);
 	if (!ret && reserve(s, l.n))
 		ret = pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
 				 "out of memory");
-	for (i = 0; !ret && i < l.n; i++) {
-		if (l.ev[i].group > maxg)
-			maxg = l.ev[i].group;
-		take_desc(s, &l.ev[i]);
+	if (!ret) {
+		/* the session owns the names and specs now */
+		memcpy(s->ev + s->n, l.ev, l.n * sizeof(*l.ev));
+		s->n += l.n;
+		s->ngroups = l.ngroups;
+		l.n = 0;
 	}
-	if (!ret)
-		s->ngroups += maxg + 1;
 	pmu__evlist_clear(&l);
 	return ret;
 }
@@ -163,68 +220,14 @@ PMU_API int pmu_session_event_group(const struct pmu_session *s, size_t i)
 	return s && i < s->n ? s->ev[i].group : -1;
 }
 
-PMU_API int pmu_session_open(struct pmu_session *s,
-			     const struct pmu_open_opts *opts,
-			     struct pmu_error *err)
+PMU_API const char *pmu_session_driver(const struct pmu_session *s)
 {
-	pmu__error_clear(err);
-	if (!s)
-		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
-				  "no session given");
-	if (s->drv)
-		return pmu__error(err, -EBUSY, PMU_ERR_USAGE, NULL, -1,
-				  "the session is already open");
-	if (s->n == 0)
-		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
-				  "no events to open: add some first");
-	if (opts && opts->sz < offsetof(struct pmu_open_opts, target) +
-				       sizeof(opts->target))
-		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
-				  "pmu_open_opts.sz is not set");
-	return pmu__perf_open(&s->drv, s->sys, s->ev, s->n, opts, err);
+	return s ? s->drv->ops->name : NULL;
 }
 
-PMU_API enum pmu_event_status pmu_session_event_status(
-	const struct pmu_session *s, size_t i, int *err)
+PMU_API const char *pmu_session_model(const struct pmu_session *s)
 {
-	if (!s || i >= s->n) {
-		if (err)
-			*err = -EINVAL;
-		return PMU_EVENT_NOT_SUPPORTED;
-	}
-	if (err)
-		*err = s->ev[i].err;
-	return s->ev[i].status;
-}
+	const struct pmu__driver_ops *o = s ? s->drv->ops : NULL;
 
-PMU_API const char *pmu_session_event_reason(const struct pmu_session *s,
-					     size_t i)
-{
-	return s && i < s->n ? s->ev[i].reason : NULL;
-}
-
-PMU_API int pmu_session_start(struct pmu_session *s)
-{
-	return s && s->drv ? pmu__perf_ioctl(s->drv, PERF_EVENT_IOC_ENABLE) :
-			     -EINVAL;
-}
-
-PMU_API int pmu_session_stop(struct pmu_session *s)
-{
-	return s && s->drv ? pmu__perf_ioctl(s->drv, PERF_EVENT_IOC_DISABLE) :
-			     -EINVAL;
-}
-
-PMU_API int pmu_session_reset(struct pmu_session *s)
-{
-	return s && s->drv ? pmu__perf_ioctl(s->drv, PERF_EVENT_IOC_RESET) :
-			     -EINVAL;
-}
-
-PMU_API int pmu_session_read(struct pmu_session *s, struct pmu_value *vals,
-			     size_t n)
-{
-	if (!s || !s->drv || (!vals && n))
-		return -EINVAL;
-	return pmu__perf_read(s->drv, vals, n);
+	return o && o->model_name ? o->model_name(s->drv) : NULL;
 }

@@ -2,21 +2,34 @@
 #ifndef PMU_SESSION_SESSION_H
 #define PMU_SESSION_SESSION_H
 
-#include <linux/perf_event.h>
 #include <stdbool.h>
 
 #include <pmu/session.h>
 
-#include "drivers/perf.h"
-#include "drivers/perf_sys.h"
+#include "drivers/driver.h"
 
+/*
+ * A session: events (from the event layer) on one driver.  The session
+ * knows the driver only through its ops table; events are placed on
+ * counters here for drivers that program registers themselves.
+ */
 struct pmu_session {
-	struct pmu__perf_ev *ev;
+	struct pmu__drv *drv;
+	bool own_drv;            /* destroy the driver with the session */
+	struct pmu__ev *ev;
 	size_t n, cap;
 	int ngroups;
-	const struct pmu__perf_sys *sys; /* NULL = the real kernel */
-	struct pmu__perf *drv;           /* non-NULL once opened */
+	struct pmu__ev_state *st;    /* [n] once opened */
+	struct pmu__place *place;    /* [n] once opened, register drivers */
+	struct pmu__count *cnt;      /* [n] read scratch */
+	bool open;
+	bool raw_width;          /* open with hardware-width counters */
+	pid_t pid1;              /* a one-process target's pid list */
 };
+
+/* A session on driver `drv`; with own, the session destroys it. */
+struct pmu_session *pmu__session_new_on(struct pmu__drv *drv, bool own,
+					struct pmu_error *err);
 
 /*
  * Add one event given as a ready perf_event_attr (no parsing).  With
@@ -24,5 +37,21 @@ struct pmu_session {
  */
 int pmu__session_add_attr(struct pmu_session *s, const char *name,
 			  const struct perf_event_attr *attr, bool new_group);
+
+/* Close the counters (events stay, the session may be opened again). */
+void pmu__session_close(struct pmu_session *s);
+
+/* Close, and forget every event. */
+void pmu__session_clear(struct pmu_session *s);
+
+/* Drive the session's simulated PMU (see struct pmu__feed). */
+int pmu__session_feed(struct pmu_session *s, const struct pmu__feed *f,
+		      struct pmu_error *err);
+
+/* Place every event on a counter of the driver's catalog model: fills
+ * s->place, marks in s->st what the model cannot count, fails when the
+ * events do not fit together. */
+int pmu__session_place(struct pmu_session *s, const char *model,
+		       struct pmu_error *err);
 
 #endif

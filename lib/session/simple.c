@@ -1,132 +1,118 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The claim / start / stop / release interface over a simulated XScale
- * PMU.  What the kernel API kept in globals (the claim flag, the claim
- * id, the results the interrupt handler fills) lives in the device.
+ * The claim / start / stop / release interface as a facade over a
+ * session.  What the kernel API kept in globals (the claim flag, the
+ * claim id) lives in the device; the counting is the session's: three
+ * events (cycles and the two requested ones) opened, reset and enabled
+ * by start, disabled and read by stop.  On a simulated XScale the sim
+ * driver runs the API's own register protocol, so PMNC values, the
+ * erratum's double write and the overflow handler are the API's.
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <pmu/simple.h>
 
-#include "model/control.h"
-#include "model/model.h"
+#include "session/session.h"
 #include "sim/sim.h"
-#include "sim/xscale.h"
 #include "util/error.h"
 
 struct pmu_simple {
-	struct pmu__sim sim;
-	struct pmu__xscale xs;
+	struct pmu_session *s;
+	bool xscale;            /* events are PMNC codes */
 	bool claimed;
 	int claim_id;           /* current claim */
 	int last_id;            /* ids handed out so far */
-	uint32_t pmnc;          /* control of the active run, 0 = none */
-	struct pmu_results results;   /* the interrupt handler's */
-	uint64_t irqs;
-	uint64_t last_irq_pc;
+	bool running;           /* between start and stop */
 };
 
-static uint32_t cp14_read(struct pmu_simple *dev, uint32_t addr)
+/* The XScale events with a generic meaning on other PMUs (the ARM perf
+ * driver's XScale map, read backwards). */
+static const char *generic_name(uint32_t evt)
 {
-	uint64_t v = 0;
-
-	(void)pmu__sim_reg_read(&dev->sim, PMU_SIM_REG_CP14, addr, &v);
-	return (uint32_t)v;
-}
-
-static void cp14_write(struct pmu_simple *dev, uint32_t addr, uint32_t v)
-{
-	(void)pmu__sim_reg_write(&dev->sim, PMU_SIM_REG_CP14, addr, v);
-}
-
-static bool gen2(const struct pmu_simple *dev)
-{
-	return dev->xs.gen == 2;
-}
-
-static uint32_t pmnc_addr(const struct pmu_simple *dev)
-{
-	return gen2(dev) ? PMU_CP14_XSC2_PMNC : PMU_CP14_XSC1_PMNC;
-}
-
-/* The interrupt handler: count each pending overflow, then write the
- * flags back, which clears them and leaves the counters running. */
-static void on_irq(struct pmu__sim *sim, void *arg, enum pmu_sim_irq src,
-		   uint64_t pc)
-{
-	struct pmu_simple *dev = arg;
-	uint32_t pend;
-
-	(void)sim;
-	(void)src;
-	if (!dev->claimed)	/* no handler installed */
-		return;
-	dev->irqs++;
-	dev->last_irq_pc = pc;
-	pend = pmu__xscale_pending(&dev->xs);
-	dev->results.ccnt_of += pend & PMU_XSC2_BIT_CCNT ? 1 : 0;
-	dev->results.pmn0_of += pend & PMU_XSC2_BIT_PMN(0) ? 1 : 0;
-	dev->results.pmn1_of += pend & PMU_XSC2_BIT_PMN(1) ? 1 : 0;
-	if (gen2(dev))
-		cp14_write(dev, PMU_CP14_XSC2_FLAG, pend);
-	else
-		cp14_write(dev, PMU_CP14_XSC1_PMNC,
-			   cp14_read(dev, PMU_CP14_XSC1_PMNC));
-}
-
-struct pmu_simple *pmu_simple_open(const char *model, struct pmu_error *err)
-{
-	const char *name = model ? model : "xscale1";
-	const struct pmu_model *m = pmu__model_find(name);
-	struct pmu_simple *dev;
-
-	if (!m || m->check.family != PMU_CHECK_XSCALE) {
-		errno = -pmu__error(err, -EINVAL, PMU_ERR_USAGE, name, -1,
-				    "model '%s' has no XScale PMU; use "
-				    "xscale1 or xscale2", name);
+	switch (evt) {
+	case PMU_XSC_EVT_ICACHE_MISS:
+		return "L1-icache-load-misses";
+	case PMU_XSC_EVT_ITLB_MISS:
+		return "iTLB-load-misses";
+	case PMU_XSC_EVT_DTLB_MISS:
+		return "dTLB-load-misses";
+	case PMU_XSC_EVT_BRANCH:
+		return "branches";
+	case PMU_XSC_EVT_BRANCH_MISS:
+		return "branch-misses";
+	case PMU_XSC_EVT_INSTRUCTION:
+		return "instructions";
+	case PMU_XSC_EVT_DCACHE_ACCESS:
+		return "L1-dcache-loads";
+	case PMU_XSC_EVT_DCACHE_MISS:
+		return "L1-dcache-load-misses";
+	default:
 		return NULL;
 	}
-	dev = calloc(1, sizeof(*dev));
+}
+
+static bool is_xscale_model(const char *m)
+{
+	return !strcmp(m, "xscale1") || !strcmp(m, "xscale2");
+}
+
+struct pmu_simple *pmu_simple_open(const char *device, struct pmu_error *err)
+{
+	const char *name = device ? device : "xscale1";
+	bool perf = !strcmp(name, "perf");
+	struct pmu_session_opts o = { .sz = sizeof(o),
+				      .driver = perf ? "perf" : "sim",
+				      .model = perf ? NULL : name };
+	struct pmu_simple *dev = calloc(1, sizeof(*dev));
+
+	pmu__error_clear(err);
 	if (!dev) {
 		errno = -pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
 				    "out of memory");
 		return NULL;
 	}
-	if (pmu__sim_init(&dev->sim, m) ||
-	    pmu__sim_xscale_attach(&dev->sim, &dev->xs)) {
+	dev->s = pmu_session_new_opts(&o, err);
+	if (!dev->s) {
+		int e = errno;
+
 		free(dev);
-		errno = -pmu__error(err, -EINVAL, PMU_ERR_USAGE, name, -1,
-				    "cannot simulate model '%s'", m->name);
+		errno = e;
 		return NULL;
 	}
-	pmu__sim_set_irq(&dev->sim, on_irq, dev);
+	dev->xscale = !perf && is_xscale_model(name);
 	return dev;
 }
 
 void pmu_simple_close(struct pmu_simple *dev)
 {
+	if (!dev)
+		return;
+	pmu_session_free(dev->s);
 	free(dev);
 }
 
-int pmu_claim(struct pmu_simple *dev)
+int pmu_simple_claim(struct pmu_simple *dev)
 {
 	if (!dev)
 		return -EINVAL;
 	if (dev->claimed)
 		return -EBUSY;
 	dev->claimed = true;
-	cp14_write(dev, pmnc_addr(dev), 0);
-	dev->pmnc = 0;
+	/* the API writes PMNC = 0: whatever ran before stops here */
+	if (dev->s->open)
+		pmu_session_stop(dev->s);
+	dev->running = false;
 	/* Ids only grow; past INT_MAX they start again at 1. */
 	dev->last_id = dev->last_id == __INT_MAX__ ? 1 : dev->last_id + 1;
 	dev->claim_id = dev->last_id;
 	return dev->claim_id;
 }
 
-int pmu_release(struct pmu_simple *dev, int claim_id)
+int pmu_simple_release(struct pmu_simple *dev, int claim_id)
 {
 	if (!dev)
 		return -EINVAL;
@@ -138,102 +124,134 @@ int pmu_release(struct pmu_simple *dev, int claim_id)
 	return 0;
 }
 
-/* Second generation: events in EVTSEL (PMN2/3 idle), enables in INTEN. */
-static void start_gen2(struct pmu_simple *dev, uint32_t pmn0, uint32_t pmn1)
+/* "{cycles,A,B}" for events pmn0, pmn1; -EOPNOTSUPP if one has no
+ * meaning on this device. */
+static int event_list(const struct pmu_simple *dev, uint32_t pmn0,
+		      uint32_t pmn1, char *buf, size_t len)
 {
-	cp14_write(dev, PMU_CP14_XSC2_EVTSEL,
-		   0xFFFF0000u | (pmn1 & 0xFFu) << 8 | (pmn0 & 0xFFu));
-	cp14_write(dev, PMU_CP14_XSC2_INTEN, PMU_XSC2_BIT_CCNT |
-		   PMU_XSC2_BIT_PMN(0) | PMU_XSC2_BIT_PMN(1));
-	cp14_write(dev, PMU_CP14_XSC2_PMNC,
-		   PMU_XSC_PMNC_E | PMU_XSC_PMNC_P | PMU_XSC_PMNC_C);
-}
+	const char *a = generic_name(pmn0), *b = generic_name(pmn1);
 
-int pmu_start(struct pmu_simple *dev, uint32_t pmn0, uint32_t pmn1)
-{
-	uint32_t pmnc;
-
-	if (!dev)
-		return -EINVAL;
-	memset(&dev->results, 0, sizeof(dev->results));
-	pmnc = PMU_XSC_PMNC_EVT1(pmn1) | PMU_XSC_PMNC_EVT0(pmn0) |
-	       PMU_XSC_PMNC_E | PMU_XSC_PMNC_P | PMU_XSC_PMNC_C |
-	       PMU_XSC_PMNC_INTEN_ALL;
-	dev->pmnc = pmnc;
-	if (gen2(dev)) {
-		start_gen2(dev, pmn0, pmn1);
+	if (dev->xscale) {
+		snprintf(buf, len, "{cycles,r%02x,r%02x}", pmn0 & 0xFFu,
+			 pmn1 & 0xFFu);
 		return 0;
 	}
-	cp14_write(dev, PMU_CP14_XSC1_PMNC, pmnc);
-	/* 80200 A-stepping erratum: a branch-event selection needs the
-	 * control register written twice. */
-	if (pmn0 == PMU_XSC_EVT_BRANCH || pmn1 == PMU_XSC_EVT_BRANCH)
-		cp14_write(dev, PMU_CP14_XSC1_PMNC, pmnc);
+	if (!a || !b)
+		return -EOPNOTSUPP;
+	snprintf(buf, len, "{cycles,%s,%s}", a, b);
 	return 0;
 }
 
-int pmu_stop(struct pmu_simple *dev, struct pmu_results *res)
+static bool all_counted(const struct pmu_session *s)
 {
+	for (size_t i = 0; i < pmu_session_nevents(s); i++)
+		if (pmu_session_event_status(s, i, NULL) != PMU_EVENT_OK)
+			return false;
+	return true;
+}
+
+int pmu_simple_start(struct pmu_simple *dev, uint32_t pmn0, uint32_t pmn1)
+{
+	char list[96];
+	int ret;
+
+	if (!dev)
+		return -EINVAL;
+	pmu__session_clear(dev->s);
+	dev->running = false;
+	ret = event_list(dev, pmn0, pmn1, list, sizeof(list));
+	if (ret)
+		return ret;
+	/* no handler before a claim: counters wrap at 32 bits */
+	dev->s->raw_width = !dev->claimed;
+	ret = pmu_session_add(dev->s, list, NULL);
+	if (!ret)
+		ret = pmu_session_open(dev->s, NULL, NULL);
+	if (!ret && !all_counted(dev->s))
+		ret = -EOPNOTSUPP;
+	if (!ret)
+		ret = pmu_session_reset(dev->s);
+	if (!ret)
+		ret = pmu_session_start(dev->s);
+	if (ret) {
+		pmu__session_clear(dev->s);
+		return ret;
+	}
+	dev->running = true;
+	return 0;
+}
+
+static void split(uint64_t v, uint32_t *of, uint32_t *val)
+{
+	*of = (uint32_t)(v >> 32);
+	*val = (uint32_t)v;
+}
+
+int pmu_simple_stop(struct pmu_simple *dev, struct pmu_simple_results *res)
+{
+	struct pmu_simple_results all = { .size = sizeof(all) };
+	struct pmu_value v[3] = { { .size = sizeof(v[0]) } };
 	size_t n;
 
 	if (!dev || !res || res->size == 0)
 		return -EINVAL;
-	if (!dev->pmnc)
+	if (!dev->running)
 		return -ENOSYS;
-	if (gen2(dev)) {
-		dev->results.ccnt = cp14_read(dev, PMU_CP14_XSC2_CCNT);
-		dev->results.pmn0 = cp14_read(dev, PMU_CP14_XSC2_PMN(0));
-		dev->results.pmn1 = cp14_read(dev, PMU_CP14_XSC2_PMN(1));
-	} else {
-		dev->results.ccnt = cp14_read(dev, PMU_CP14_XSC1_CCNT);
-		dev->results.pmn0 = cp14_read(dev, PMU_CP14_XSC1_PMN0);
-		dev->results.pmn1 = cp14_read(dev, PMU_CP14_XSC1_PMN1);
-	}
-	cp14_write(dev, pmnc_addr(dev), 0);
-	dev->pmnc = 0;
+	dev->running = false;
+	if (pmu_session_stop(dev->s) || pmu_session_read(dev->s, v, 3) != 3)
+		return -EIO;
+	split(v[0].raw, &all.ccnt_of, &all.ccnt);
+	split(v[1].raw, &all.pmn0_of, &all.pmn0);
+	split(v[2].raw, &all.pmn1_of, &all.pmn1);
 	/* Copy what both sides know; `size` stays the caller's. */
-	n = res->size < sizeof(*res) ? res->size : sizeof(*res);
-	if (n > sizeof(res->size))
-		memcpy((char *)res + sizeof(res->size),
-		       (const char *)&dev->results + sizeof(res->size),
-		       n - sizeof(res->size));
+	n = res->size < sizeof(all) ? res->size : sizeof(all);
+	if (n > sizeof(all.size))
+		memcpy((char *)res + sizeof(all.size),
+		       (const char *)&all + sizeof(all.size),
+		       n - sizeof(all.size));
 	return 0;
+}
+
+static int feed(struct pmu_simple *dev, enum pmu__feed_kind kind,
+		uint32_t code, uint64_t n)
+{
+	struct pmu__feed f = { .kind = kind, .code = code, .n = n };
+
+	if (!dev)
+		return -EINVAL;
+	return pmu__session_feed(dev->s, &f, NULL);
 }
 
 int pmu_simple_event(struct pmu_simple *dev, uint32_t event, uint64_t n)
 {
-	if (!dev)
-		return -EINVAL;
-	pmu__sim_advance(&dev->sim, event, 0, n);
-	return 0;
+	return feed(dev, PMU__FEED_EVENT, event, n);
 }
 
 int pmu_simple_cycles(struct pmu_simple *dev, uint64_t n)
 {
-	if (!dev)
-		return -EINVAL;
-	pmu__sim_cycles(&dev->sim, n);
-	return 0;
+	return feed(dev, PMU__FEED_CYCLES, 0, n);
 }
 
 int pmu_simple_set_pc(struct pmu_simple *dev, uint64_t pc)
 {
-	if (!dev)
-		return -EINVAL;
-	pmu__sim_set_ip(&dev->sim, pc);
-	return 0;
+	return feed(dev, PMU__FEED_IP, 0, pc);
 }
 
 int pmu_simple_stats(const struct pmu_simple *dev, struct pmu_simple_stats *st)
 {
 	struct pmu_simple_stats all = { .size = sizeof(all) };
+	struct pmu__drv_stats ds;
+	const struct pmu__drv *d;
 	size_t n;
 
 	if (!dev || !st || st->size == 0)
 		return -EINVAL;
-	all.pmnc_writes = dev->xs.pmnc_writes;
-	all.irqs = dev->irqs;
-	all.last_irq_pc = dev->last_irq_pc;
+	d = dev->s->drv;
+	if (!d->ops->stats || d->ops->stats(d, &ds))
+		return -EOPNOTSUPP;
+	all.pmnc_writes = ds.ctl_writes;
+	all.irqs = ds.irqs;
+	all.last_irq_pc = ds.last_irq_ip;
 	n = st->size < sizeof(all) ? st->size : sizeof(all);
 	if (n > sizeof(all.size))
 		memcpy((char *)st + sizeof(all.size),
@@ -245,14 +263,15 @@ int pmu_simple_stats(const struct pmu_simple *dev, struct pmu_simple_stats *st)
 int pmu_simple_reg_read(struct pmu_simple *dev, unsigned crn, unsigned crm,
 			uint32_t *val)
 {
+	struct pmu__drv *d;
 	uint64_t v;
-	int rc;
 
 	if (!dev || !val || crn > 15 || crm > 15)
 		return -EINVAL;
-	rc = pmu__sim_reg_read(&dev->sim, PMU_SIM_REG_CP14, PMU_CP14(crn, crm),
-			       &v);
-	if (rc)
+	d = dev->s->drv;
+	if (!dev->xscale || !d->ops->reg_read)
+		return -EOPNOTSUPP;
+	if (d->ops->reg_read(d, PMU_SIM_REG_CP14, PMU_CP14(crn, crm), &v))
 		return -EINVAL;
 	*val = (uint32_t)v;
 	return 0;

@@ -9,7 +9,7 @@
 
 #include "events/evlist.h"
 
-static void dump(const struct pmu__evdesc *d)
+static void dump(const struct pmu__ev *d)
 {
 	const struct perf_event_attr *a = &d->attr;
 
@@ -22,7 +22,7 @@ static void dump(const struct pmu__evdesc *d)
 	       a->exclude_user, a->exclude_kernel, a->exclude_hv,
 	       a->exclude_guest, a->exclude_host, a->precise_ip, a->pinned,
 	       d->group, d->leader, d->unit[0] ? d->unit : "-", d->scale,
-	       d->is_hw);
+	       (d->flags & PMU__EV_HW) != 0);
 }
 
 int main(int argc, char **argv)

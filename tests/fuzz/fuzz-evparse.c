@@ -25,7 +25,7 @@ static void check(const struct pmu__evlist *l, int rc,
 	if (rc != 0 || err->code != 0)
 		abort();
 	for (size_t i = 0; i < l->n; i++) {
-		const struct pmu__evdesc *d = &l->ev[i];
+		const struct pmu__ev *d = &l->ev[i];
 
 		if (!d->name || d->attr.size != sizeof(d->attr))
 			abort();

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PMU_DRIVERS_DRIVER_H
+#define PMU_DRIVERS_DRIVER_H
+
+/*
+ * The driver interface: the one thing the session layer asks of a PMU,
+ * whichever PMU it is.  A driver instance (struct pmu__drv) is one PMU:
+ * the kernel's perf_event interface, or a simulated CPU.  The session
+ * opens a list of events on it (groups contiguous), enables, disables,
+ * resets and reads them, and closes them again; the same instance may be
+ * opened again afterwards.
+ *
+ * Events arrive as struct pmu__ev, the driver-neutral object the event
+ * layer produces: its perf attribute for drivers that speak perf, the
+ * model's own register codes for drivers that program registers.  A
+ * driver never parses event names and never changes the objects it is
+ * given; what it adjusts (a precise level the kernel refuses, a default
+ * it has to drop) it adjusts in its own copies.
+ */
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <pmu/error.h>
+
+/* ---- the event object ---- */
+
+#define PMU__EV_MAX_CODES 4
+
+#define PMU__EV_HW            0x1u /* needs a hardware PMU */
+#define PMU__EV_PRECISE_MAX   0x2u /* :P: the highest precise level the
+				      PMU takes; attr.precise_ip starts at
+				      3 and a driver may lower it */
+#define PMU__EV_SAMPLE_READ   0x4u /* :S: samples read the whole group */
+#define PMU__EV_GUEST_DEFAULT 0x8u /* attr.exclude_guest is only perf's
+				      default (no :G/:H): a PMU that
+				      refuses it may count without it */
+#define PMU__EV_NO_PERF       0x10u /* a register-level model's event
+				       with no perf encoding: attr is
+				       unset, only simulated PMUs count it */
+
+struct pmu__ev {
+	char *name;            /* canonical, as printed: "cycles:u" */
+	int group;             /* group index; a group's events are
+				  contiguous, its leader first */
+	bool leader;
+	char unit[16];         /* "msec" for the ns clocks, sysfs .unit */
+	double scale;          /* raw * scale is in `unit` */
+	uint32_t flags;        /* PMU__EV_* */
+	struct perf_event_attr attr; /* type, config*, exclude_*, precise_ip,
+					pinned, exclusive, sample_type; a
+					driver adds read_format, disabled,
+					inherit, enable_on_exec */
+	/* Set when a catalog model encoded the event ("p6::INST_RETIRED"):
+	 * what a register-level driver needs to place and program it. */
+	char model[32];        /* catalog model, "" when none */
+	char *spec;            /* "model::EVENT[:UMASK...]", for placement */
+	int ncodes;
+	uint64_t codes[PMU__EV_MAX_CODES];
+};
+
+/* Where a register-level driver counts an event; the session computes
+ * it (counter assignment is the event layer's job) and hands it to
+ * drivers that name a catalog model. */
+#define PMU__PLACE_NONE (-1)   /* not counted: the session explains why */
+#define PMU__PLACE_TSC  (-2)   /* the model's time-stamp counter */
+#define PMU__PLACE_FIXED 32    /* counter >= this: fixed counter n - 32 */
+
+struct pmu__place {
+	int counter;
+	int ncodes;
+	uint64_t codes[PMU__EV_MAX_CODES]; /* register values for this
+					      counter (EVNTSEL, CCCR+ESCR..) */
+	uint32_t escr_msr;     /* Pentium 4: the ESCR the counter uses */
+};
+
+/* What became of one event at open: err 0 when it counts, else the
+ * negative errno and one line saying why. */
+struct pmu__ev_state {
+	int err;
+	char reason[192];
+};
+
+/* One reading of one event, summed over every CPU or thread. */
+struct pmu__count {
+	uint64_t raw;
+	uint64_t enabled;      /* ns (simulated PMUs: cycles) enabled */
+	uint64_t running;      /* of which on a counter */
+};
+
+/* ---- targets ---- */
+
+/* The same values as the public enum pmu_target_kind. */
+enum pmu__target_kind {
+	PMU__TARGET_SELF = 0,
+	PMU__TARGET_PID,
+	PMU__TARGET_TID,
+	PMU__TARGET_CHILD,
+	PMU__TARGET_CPUS,
+};
+
+struct pmu__target {
+	enum pmu__target_kind kind;
+	const pid_t *pids;     /* PID, TID, CHILD: npids >= 1 entries */
+	size_t npids;
+	const char *cpus;      /* CPUS: list, NULL = every online CPU */
+	bool inherit;          /* follow children created after open */
+	bool no_mmap_read;     /* never the perf mmap page */
+	bool raw_width;        /* register-level drivers: let counters wrap
+				  at their hardware width (no overflow
+				  handler extends them to 64 bits) */
+};
+
+/* ---- what a simulated PMU is fed ---- */
+
+enum pmu__feed_kind {
+	PMU__FEED_STREAM = 1,  /* text, len: docs/stream-format.md */
+	PMU__FEED_EVENT,       /* code, umask, n: n occurrences */
+	PMU__FEED_CYCLES,      /* n clock cycles */
+	PMU__FEED_IP,          /* n: program counter of what follows */
+};
+
+struct pmu__feed {
+	enum pmu__feed_kind kind;
+	const char *text;
+	size_t len;
+	uint32_t code, umask;
+	uint64_t n;
+};
+
+/* Counters of what the driver did to the PMU. */
+struct pmu__drv_stats {
+	uint64_t irqs;         /* overflow interrupts handled */
+	uint64_t last_irq_ip;  /* program counter at the last one */
+	uint64_t ctl_writes;   /* writes of the main control register
+				  (XScale PMNC, P6 EVNTSEL0, ...) */
+};
+
+/* ---- the ops table ---- */
+
+struct pmu__drv;
+
+struct pmu__driver_ops {
+	const char *name;      /* "perf", "sim" */
+	/*
+	 * Open ev[0..nev) on target t.  place is NULL unless the driver
+	 * names a catalog model (then one entry per event).  Events the
+	 * PMU cannot count get st[i].err/reason and do not fail the open;
+	 * errors about the whole target fail it with *err filled and
+	 * nothing left open.  Entries of st the session already marked
+	 * (err != 0) are not counted and keep the session's reason.
+	 * Counting starts disabled (CHILD targets: at exec).
+	 */
+	int (*open)(struct pmu__drv *d, const struct pmu__ev *ev, size_t nev,
+		    const struct pmu__place *place,
+		    const struct pmu__target *t, struct pmu__ev_state *st,
+		    struct pmu_error *err);
+	void (*close)(struct pmu__drv *d);       /* back to unopened */
+	int (*enable)(struct pmu__drv *d);
+	int (*disable)(struct pmu__drv *d);
+	int (*reset)(struct pmu__drv *d);
+	/* c[0..min(n, nev)), zero for events that are not counted;
+	 * returns the number filled or a negative errno */
+	int (*read)(struct pmu__drv *d, struct pmu__count *c, size_t n);
+	void (*destroy)(struct pmu__drv *d);
+
+	/* Optional: NULL where a driver has no such thing. */
+
+	/* The catalog model events must be encoded for, and placed on
+	 * counters of, before open (register-level drivers). */
+	const char *(*catalog_model)(const struct pmu__drv *d);
+	/* The simulated model's own name, for messages ("k8"). */
+	const char *(*model_name)(const struct pmu__drv *d);
+	/* Drive a simulated PMU: what its "program" does next. */
+	int (*feed)(struct pmu__drv *d, const struct pmu__feed *f,
+		    struct pmu_error *err);
+	int (*stats)(const struct pmu__drv *d, struct pmu__drv_stats *st);
+	/* A register of the PMU by its address space (enum
+	 * pmu_sim_reg_kind) and address. */
+	int (*reg_read)(struct pmu__drv *d, unsigned space, uint32_t addr,
+			uint64_t *val);
+	/*
+	 * Sampling buffers (map_buffer) and event-set switching
+	 * (switch_set) join here: both work on what open set up, so they
+	 * need no other change to this interface.
+	 */
+};
+
+struct pmu__drv {
+	const struct pmu__driver_ops *ops;
+};
+
+/*
+ * A driver instance by name: "perf" (model must be NULL or empty) or
+ * "sim" (model: a simulated model, 'pmu info --list-models').  Returns
+ * 0 or a negative errno with *err naming the bad driver or model.
+ */
+int pmu__driver_new(const char *name, const char *model,
+		    struct pmu__drv **out, struct pmu_error *err);
+
+/* Names of the drivers, for messages: "perf, sim". */
+const char *pmu__driver_names(void);
+
+static inline void pmu__driver_free(struct pmu__drv *d)
+{
+	if (d)
+		d->ops->destroy(d);
+}
+
+#endif

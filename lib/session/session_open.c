@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: MIT */
+/* Opening a session's events on its driver, and what became of each. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "session/session.h"
+#include "util/error.h"
+#include "util/opts.h"
+
+/* The public target, checked and in the driver's terms. */
+static int make_target(struct pmu_session *s, const struct pmu_open_opts *o,
+		       struct pmu__target *t, struct pmu_error *err)
+{
+	size_t npids = PMU__OPTS_GET(o, npids, 0);
+	const pid_t *pids = PMU__OPTS_GET(o, pids, NULL);
+	int ret = PMU__OPTS_CHECK(o, pmu_open_opts, err);
+
+	if (ret)
+		return ret;
+	*t = (struct pmu__target){
+		.kind = (enum pmu__target_kind)PMU__OPTS_GET(o, target,
+							    PMU_TARGET_SELF),
+		.cpus = PMU__OPTS_GET(o, cpus, NULL),
+		.inherit = PMU__OPTS_GET(o, inherit, false),
+		.no_mmap_read = PMU__OPTS_GET(o, no_mmap_read, false),
+		.raw_width = s->raw_width,
+	};
+	if (npids && (!pids || (t->kind != PMU__TARGET_PID &&
+				t->kind != PMU__TARGET_TID)))
+		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
+				  "pids/npids need a PID or TID target and "
+				  "a non-NULL pids");
+	if (npids) {
+		t->pids = pids;
+		t->npids = npids;
+	} else if (t->kind != PMU__TARGET_SELF && t->kind != PMU__TARGET_CPUS) {
+		s->pid1 = PMU__OPTS_GET(o, pid, 0);
+		t->pids = &s->pid1;
+		t->npids = 1;
+	}
+	return 0;
+}
+
+static int alloc_open_state(struct pmu_session *s, bool placed)
+{
+	size_t n = s->n ? s->n : 1;
+
+	s->st = calloc(n, sizeof(*s->st));
+	s->cnt = calloc(n, sizeof(*s->cnt));
+	s->place = placed ? calloc(n, sizeof(*s->place)) : NULL;
+	if (!s->st || !s->cnt || (placed && !s->place))
+		return -ENOMEM;
+	return 0;
+}
+
+/* Events with no perf encoding (a register-level model's) cannot reach
+ * the kernel: say where they can be counted. */
+static void mark_no_perf(struct pmu_session *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const struct pmu__ev *e = &s->ev[i];
+
+		if (!(e->flags & PMU__EV_NO_PERF))
+			continue;
+		s->st[i].err = -EOPNOTSUPP;
+		snprintf(s->st[i].reason, sizeof(s->st[i].reason),
+			 "%s events have no perf_event encoding; a simulated "
+			 "PMU counts them (driver sim, model %s)", e->model,
+			 e->model);
+	}
+}
+
+PMU_API int pmu_session_open(struct pmu_session *s,
+			     const struct pmu_open_opts *opts,
+			     struct pmu_error *err)
+{
+	const struct pmu__driver_ops *o;
+	struct pmu__target t;
+	const char *model;
+	int ret;
+
+	pmu__error_clear(err);
+	if (!s)
+		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
+				  "no session given");
+	if (s->open)
+		return pmu__error(err, -EBUSY, PMU_ERR_USAGE, NULL, -1,
+				  "the session is already open");
+	if (s->n == 0)
+		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
+				  "no events to open: add some first");
+	ret = make_target(s, opts, &t, err);
+	if (ret)
+		return ret;
+	o = s->drv->ops;
+	model = o->catalog_model ? o->catalog_model(s->drv) : NULL;
+	ret = alloc_open_state(s, model != NULL);
+	if (ret == 0 && model)
+		ret = pmu__session_place(s, model, err);
+	else if (ret == 0)
+		mark_no_perf(s);
+	if (ret == 0)
+		ret = o->open(s->drv, s->ev, s->n, s->place, &t, s->st, err);
+	if (ret) {
+		if (ret == -ENOMEM)
+			pmu__error(err, ret, PMU_ERR_SYSTEM, NULL, -1,
+				   "out of memory");
+		pmu__session_close(s);
+		return ret;
+	}
+	s->open = true;
+	return 0;
+}
+
+PMU_API enum pmu_event_status pmu_session_event_status(
+	const struct pmu_session *s, size_t i, int *err)
+{
+	int e = s && i < s->n ? (s->st ? s->st[i].err : 0) : -EINVAL;
+
+	if (err)
+		*err = e;
+	return e ? PMU_EVENT_NOT_SUPPORTED : PMU_EVENT_OK;
+}
+
+PMU_API const char *pmu_session_event_reason(const struct pmu_session *s,
+					     size_t i)
+{
+	if (!s || i >= s->n)
+		return NULL;
+	return s->st ? s->st[i].reason : "";
+}
