@@ -47,6 +47,8 @@ struct fk {
 	int esrch_before;           /* opens before this index: ESRCH */
 	uint32_t reject_guest_type; /* EINVAL for exclude_guest on this */
 	bool reject_guest;
+	bool limit_precise;         /* EOPNOTSUPP above max_precise */
+	unsigned max_precise;
 	bool live[MAXFD];
 	int nlive, nclose;
 	uint64_t value[MAXFD], ena[MAXFD], run[MAXFD];
@@ -87,6 +89,10 @@ static int fk_open(void *ctx, struct perf_event_attr *a, pid_t pid, int cpu,
 	if (k->reject_guest && a->type == k->reject_guest_type &&
 	    a->exclude_guest) {
 		errno = EINVAL;
+		return -1;
+	}
+	if (k->limit_precise && a->precise_ip > k->max_precise) {
+		errno = EOPNOTSUPP;
 		return -1;
 	}
 	if (k->nop - 1 == k->fail_at) {
@@ -450,6 +456,43 @@ static void test_no_pmu_reason(void **state)
 	else
 		assert_non_null(strstr(pmu_session_event_reason(f->s, 2),
 				       "precise"));
+}
+
+/* What the parser decided reaches the kernel: :P asks for the highest
+ * precise level the PMU takes (3, 2, 1 ... until one opens), :ppp asks
+ * for exactly 3, :S adds PERF_SAMPLE_READ. */
+static void test_parser_flags_reach_kernel(void **state)
+{
+	struct fixture *f = *state;
+	struct pmu_error err = { .size = sizeof(err) };
+	struct pmu_host_info h = { .size = sizeof(h) };
+	int i, tries = 0;
+
+	f->k.limit_precise = true;
+	f->k.max_precise = 1;
+	assert_int_equal(pmu_session_add(f->s, "cycles:P,cycles:ppp,"
+					 "{instructions,branches}:S", &err), 0);
+	assert_int_equal(pmu_session_open(f->s, NULL, &err), 0);
+	for (i = 0; i < f->k.nop; i++)
+		if (f->k.op[i].attr.config == PERF_COUNT_HW_CPU_CYCLES &&
+		    i < 3)
+			assert_int_equal(f->k.op[i].attr.precise_ip, 3 - i);
+	for (i = 0; i < f->k.nop; i++)
+		tries += f->k.op[i].attr.precise_ip > 0;
+	assert_int_equal(tries, 4);   /* 3, 2, 1 for :P; 3 for :ppp */
+	assert_int_equal(f->k.op[2].fd >= 0, 1);
+	assert_int_equal(pmu_session_event_status(f->s, 0, NULL), PMU_EVENT_OK);
+	assert_int_equal(pmu_session_event_status(f->s, 1, NULL),
+			 PMU_EVENT_NOT_SUPPORTED);
+	/* the reason speaks of this host: without a PMU, that comes first */
+	assert_int_equal(pmu_host_info(&h), 0);
+	assert_non_null(strstr(pmu_session_event_reason(f->s, 1),
+			       h.has_hw_pmu ? "precise" : "no hardware PMU"));
+	/* the :S group: both members ask the kernel for group reads */
+	for (i = 4; i < f->k.nop; i++)
+		assert_true(f->k.op[i].attr.sample_type & PERF_SAMPLE_READ);
+	assert_int_equal(f->k.nop, 6);
+	assert_false(f->k.op[0].attr.sample_type & PERF_SAMPLE_READ);
 }
 
 /* Fake counts for the fd of open attempt i. */
@@ -1191,6 +1234,7 @@ int main(void)
 		T(test_cpus_sum_exact),
 		T(test_start_stop_reset),
 		T(test_inherit_fallback),
+		T(test_parser_flags_reach_kernel),
 		T(test_mmap_rdpmc),
 		T(test_mmap_lock_retry),
 		T(test_mmap_fallback),

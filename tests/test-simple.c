@@ -269,6 +269,72 @@ static void test_doc_examples(void **state)
 	}
 }
 
+/* On another simulated model the XScale events that have a generic
+ * meaning count the model's own events: K8's RETIRED_INSTRUCTIONS (0xc0)
+ * and RETIRED_BRANCH_INSTRUCTIONS (0xc2), cycles its CPU_CLK_UNHALTED
+ * (0x76, fed by cycles).  The P6 has two counters for three events. */
+static void test_other_sim_model(void **state)
+{
+	struct pmu_simple_results res = { .size = sizeof(res) };
+	struct pmu_simple *dev = open_ok("k8");
+	uint32_t reg;
+
+	(void)state;
+	assert_int_equal(pmu_simple_claim(dev), 1);
+	assert_int_equal(pmu_simple_start(dev, PMU_XSC_EVT_INSTRUCTION,
+					  PMU_XSC_EVT_BRANCH), 0);
+	assert_int_equal(pmu_simple_event(dev, 0xc0, 7000), 0);
+	assert_int_equal(pmu_simple_event(dev, 0xc2, 900), 0);
+	assert_int_equal(pmu_simple_event(dev, 0xc3, 55), 0); /* not asked */
+	assert_int_equal(pmu_simple_cycles(dev, 12345), 0);
+	assert_int_equal(pmu_simple_stop(dev, &res), 0);
+	assert_int_equal(res.pmn0, 7000);
+	assert_int_equal(res.pmn1, 900);
+	assert_int_equal(res.ccnt, 12345);
+	assert_int_equal(res.pmn0_of | res.pmn1_of | res.ccnt_of, 0);
+	/* events with no meaning off an XScale, and no CP14 registers */
+	assert_int_equal(pmu_simple_start(dev, PMU_XSC_EVT_DATA_STALL,
+					  PMU_XSC_EVT_BRANCH), -EOPNOTSUPP);
+	assert_int_equal(pmu_simple_reg_read(dev, 0, 0, &reg), -EOPNOTSUPP);
+	pmu_simple_close(dev);
+
+	dev = open_ok("p6");
+	assert_int_equal(pmu_simple_start(dev, PMU_XSC_EVT_INSTRUCTION,
+					  PMU_XSC_EVT_BRANCH), -ENOSPC);
+	pmu_simple_close(dev);
+}
+
+/* This machine: the program runs by itself, nothing is fed. */
+static void test_perf_device(void **state)
+{
+	struct pmu_host_info h = { .size = sizeof(h) };
+	struct pmu_simple_stats st = { .size = sizeof(st) };
+	struct pmu_simple_results res = { .size = sizeof(res) };
+	struct pmu_simple *dev = open_ok("perf");
+	int rc;
+
+	(void)state;
+	assert_int_equal(pmu_host_info(&h), 0);
+	assert_int_equal(pmu_simple_claim(dev), 1);
+	assert_int_equal(pmu_simple_event(dev, PMU_XSC_EVT_INSTRUCTION, 1),
+			 -EOPNOTSUPP);
+	assert_int_equal(pmu_simple_stats(dev, &st), -EOPNOTSUPP);
+	assert_int_equal(pmu_simple_start(dev, PMU_XSC_EVT_PC_CHANGED,
+					  PMU_XSC_EVT_BRANCH), -EOPNOTSUPP);
+	rc = pmu_simple_start(dev, PMU_XSC_EVT_INSTRUCTION,
+			      PMU_XSC_EVT_BRANCH);
+	if (!h.has_hw_pmu) {
+		/* no silent zeros: the run is refused */
+		assert_int_equal(rc, -EOPNOTSUPP);
+		assert_int_equal(pmu_simple_stop(dev, &res), -ENOSYS);
+	} else {
+		assert_int_equal(rc, 0);
+		assert_int_equal(pmu_simple_stop(dev, &res), 0);
+		assert_true(res.pmn0 > 0 || res.pmn0_of > 0);
+	}
+	pmu_simple_close(dev);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -279,6 +345,8 @@ int main(void)
 		cmocka_unit_test(test_overflow_counts),
 		cmocka_unit_test(test_unclaimed_no_handler),
 		cmocka_unit_test(test_doc_examples),
+		cmocka_unit_test(test_other_sim_model),
+		cmocka_unit_test(test_perf_device),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

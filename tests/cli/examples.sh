@@ -47,6 +47,40 @@ expect_eq "fetch stall cycles per I-cache miss" \
 expect_eq "fraction of cycles stalled on fetch" \
 	"$(value 'fetch stall fraction')" "$(ratio $NODELIV $CYC)"
 
+# The documentation's three worked examples, with the API's own calls
+# (<pmu/xscale.h>).  Each source states its simulated work; the counts
+# and both the documentation's integer quotients and the exact ones
+# follow from it.
+# doc_check NAME CCNT PMN0 PMN1 LABEL NUM DEN [LABEL NUM DEN]
+doc_check() {
+	name=$1 ccnt=$2 pmn0=$3 pmn1=$4; shift 4
+	"$EX/xscale-doc-$name" >"$TMP/doc" 2>"$TMP/err"
+	expect_eq "xscale-doc-$name exits 0" "$?" 0
+	expect_eq "xscale-doc-$name: counts of the documented work" \
+		"$(head -1 "$TMP/doc")" "ccnt $ccnt pmn0 $pmn0 pmn1 $pmn1"
+	while [ $# -ge 3 ]; do
+		want=$(awk -v n="$2" -v d="$3" \
+			'BEGIN { printf "%d (exact %.6f)", int(n / d), n / d }')
+		expect_eq "xscale-doc-$name: $1" \
+			"$(sed -n "s/^$1 //p" "$TMP/doc")" "$want"
+		shift 3
+	done
+}
+doc_check icache 100000 40000 2000 \
+	icache_miss_rage 2000 40000 cycles_per_instruction 100000 40000
+doc_check dcache 200000 50000 5000 dcache_miss_rage 5000 50000
+doc_check fetch 120000 30000 1000 \
+	average_stall_waiting_for_instruction_fetch 30000 1000 \
+	percent_stall_cycles_due_to_instruction_fetch 30000 120000
+for name in icache dcache fetch; do
+	src="$(dirname "$0")/../../examples/xscale-doc-$name.c"
+	own=0
+	[ -r "$src" ] && grep -q 'pmu_start(EVT_' "$src" &&
+		! grep -q 'pmu_simple_\(start\|stop\|claim\|release\)' "$src" &&
+		own=1
+	expect_eq "xscale-doc-$name uses only the API's own calls" "$own" 1
+done
+
 # selfcount: three software events of its own thread, counted for real.
 "$EX/selfcount" >"$TMP/self" 2>"$TMP/err"
 rc=$?

@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One table of session cases run over every driver: perf (software
+ * events of this thread, the real kernel) and sim (a simulated K8 fed
+ * an event stream).  The session must behave the same whichever driver
+ * it holds; only the workload and the precision of the expected counts
+ * differ (perf's page faults are at least the pages touched, the
+ * simulator's instructions exactly the events fed).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <pmu/pmu.h>
+
+struct drv {
+	const char *name;
+	struct pmu_session *(*make)(void);
+	const char *events;       /* "{A,B},C": A is checked */
+	const char *unsupported;  /* an event this driver cannot count */
+	void (*work)(struct pmu_session *s, unsigned n);
+	unsigned slack;           /* A counts n .. n + slack for n units */
+};
+
+static struct pmu_session *make_perf(void)
+{
+	return pmu_session_new(NULL);
+}
+
+static struct pmu_session *make_sim(void)
+{
+	struct pmu_session_opts o = PMU_OPTS_INIT(pmu_session_opts,
+						  .driver = "sim",
+						  .model = "k8");
+
+	return pmu_session_new_opts(&o, NULL);
+}
+
+/* n page faults of this thread: n fresh pages touched. */
+static void work_perf(struct pmu_session *s, unsigned n)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	volatile char *m = mmap(NULL, n * pg, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	(void)s;
+	assert_true(m != MAP_FAILED);
+	for (unsigned i = 0; i < n; i++)
+		m[i * pg] = 1;
+	munmap((void *)m, n * pg);
+}
+
+/* n retired instructions (K8 event 0xc0) and as many cycles. */
+static void work_sim(struct pmu_session *s, unsigned n)
+{
+	char text[128];
+	int len = snprintf(text, sizeof(text),
+			   "event 0xc0 %u\ncycles %u\nevent 0xc2 1\n", n, n);
+
+	assert_int_equal(pmu_session_feed(s, text, (size_t)len, NULL), 0);
+}
+
+static const struct drv drivers[] = {
+	{ "perf", make_perf, "{page-faults,task-clock},context-switches",
+	  "p6::INST_RETIRED", work_perf, 64 },
+	{ "sim", make_sim, "{RETIRED_INSTRUCTIONS,cycles},"
+	  "RETIRED_BRANCH_INSTRUCTIONS", "task-clock", work_sim, 0 },
+};
+
+static struct pmu_session *opened(const struct drv *d)
+{
+	struct pmu_error err = { .size = sizeof(err) };
+	struct pmu_session *s = d->make();
+
+	assert_non_null(s);
+	if (pmu_session_add(s, d->events, &err) ||
+	    pmu_session_open(s, NULL, &err))
+		fail_msg("%s: %s", d->name, err.message);
+	return s;
+}
+
+static uint64_t first(struct pmu_session *s)
+{
+	struct pmu_value v[3] = { { .size = sizeof(v[0]) } };
+
+	assert_int_equal(pmu_session_read(s, v, 3), 3);
+	assert_int_equal(v[0].status, PMU_EVENT_OK);
+	return v[0].raw;
+}
+
+static void in_range(const struct drv *d, int line, uint64_t got,
+		     uint64_t n)
+{
+	if (got < n || got > n + d->slack)
+		fail_msg("%s, case at line %d: %llu, want %llu..%llu", d->name,
+			 line, (unsigned long long)got, (unsigned long long)n,
+			 (unsigned long long)(n + d->slack));
+}
+
+/* start, work, stop, read */
+static void c_count(const struct drv *d, int line)
+{
+	struct pmu_session *s = opened(d);
+
+	assert_int_equal(pmu_session_start(s), 0);
+	d->work(s, 300);
+	assert_int_equal(pmu_session_stop(s), 0);
+	in_range(d, line, first(s), 300);
+	pmu_session_free(s);
+}
+
+/* nothing counts while stopped; reset clears */
+static void c_stop_reset(const struct drv *d, int line)
+{
+	struct pmu_session *s = opened(d);
+	uint64_t before;
+
+	assert_int_equal(pmu_session_start(s), 0);
+	d->work(s, 100);
+	assert_int_equal(pmu_session_stop(s), 0);
+	before = first(s);
+	in_range(d, line, before, 100);
+	d->work(s, 200);
+	assert_int_equal(first(s), before);
+	assert_int_equal(pmu_session_reset(s), 0);
+	assert_int_equal(first(s), 0);
+	pmu_session_free(s);
+}
+
+/* two runs add up */
+static void c_accumulate(const struct drv *d, int line)
+{
+	struct pmu_session *s = opened(d);
+
+	for (int run = 0; run < 2; run++) {
+		assert_int_equal(pmu_session_start(s), 0);
+		d->work(s, 150);
+		assert_int_equal(pmu_session_stop(s), 0);
+	}
+	in_range(d, line, first(s), 300);
+	pmu_session_free(s);
+}
+
+/* an event the PMU cannot count is reported, and the rest count */
+static void c_unsupported(const struct drv *d, int line)
+{
+	struct pmu_error err = { .size = sizeof(err) };
+	struct pmu_session *s = d->make();
+	struct pmu_value v[4] = { { .size = sizeof(v[0]) } };
+	int e = 0;
+
+	assert_int_equal(pmu_session_add(s, d->events, &err), 0);
+	assert_int_equal(pmu_session_add(s, d->unsupported, &err), 0);
+	assert_int_equal(pmu_session_open(s, NULL, &err), 0);
+	assert_int_equal(pmu_session_event_status(s, 3, &e),
+			 PMU_EVENT_NOT_SUPPORTED);
+	assert_true(e < 0);
+	assert_true(strlen(pmu_session_event_reason(s, 3)) > 10);
+	assert_int_equal(pmu_session_start(s), 0);
+	d->work(s, 50);
+	assert_int_equal(pmu_session_stop(s), 0);
+	assert_int_equal(pmu_session_read(s, v, 4), 4);
+	in_range(d, line, v[0].raw, 50);
+	assert_int_equal(v[3].status, PMU_EVENT_NOT_SUPPORTED);
+	assert_int_equal(v[3].raw, 0);
+	pmu_session_free(s);
+}
+
+/* a caller whose pmu_value ends after `raw` (an older, smaller layout)
+ * gets nothing past it: elements 16 bytes apart, the bytes after the
+ * array untouched */
+static void c_small_value(const struct drv *d, int line)
+{
+	struct old_value { size_t size; uint64_t raw; };
+	struct { struct old_value v[3]; uint64_t fence[4]; } buf;
+	struct pmu_session *s = opened(d);
+
+	memset(&buf, 0xAB, sizeof(buf));
+	buf.v[0].size = sizeof(struct old_value);
+	assert_int_equal(pmu_session_start(s), 0);
+	d->work(s, 40);
+	assert_int_equal(pmu_session_stop(s), 0);
+	assert_int_equal(pmu_session_read(s, (struct pmu_value *)(void *)buf.v,
+					  3), 3);
+	in_range(d, line, buf.v[0].raw, 40);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(buf.v[i].size, sizeof(struct old_value));
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(buf.fence[i], 0xABABABABABABABABull);
+	pmu_session_free(s);
+}
+
+/* the lifecycle's errors, and groups */
+static void c_lifecycle(const struct drv *d, int line)
+{
+	struct pmu_error err = { .size = sizeof(err) };
+	struct pmu_session *s = d->make();
+	int fed;
+
+	(void)line;
+	assert_int_equal(pmu_session_start(s), -EINVAL);
+	assert_int_equal(pmu_session_open(s, NULL, &err), -EINVAL);
+	assert_int_equal(pmu_session_add(s, d->events, &err), 0);
+	assert_int_equal(pmu_session_nevents(s), 3);
+	assert_int_equal(pmu_session_event_group(s, 0),
+			 pmu_session_event_group(s, 1));
+	assert_true(pmu_session_event_group(s, 2) !=
+		    pmu_session_event_group(s, 0));
+	assert_int_equal(pmu_session_open(s, NULL, &err), 0);
+	assert_int_equal(pmu_session_open(s, NULL, &err), -EBUSY);
+	assert_int_equal(pmu_session_add(s, d->events, &err), -EBUSY);
+	fed = pmu_session_feed(s, "cycles 1\n", 9, &err);
+	assert_int_equal(fed, strcmp(d->name, "sim") ? -EOPNOTSUPP : 0);
+	assert_string_equal(pmu_session_driver(s), d->name);
+	pmu_session_free(s);
+}
+
+static const struct {
+	int line;
+	void (*fn)(const struct drv *d, int line);
+} cases[] = {
+	{ __LINE__, c_count },
+	{ __LINE__, c_stop_reset },
+	{ __LINE__, c_accumulate },
+	{ __LINE__, c_unsupported },
+	{ __LINE__, c_small_value },
+	{ __LINE__, c_lifecycle },
+};
+
+static void test_cases(void **state)
+{
+	const struct drv *d = *state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		cases[i].fn(d, cases[i].line);
+}
+
+int main(void)
+{
+	struct CMUnitTest tests[sizeof(drivers) / sizeof(drivers[0])];
+
+	for (size_t i = 0; i < sizeof(drivers) / sizeof(drivers[0]); i++)
+		tests[i] = (struct CMUnitTest){
+			.name = drivers[i].name, .test_func = test_cases,
+			.initial_state = (void *)&drivers[i],
+		};
+	return _cmocka_run_group_tests("session-drivers", tests,
+				       sizeof(tests) / sizeof(tests[0]), NULL,
+				       NULL);
+}
