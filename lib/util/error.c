@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/outstruct.h"
 
 /* The only mutable global: the caller-installed log sink. */
 static _Atomic(pmu_print_fn_t) print_fn;
@@ -26,38 +27,52 @@ void pmu__log(enum pmu_log_level level, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int error_usable(const struct pmu_error *err)
+/*
+ * Errors are built whole and copied as far as the caller's struct
+ * reaches (an older, smaller pmu_error gets its prefix).  A string cut
+ * by the end of the caller's struct is still terminated.
+ */
+static void error_store(struct pmu_error *err, const struct pmu_error *e)
 {
-	return err && err->size >= sizeof(*err);
+	size_t n = err->size < sizeof(*e) ? err->size : sizeof(*e);
+
+	pmu__out_copy(err, err->size, e, sizeof(*e));
+	if (n < sizeof(*e) && n > offsetof(struct pmu_error, token))
+		((char *)err)[n - 1] = '\0';
 }
 
 void pmu__error_clear(struct pmu_error *err)
 {
-	if (!error_usable(err))
-		return;
-	err->code = 0;
-	err->kind = PMU_ERR_NONE;
-	err->offset = -1;
-	err->index = -1;
-	err->token[0] = '\0';
-	err->message[0] = '\0';
+	struct pmu_error e = { .offset = -1, .index = -1 };
+
+	if (pmu__out_ok(err, err ? err->size : 0))
+		error_store(err, &e);
 }
 
 int pmu__error(struct pmu_error *err, int code, enum pmu_error_kind kind,
 	       const char *token, int offset, const char *fmt, ...)
 {
+	struct pmu_error e = { .code = code, .kind = kind, .offset = offset,
+			       .index = -1 };
 	va_list ap;
 
-	if (!error_usable(err))
+	if (!pmu__out_ok(err, err ? err->size : 0))
 		return code;
-	err->code = code;
-	err->kind = kind;
-	err->offset = offset;
-	snprintf(err->token, sizeof(err->token), "%s", token ? token : "");
+	snprintf(e.token, sizeof(e.token), "%s", token ? token : "");
 	va_start(ap, fmt);
-	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	vsnprintf(e.message, sizeof(e.message), fmt, ap);
 	va_end(ap);
+	/* an index set before (the event being parsed) stays */
+	if (PMU__OUT_HAS(err, index))
+		e.index = err->index;
+	error_store(err, &e);
 	return code;
+}
+
+void pmu__error_index(struct pmu_error *err, int index)
+{
+	if (err && PMU__OUT_HAS(err, index))
+		err->index = index;
 }
 
 static const char *const kind_names[] = {

@@ -15,6 +15,10 @@ int pmu__error(struct pmu_error *err, int code, enum pmu_error_kind kind,
 	       const char *token, int offset, const char *fmt, ...)
 	PMU__PRINTF(6, 7);
 
+/* Record which event (or field) an error is about, where the caller's
+ * struct has room for it. */
+void pmu__error_index(struct pmu_error *err, int index);
+
 /* Reset *err to "no error". */
 void pmu__error_clear(struct pmu_error *err);
 
