@@ -10,6 +10,7 @@
 
 #include "events/jsondir_impl.h"
 #include "events/seedmodels.h"
+#include "util/cpuid.h"
 #include "util/error.h"
 
 #define ENV_MAX_MODELS 32
@@ -65,42 +66,9 @@ const struct pmu__jsondir *pmu__jsondir_env(void)
 	return env_jd;
 }
 
-static const char *cpuinfo_field(const char *text, const char *key,
-				 char *buf, size_t sz)
-{
-	size_t kl = strlen(key);
-
-	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : l) {
-		const char *c;
-		if (strncmp(l, key, kl) || (l[kl] != ' ' && l[kl] != '\t' &&
-					    l[kl] != ':'))
-			continue;
-		if (!(c = strchr(l, ':')))
-			return NULL;
-		c += 1 + strspn(c + 1, " \t");
-		snprintf(buf, sz, "%.*s", (int)strcspn(c, "\n"), c);
-		return buf;
-	}
-	return NULL;
-}
-
 int pmu__jsondir_host_cpuid(char *buf, size_t sz)
 {
-	char text[8192], v[32], fam[16], mod[16];
-	FILE *f = fopen("/proc/cpuinfo", "re");
-	size_t n;
-
-	if (!f)
-		return -ENOENT;
-	n = fread(text, 1, sizeof(text) - 1, f);
-	fclose(f);
-	text[n] = '\0';
-	if (!cpuinfo_field(text, "vendor_id", v, sizeof(v)) ||
-	    !cpuinfo_field(text, "cpu family", fam, sizeof(fam)) ||
-	    !cpuinfo_field(text, "model", mod, sizeof(mod)))
-		return -ENOENT;
-	snprintf(buf, sz, "%s-%d-%X", v, atoi(fam), (unsigned)atoi(mod));
-	return 0;
+	return pmu__cpuid_string(pmu__cpuid_host(), buf, sz);
 }
 
 PMU_API int pmu_events_host_cpuid(char *buf, size_t sz)
