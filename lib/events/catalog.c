@@ -11,6 +11,7 @@
 #include "events/jsondir.h"
 #include "events/seedmodels.h"
 #include "util/error.h"
+#include "util/nearest.h"
 
 _Static_assert(__builtin_types_compatible_p(__typeof__(&pmu__catalog_resolve),
 					    pmu__catalog_resolve_fn),

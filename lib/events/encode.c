@@ -9,8 +9,8 @@
 
 #include "events/encode.h"
 #include "events/jsondir.h"
-#include "events/evparse.h"
 #include "util/error.h"
+#include "util/nearest.h"
 
 /* Arrays of characters, not pointers: read-only data without relocations. */
 static const char class_names[][10] = {

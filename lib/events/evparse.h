@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "events/evlist.h"
+#include "util/nearest.h"
 
 #define PMU__SYSFS_DEFAULT "/sys"
 
@@ -112,23 +113,6 @@ struct pmu__suggestion {
 size_t pmu__event_suggest_ex(const char *token,
 			     const struct pmu__parse_ctx *ctx,
 			     struct pmu__suggestion *out, size_t max);
-
-/* Optimal-string-alignment distance, case-insensitive; strings longer
- * than 127 bytes compare as infinitely far. */
-unsigned pmu__edit_distance(const char *a, const char *b);
-
-/* The one nearest of several candidate names, for "did you mean". */
-struct pmu__nearest {
-	const char *typed;
-	unsigned bound;        /* offered names must be nearer than this */
-	const char *best;      /* NULL until a name is near enough */
-};
-
-/* limit: the largest distance offered; 0 means the length-based limit
- * that event-name suggestions use. */
-void pmu__nearest_init(struct pmu__nearest *n, const char *typed,
-		       unsigned limit);
-void pmu__nearest_offer(struct pmu__nearest *n, const char *cand);
 
 /* ---- catalogs of model-specific events ---- */
 
