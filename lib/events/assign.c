@@ -5,7 +5,7 @@
 #include <strings.h>
 
 #include "events/assign.h"
-#include "events/seedmodels.h"
+#include "events/catalog_seed.h"
 #include "util/error.h"
 
 #define X86_INT (1ull << 20)

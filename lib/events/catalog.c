@@ -9,7 +9,7 @@
 #include "events/catalog.h"
 #include "events/evparse.h"
 #include "events/jsondir.h"
-#include "events/seedmodels.h"
+#include "events/catalog_seed.h"
 #include "util/error.h"
 #include "util/nearest.h"
 

@@ -30,8 +30,8 @@ enum pmu__enc_kind {
 	PMU__ENC_PERF,      /* perf generic/software events: code = config,
 			       event code2 = perf type */
 	PMU__ENC_PERF_RAW,  /* perf_raw::rHEX */
-	PMU__ENC_SEED,      /* P5/P6/PPC/XScale models: codes only, via an
-			       encoder callback of the model */
+	PMU__ENC_SEED,      /* P5/P6/PPC/XScale models: codes only, the
+			       register images of pmu__seed_encode() */
 };
 
 /* Modifiers, as bits of a modifier mask; the names are what users type. */
@@ -140,18 +140,6 @@ struct pmu__event {
 	uint64_t cntmsk;     /* bit n generic counter n, bit 32+n fixed */
 };
 
-struct pmu__model;
-
-/* Seed-only models encode with a callback (P5 CESR, PPC MMCR...).  On
- * failure it returns a negative errno with out->error set to the class
- * and *err (may be NULL) naming the reason. */
-typedef int (*pmu__seed_encode_fn)(const struct pmu__model *m,
-				   const struct pmu__event *ev,
-				   const uint64_t *umask_codes, size_t nu,
-				   const uint64_t *mods, uint32_t modset,
-				   struct pmu_encoding *out,
-				   struct pmu_error *err);
-
 struct pmu__model {
 	const char *name;          /* libpfm4 name */
 	const char *desc;
@@ -172,7 +160,6 @@ struct pmu__model {
 	 * touching their events. */
 	const uint32_t *hash;
 	uint32_t hash_size;
-	pmu__seed_encode_fn seed_encode; /* PMU__ENC_SEED only */
 	const char *strings;       /* pool the offsets of events and umasks
 				      point into; starts with a NUL */
 	bool vendor_names;         /* built from vendor files: names keep

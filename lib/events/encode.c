@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "events/catalog_seed.h"
 #include "events/encode.h"
 #include "events/jsondir.h"
 #include "util/error.h"
@@ -471,7 +472,7 @@ static int dispatch(const struct pmu__enc_req *r, struct pmu_encoding *out,
 	case PMU__ENC_SEED:
 		break;
 	}
-	if (r->m->seed_encode) {
+	if (pmu__seed_info(r->m)) {
 		const struct pmu__umask *u = pmu__event_umasks(r->m, r->ev);
 		uint64_t codes[PMU__ENC_MAX_UMASKS + 1];
 		size_t n = 0;
@@ -479,8 +480,8 @@ static int dispatch(const struct pmu__enc_req *r, struct pmu_encoding *out,
 			codes[n++] = u[r->um[i]].code;
 		if (r->has_raw)
 			codes[n++] = r->raw;
-		int rc = r->m->seed_encode(r->m, r->ev, codes, n, r->mod,
-					   r->modset, out, err);
+		int rc = pmu__seed_encode(r->m, r->ev, codes, n, r->mod,
+					  r->modset, out, err);
 		/* The callback names its reason; this is only a fallback. */
 		if (rc && out->error == PMU_ENC_OK)
 			return pmu__encode_fail(out, err, PMU_ENC_ATTR_VAL,

@@ -66,6 +66,14 @@ void pmu__encode_perf_common(const struct pmu__enc_req *r, bool hv,
 void pmu__encode_perf_fstr(const struct pmu__enc_req *r, bool hv,
 			   struct pmu_encoding *out);
 
+/* Seed models (catalog_seed.h): the register image a perfctr control
+ * takes.  On failure returns a negative errno with out->error set to the
+ * class and *err (may be NULL) naming the reason. */
+int pmu__seed_encode(const struct pmu__model *m, const struct pmu__event *ev,
+		     const uint64_t *umask_codes, size_t nu,
+		     const uint64_t *mods, uint32_t modset,
+		     struct pmu_encoding *out, struct pmu_error *err);
+
 /* Fail with class `e` (sets out->error, fills err, returns -EINVAL or
  * -ENOENT for notfound). */
 int pmu__encode_fail(struct pmu_encoding *out, struct pmu_error *err,

@@ -9,7 +9,7 @@
 #include <pmu/vendor.h>
 
 #include "events/jsondir_impl.h"
-#include "events/seedmodels.h"
+#include "events/catalog_seed.h"
 #include "util/cpuid.h"
 #include "util/error.h"
 
