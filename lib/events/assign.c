@@ -6,6 +6,7 @@
 
 #include "events/assign.h"
 #include "events/catalog_seed.h"
+#include "events/encode.h"
 #include "util/error.h"
 
 #define X86_INT (1ull << 20)

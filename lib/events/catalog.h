@@ -339,18 +339,4 @@ pmu__event_umasks(const struct pmu__model *m, const struct pmu__event *ev)
 int pmu__model_index(const struct pmu__model *m, uint32_t *slots,
 		     uint32_t size);
 
-/*
- * Encode `str` ("EVENT[:...]" with no pmu prefix) for model m.  Fills out
- * (size set by the caller) and returns 0, or a negative errno with
- * out->error and *err set.  Used by pmu_event_encode() once it has picked
- * the model, and by code holding a run-time model.
- */
-int pmu__encode(const struct pmu__model *m, const char *str,
-		const struct pmu_encode_opts *opts, struct pmu_encoding *out,
-		struct pmu_error *err);
-
-/* Model name for a /proc/cpuinfo text (vendor, family, model), or NULL;
- * exposed so tests can feed fixtures. */
-const char *pmu__detect_model(const char *cpuinfo);
-
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "events/catalog.h"
+#include "events/detect.h"
 #include "util/cpuid.h"
 
 static const char *amd_model(int fam, int mod)

@@ -10,6 +10,16 @@
 
 #include "events/catalog.h"
 
+/*
+ * Encode `str` ("EVENT[:...]" with no pmu prefix) for model m.  Fills out
+ * (size set by the caller) and returns 0, or a negative errno with
+ * out->error and *err set.  Used by pmu_event_encode() once it has picked
+ * the model, and by code holding a run-time model.
+ */
+int pmu__encode(const struct pmu__model *m, const char *str,
+		const struct pmu_encode_opts *opts, struct pmu_encoding *out,
+		struct pmu_error *err);
+
 #define PMU__ENC_MAX_UMASKS 64
 
 /* Modifiers understood by the perf_event layer on top of a model's own. */

@@ -75,14 +75,4 @@ void pmu__evlist_clear(struct pmu__evlist *l);
 size_t pmu__event_suggest(const char *token, const struct pmu__parse_ctx *ctx,
 			  const char **out, size_t max);
 
-/*
- * Hook for catalogs of model-specific events ("amd64_fam19h_zen4::X"):
- * given the pmu and the rest of the token, fill *attr.  Returns 0, or
- * -ENOENT when the pmu is not known (the parser then reports unknown PMU),
- * or another negative errno with *err filled.
- */
-typedef int (*pmu__catalog_resolve_fn)(const char *pmu, const char *event,
-					struct perf_event_attr *attr,
-					struct pmu_error *err);
-
 #endif

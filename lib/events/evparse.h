@@ -5,7 +5,8 @@
 /*
  * Internal pieces of the event-list parser, split by what they know about:
  * names.c (built-in generic names), sysfs_pmu.c (dynamic PMUs),
- * tracepoint.c, suggest.c, catalog.c.  evlist.c ties them together.
+ * tracepoint.c, suggest.c, and the catalog resolver (resolve.h).
+ * evlist.c ties them together.
  */
 
 #include <linux/perf_event.h>
@@ -13,10 +14,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "events/evlist.h"
+#include "events/resolve.h"
 #include "util/nearest.h"
 
 #define PMU__SYSFS_DEFAULT "/sys"
+
+struct pmu__parse_ctx;     /* events/evlist.h */
 
 /* A built-in generic hardware or software event. */
 struct pmu__evname {
@@ -113,10 +116,5 @@ struct pmu__suggestion {
 size_t pmu__event_suggest_ex(const char *token,
 			     const struct pmu__parse_ctx *ctx,
 			     struct pmu__suggestion *out, size_t max);
-
-/* ---- catalogs of model-specific events ---- */
-
-int pmu__catalog_resolve(const char *pmu, const char *event,
-			 struct perf_event_attr *attr, struct pmu_error *err);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "events/jsondir_impl.h"
 #include "events/catalog_seed.h"
+#include "events/encode.h"
 #include "util/cpuid.h"
 #include "util/error.h"
 

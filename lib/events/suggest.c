@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "events/evlist.h"
 #include "events/evparse.h"
 
 struct collector {
