@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "events/catalog.h"
-#include "events/jsondir.h"
 #include "events/catalog_seed.h"
 #include "util/error.h"
 #include "util/nearest.h"
@@ -120,31 +120,51 @@ static void fill_builtin(void)
 #define NBUILTIN ((size_t)NBUILTIN_)
 #define MAXMODELS 64
 
-/* Built-in tables first, then the seed models (built on first use). */
+/*
+ * Built-in tables first, then the seed models (both set up on first
+ * use), then the models their loader registers at run time.  The count
+ * is published after the slots it covers are written, and slots below a
+ * published count never change: readers need no lock.
+ */
 static const struct pmu__model *all[MAXMODELS];
-static size_t nall;
+static size_t nstatic;
+static _Atomic size_t nall;
+static atomic_flag registered = ATOMIC_FLAG_INIT;
 static pthread_once_t all_once = PTHREAD_ONCE_INIT;
 
 static void init_all(void)
 {
-	size_t ns = 0;
+	size_t ns = 0, n = 0;
 	const struct pmu__model *const *seed = pmu__seed_models(&ns);
 
 	pthread_once(&builtin_once, fill_builtin);
 	for (size_t i = 0; i < NBUILTIN; i++)
-		all[nall++] = builtin[i];
-	for (size_t i = 0; i < ns && nall < MAXMODELS; i++)
-		all[nall++] = seed[i];
-	seed = pmu__jsondir_env_models(&ns);
-	for (size_t i = 0; i < ns && nall < MAXMODELS; i++)
-		all[nall++] = seed[i];
+		all[n++] = builtin[i];
+	for (size_t i = 0; i < ns && n < MAXMODELS; i++)
+		all[n++] = seed[i];
+	nstatic = n;
+	atomic_store_explicit(&nall, n, memory_order_release);
 }
 
 const struct pmu__model *const *pmu__catalog_models(size_t *n)
 {
 	pthread_once(&all_once, init_all);
-	*n = nall;
+	*n = atomic_load_explicit(&nall, memory_order_acquire);
 	return all;
+}
+
+int pmu__catalog_register(const struct pmu__model *const *ms, size_t n)
+{
+	size_t k;
+
+	pthread_once(&all_once, init_all);
+	if (atomic_flag_test_and_set(&registered))
+		return -EBUSY;
+	k = nstatic;
+	for (size_t i = 0; i < n && k < MAXMODELS; i++)
+		all[k++] = ms[i];
+	atomic_store_explicit(&nall, k, memory_order_release);
+	return 0;
 }
 
 bool pmu__name_caseeq(const char *a, const char *b, size_t n)

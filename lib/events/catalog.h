@@ -10,8 +10,11 @@
  * pointers (struct pmu__table) so that they need no relocations; the
  * catalog turns them into struct pmu__model once.  Models built at run
  * time (vendor JSON directories) fill the same structs in allocated
- * memory and call pmu__model_index() once to build the hash.  A model is
- * immutable once published, so lookups are thread-safe without locks.
+ * memory, call pmu__model_index() once to build the hash and join the
+ * registry through pmu__catalog_register().  A model is immutable once
+ * published, so lookups are thread-safe without locks.  The catalog
+ * calls nothing above it: the encoder, the loaders and the parser use
+ * it, never the other way round.
  */
 
 #include <stdbool.h>
@@ -290,10 +293,20 @@ static inline bool pmu__name_eq_n(const char *a, const char *b, size_t n)
 	return true;
 }
 
-/* ---- the registry of built-in models ---- */
+/* ---- the registry of models ---- */
 
-/* All built-in models, in a stable order. */
+/* Every model: the built-in tables, the seed models, then those
+ * registered at run time, in a stable order (indices never change). */
 const struct pmu__model *const *pmu__catalog_models(size_t *n);
+
+/*
+ * Add models built at run time (vendor event directories) after the
+ * built-in ones.  They must outlive the process' use of the catalog.
+ * One registration per process, made by their loader
+ * (pmu__jsondir_env_load()); returns 0, or -EBUSY for a second one.
+ * Models past the registry's room (64 in all) are left out.
+ */
+int pmu__catalog_register(const struct pmu__model *const *ms, size_t n);
 
 /* Model by name or alias (case-insensitive, n bytes), or NULL. */
 const struct pmu__model *pmu__catalog_find(const char *name, size_t n);

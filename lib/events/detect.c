@@ -5,6 +5,7 @@
 
 #include "events/catalog.h"
 #include "events/detect.h"
+#include "events/jsondir.h"
 #include "util/cpuid.h"
 
 static const char *amd_model(int fam, int mod)
@@ -91,7 +92,11 @@ PMU_API const char *pmu_event_host_model(void)
 	const char *env = getenv("PMU_EVENTS_MODEL");
 
 	if (env && *env) {
-		const struct pmu__model *m = pmu__catalog_find(env, strlen(env));
+		const struct pmu__model *m;
+
+		/* $PMU_EVENTS_MODEL may name a model of $PMU_EVENTS_DIR. */
+		pmu__jsondir_env_load();
+		m = pmu__catalog_find(env, strlen(env));
 		if (m)
 			return m->name;
 	}

@@ -634,8 +634,8 @@ PMU_API int pmu_event_encode(const char *str,
 		out = &tmp;
 	}
 	if (opts && opts->sz >= sizeof(*opts) && opts->events_dir)
-		return pmu__jsondir_encode(opts->events_dir, str, opts, out,
-					   err);
+		return pmu__encode_dir(opts->events_dir, str, opts, out, err);
+	pmu__jsondir_env_load();
 	/* "pmu::" ends at the first ':' when there is one. */
 	sep = strchr(str, ':');
 	if (sep && sep[1] != ':')

@@ -20,6 +20,15 @@ int pmu__encode(const struct pmu__model *m, const char *str,
 		const struct pmu_encode_opts *opts, struct pmu_encoding *out,
 		struct pmu_error *err);
 
+/*
+ * pmu_event_encode() with opts->events_dir: the models of that vendor
+ * directory first (a "pmu::" prefix or opts->model naming one of them,
+ * else the one its mapfile gives this host), else the catalog.
+ */
+int pmu__encode_dir(const char *dir, const char *str,
+		    const struct pmu_encode_opts *opts, struct pmu_encoding *out,
+		    struct pmu_error *err);
+
 #define PMU__ENC_MAX_UMASKS 64
 
 /* Modifiers understood by the perf_event layer on top of a model's own. */

@@ -10,14 +10,13 @@
 
 #include "events/jsondir_impl.h"
 #include "events/catalog_seed.h"
-#include "events/encode.h"
 #include "util/cpuid.h"
 #include "util/error.h"
 
 #define ENV_MAX_MODELS 32
 
-/* Loaded once for the life of the process: models handed to the catalog
- * must outlive every caller. */
+/* Loaded once for the life of the process: models registered with the
+ * catalog must outlive every caller. */
 static struct pmu__jsondir *env_jd;
 static const struct pmu__model *env_models[ENV_MAX_MODELS];
 static size_t env_n;
@@ -52,13 +51,12 @@ static void load_env(void)
 	rename_clashes(env_jd);
 	for (size_t i = 0; i < env_jd->n && env_n < ENV_MAX_MODELS; i++)
 		env_models[env_n++] = &env_jd->models[i]->m;
+	pmu__catalog_register(env_models, env_n);
 }
 
-const struct pmu__model *const *pmu__jsondir_env_models(size_t *n)
+void pmu__jsondir_env_load(void)
 {
 	pthread_once(&env_once, load_env);
-	*n = env_n;
-	return env_models;
 }
 
 const struct pmu__jsondir *pmu__jsondir_env(void)
@@ -77,51 +75,6 @@ PMU_API int pmu_events_host_cpuid(char *buf, size_t sz)
 	if (!buf || !sz)
 		return -EINVAL;
 	return pmu__jsondir_host_cpuid(buf, sz);
-}
-
-/* ---- encoding with a directory given per call ---- */
-
-static const struct pmu__model *pick(const struct pmu__jsondir *jd,
-				     const char *str, const char **rest,
-				     const struct pmu_encode_opts *opts)
-{
-	const char *sep = strstr(str, "::");
-	char name[JD_NAME_MAX], cpuid[64];
-	const struct pmu__model *m;
-
-	*rest = str;
-	if (sep) {
-		snprintf(name, sizeof(name), "%.*s", (int)(sep - str), str);
-		if ((m = pmu__jsondir_model(jd, name)))
-			*rest = sep + 2;
-		return m;
-	}
-	if (opts->model)
-		return pmu__jsondir_model(jd, opts->model);
-	if (pmu__jsondir_host_cpuid(cpuid, sizeof(cpuid)))
-		return NULL;
-	return pmu__jsondir_model(jd, cpuid);
-}
-
-int pmu__jsondir_encode(const char *dir, const char *str,
-			const struct pmu_encode_opts *opts,
-			struct pmu_encoding *out, struct pmu_error *err)
-{
-	struct pmu_encode_opts o = *opts;
-	struct pmu__jsondir *jd;
-	const struct pmu__model *m;
-	const char *rest;
-	int rc;
-
-	o.sz = sizeof(o);
-	o.events_dir = NULL;
-	if (!(jd = pmu__jsondir_load(dir, err)))
-		return -errno;
-	m = pick(jd, str, &rest, &o);
-	rc = m ? pmu__encode(m, rest, &o, out, err)
-	       : pmu_event_encode(str, &o, out, err);
-	pmu__jsondir_free(jd);
-	return rc;
 }
 
 PMU_API int pmu_events_dir_check(const char *dir, struct pmu_error *err)

@@ -4,6 +4,7 @@
 
 #include "events/catalog.h"
 #include "events/encode.h"
+#include "events/jsondir.h"
 #include "events/resolve.h"
 #include "util/error.h"
 
@@ -18,10 +19,12 @@ _Static_assert(__builtin_types_compatible_p(__typeof__(&pmu__catalog_resolve),
 int pmu__catalog_resolve(const char *pmu, const char *event,
 			 struct perf_event_attr *attr, struct pmu_error *err)
 {
-	const struct pmu__model *m = pmu__catalog_find(pmu, strlen(pmu));
 	struct pmu_encoding enc = { .size = sizeof(enc) };
+	const struct pmu__model *m;
 	int ret;
 
+	pmu__jsondir_env_load();
+	m = pmu__catalog_find(pmu, strlen(pmu));
 	if (!m)
 		return -ENOENT;
 	ret = pmu__encode(m, event, NULL, &enc, err);
