@@ -38,6 +38,10 @@ error_case "-r x" 2 "bad -r value 'x'" stat -r x -- true
 error_case "-C 99999" 2 "CPU 99999 .*does not exist" stat -a -C 99999 -- true
 error_case "-C 1-0" 2 "bad CPU range" stat -C 1-0 -- true
 error_case "-C a" 2 "bad CPU list 'a'" stat -C a -- true
+error_case "-C 0x3" 2 "bad CPU list '0x3' for -C at 'x3'" stat -C 0x3 -- true
+error_case "-C 1-" 2 "bad CPU range in -C '1-'" stat -C 1- -- true
+error_case "-C 0," 2 "bad CPU list '0,' for -C: trailing ','" stat -C 0, -- true
+error_case "-C ''" 2 "empty CPU list for -C" stat -C '' -- true
 error_case "-p with -a" 2 "cannot be combined" stat -p 1 -a
 error_case "-p abc" 2 "bad -p value 'abc'" stat -p abc
 error_case "-x with -j" 2 "choose one" stat -x, -j -- true

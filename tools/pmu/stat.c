@@ -707,41 +707,53 @@ static bool parse_long(const char *s, long min, long max, long *out)
 	return true;
 }
 
+/* A CPU list the library refused, in the words of -C. */
+static int cpu_list_error(const char *list, int rc,
+			  const struct pmu_error *err, long ncpus)
+{
+	if (rc == -ENOMEM) {
+		pmu_tool_err("out of memory");
+		return EXIT_PMU_INPUT;
+	}
+	if (err->kind == PMU_ERR_NO_TARGET)
+		return usage_error("CPU %s in -C '%s' does not exist: this "
+				   "machine has CPUs 0-%ld", err->token, list,
+				   ncpus - 1);
+	if (err->kind == PMU_ERR_BAD_VALUE)
+		return usage_error("bad CPU range in -C '%s': expected A-B "
+				   "with A <= B", list);
+	if (!list[0])
+		return usage_error("empty CPU list for -C");
+	if (!err->token[0] && (size_t)err->offset == strlen(list))
+		return usage_error("bad CPU list '%s' for -C: trailing ','",
+				   list);
+	return usage_error("bad CPU list '%s' for -C at '%s': expected e.g. "
+			   "0-3,5", list, list + err->offset);
+}
+
 /* "0-3,5": syntax and CPUs this machine has; the library checks which
  * are online. */
 static int check_cpu_list(const char *list)
 {
 	long ncpus = sysconf(_SC_NPROCESSORS_CONF);
-	const char *p = list;
+	struct pmu_error err = { .size = sizeof(err) };
+	int n = pmu_cpulist_parse(list, NULL, 0, &err), *cpus, top;
 
-	while (*p) {
-		char *end;
-		long a, b;
-
-		errno = 0;
-		a = strtol(p, &end, 10);
-		if (end == p || *p == '-' || *p == '+' || errno)
-			return usage_error("bad CPU list '%s' for -C at '%s': "
-					   "expected e.g. 0-3,5", list, p);
-		b = a;
-		if (*end == '-') {
-			p = end + 1;
-			b = strtol(p, &end, 10);
-			if (end == p || *p == '-' || *p == '+' || b < a)
-				return usage_error("bad CPU range in -C '%s': "
-						   "expected A-B with A <= B", list);
-		}
-		if (b >= ncpus)
-			return usage_error("CPU %ld in -C '%s' does not exist: this "
-					   "machine has CPUs 0-%ld", b, list, ncpus - 1);
-		if (*end && *end != ',')
-			return usage_error("bad CPU list '%s' for -C at '%s': "
-					   "expected e.g. 0-3,5", list, end);
-		p = *end ? end + 1 : end;
-		if (*end && !*p)
-			return usage_error("bad CPU list '%s' for -C: trailing ','", list);
+	if (n < 0)
+		return cpu_list_error(list, n, &err, ncpus);
+	cpus = malloc((size_t)n * sizeof(*cpus));
+	if (!cpus) {
+		pmu_tool_err("out of memory");
+		return EXIT_PMU_INPUT;
 	}
-	return p == list ? usage_error("empty CPU list for -C") : 0;
+	pmu_cpulist_parse(list, cpus, (size_t)n, NULL);
+	top = cpus[n - 1];
+	free(cpus);
+	if (top >= ncpus)
+		return usage_error("CPU %d in -C '%s' does not exist: this "
+				   "machine has CPUs 0-%ld", top, list,
+				   ncpus - 1);
+	return 0;
 }
 
 static int set_target(struct stat_opts *o, enum pmu_target_kind t,
