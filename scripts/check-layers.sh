@@ -8,6 +8,8 @@
 #   lib/events           includes no drivers/ or session/ header and calls
 #                        none of perf_event_open, syscall(), ioctl(),
 #                        mmap(): it never touches counting descriptors
+#   lib/ (all of it)     names /proc/cpuinfo only in lib/util/cpuid.c, the
+#                        host identity
 #   lib/events modules   no include cycle between modules, a module being
 #                        a file's name up to its first '_' or '.'
 #                        (encode_x86.c -> encode; tables/* -> tables)
@@ -70,6 +72,8 @@ scan() {
 			p = substr(keep, RSTART, RLENGTH); sub(/^[^<]*</, "", p); sub(/>$/, "", p)
 			print "INC", FILENAME, FNR, p
 		}
+		if (index(keep, "/proc/cpuinfo"))
+			print "CPUINFO", FILENAME, FNR, "/proc/cpuinfo"
 		if (FILENAME !~ /^lib\/events\//)
 			next
 		s = code
@@ -201,6 +205,10 @@ done < <(echo "$scanned" | awk '$1 == "INC"' | resolve)
 while read -r _ file line name; do
 	violation "$file" "$line" "calls $name: the event layer never touches counting file descriptors"
 done < <(echo "$scanned" | awk '$1 == "CALL"')
+
+while read -r _ file line _; do
+	violation "$file" "$line" "reads /proc/cpuinfo: the host identity (lib/util/cpuid.c) is its only reader"
+done < <(echo "$scanned" | awk '$1 == "CPUINFO" && $2 != "lib/util/cpuid.c"')
 
 edges=$(echo "$scanned" | awk '$1 == "INC" && $2 ~ /^lib\/events\//' | resolve |
 	while read -r file line top target; do

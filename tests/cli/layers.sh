@@ -70,6 +70,8 @@ planted "events map a buffer" lib/events/ring.c 'void *p = mmap(0, 4096, 3, 1, f
 	'^lib/events/ring\.c:1: calls mmap'
 planted "events call perf_event_open" lib/events/open.c 'long r = perf_event_open(&a, 0, -1, -1, 0);' \
 	'^lib/events/open\.c:1: calls perf_event_open'
+planted "a second reader of /proc/cpuinfo" lib/events/detect.c '/* not from /proc/cpuinfo: a comment */
+FILE *f = fopen("/proc/cpuinfo", "r");' '^lib/events/detect\.c:2: reads /proc/cpuinfo'
 planted "include cycle between modules" lib/events/catalog_seed.c '#include "events/encode.h"' \
 	'include cycle: catalog -> encode -> catalog'
 planted "include cycle names its includes" lib/events/catalog_mods.c '#include "events/encode.h"' \
