@@ -19,6 +19,7 @@
 #include <pmu/event.h>
 
 #include "events/catalog.h"
+#include "events/detect.h"
 #include "events/evlist.h"
 #include "events/evparse.h"
 

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "events/encode.h"
 #include "events/jsondir.h"
 #include "util/json.h"
 

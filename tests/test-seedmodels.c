@@ -11,7 +11,7 @@
 
 #include <pmu/event.h>
 
-#include "events/seedmodels.h"
+#include "events/catalog_seed.h"
 
 /* Encodings worked out by hand from the register layouts: P6 EVNTSEL
  * (USR 16, OS 17, E 18, EN 22, INV 23, CMASK 31:24; L2_RQSTS MESI umask

@@ -26,6 +26,27 @@ struct pmu_host_info {
 /* Fill *info; returns 0 or a negative errno. */
 PMU_API int pmu_host_info(struct pmu_host_info *info);
 
+/*
+ * Parse a CPU list in the kernel's format ("0-3,5,7-8", as in
+ * /sys/devices/system/cpu/online) into cpus[0..max), in increasing order,
+ * each CPU once.  Returns how many CPUs the list names, which may be more
+ * than max: only the first max are stored, and cpus NULL with max 0 only
+ * counts them.  On error returns a negative errno, and *err (may be NULL)
+ * has the offending element in err->token, the byte offset in `list` of
+ * the first character that does not fit in err->offset, and in err->kind
+ * the fix that applies:
+ *   PMU_ERR_SYNTAX     -EINVAL  not a comma list of N and N-M elements, or
+ *                               an empty element ("", "1,,2", "1,")
+ *   PMU_ERR_BAD_VALUE  -EINVAL  a range without an end ("2-") or whose end
+ *                               is below its start ("3-1"; offset: the
+ *                               range)
+ *   PMU_ERR_NO_TARGET  -ERANGE  a CPU number above 65535 (err->token: the
+ *                               number)
+ * or -ENOMEM.  Whether the CPUs exist or are online is not checked here.
+ */
+PMU_API int pmu_cpulist_parse(const char *list, int *cpus, size_t max,
+			      struct pmu_error *err);
+
 #ifdef __cplusplus
 }
 #endif

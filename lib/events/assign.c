@@ -5,7 +5,9 @@
 #include <strings.h>
 
 #include "events/assign.h"
-#include "events/seedmodels.h"
+#include "events/catalog_seed.h"
+#include "events/encode.h"
+#include "events/jsondir.h"
 #include "util/error.h"
 
 #define X86_INT (1ull << 20)
@@ -39,6 +41,7 @@ static const struct pmu__model *resolve_model(const char *name,
 			name = pc_names[i].catalog;
 			break;
 		}
+	pmu__jsondir_env_load();
 	m = pmu__catalog_find(name, strlen(name));
 	if (!m)
 		m = pmu__seed_model_find(name);

@@ -6,7 +6,7 @@
 
 #include <pmu/assign.h>
 
-#include "events/seedmodels.h"
+#include "events/catalog_seed.h"
 
 struct out {
 	char *buf;

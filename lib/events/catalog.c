@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "events/catalog.h"
-#include "events/evparse.h"
-#include "events/jsondir.h"
-#include "events/seedmodels.h"
+#include "events/catalog_seed.h"
 #include "util/error.h"
+#include "util/nearest.h"
 
 #define BUILTIN(X) \
 	X(amd64_k7) X(amd64_k8_revb) X(amd64_k8_revc) X(amd64_k8_revd) \
@@ -120,31 +120,51 @@ static void fill_builtin(void)
 #define NBUILTIN ((size_t)NBUILTIN_)
 #define MAXMODELS 64
 
-/* Built-in tables first, then the seed models (built on first use). */
+/*
+ * Built-in tables first, then the seed models (both set up on first
+ * use), then the models their loader registers at run time.  The count
+ * is published after the slots it covers are written, and slots below a
+ * published count never change: readers need no lock.
+ */
 static const struct pmu__model *all[MAXMODELS];
-static size_t nall;
+static size_t nstatic;
+static _Atomic size_t nall;
+static atomic_flag registered = ATOMIC_FLAG_INIT;
 static pthread_once_t all_once = PTHREAD_ONCE_INIT;
 
 static void init_all(void)
 {
-	size_t ns = 0;
+	size_t ns = 0, n = 0;
 	const struct pmu__model *const *seed = pmu__seed_models(&ns);
 
 	pthread_once(&builtin_once, fill_builtin);
 	for (size_t i = 0; i < NBUILTIN; i++)
-		all[nall++] = builtin[i];
-	for (size_t i = 0; i < ns && nall < MAXMODELS; i++)
-		all[nall++] = seed[i];
-	seed = pmu__jsondir_env_models(&ns);
-	for (size_t i = 0; i < ns && nall < MAXMODELS; i++)
-		all[nall++] = seed[i];
+		all[n++] = builtin[i];
+	for (size_t i = 0; i < ns && n < MAXMODELS; i++)
+		all[n++] = seed[i];
+	nstatic = n;
+	atomic_store_explicit(&nall, n, memory_order_release);
 }
 
 const struct pmu__model *const *pmu__catalog_models(size_t *n)
 {
 	pthread_once(&all_once, init_all);
-	*n = nall;
+	*n = atomic_load_explicit(&nall, memory_order_acquire);
 	return all;
+}
+
+int pmu__catalog_register(const struct pmu__model *const *ms, size_t n)
+{
+	size_t k;
+
+	pthread_once(&all_once, init_all);
+	if (atomic_flag_test_and_set(&registered))
+		return -EBUSY;
+	k = nstatic;
+	for (size_t i = 0; i < n && k < MAXMODELS; i++)
+		all[k++] = ms[i];
+	atomic_store_explicit(&nall, k, memory_order_release);
+	return 0;
 }
 
 bool pmu__name_caseeq(const char *a, const char *b, size_t n)
@@ -317,61 +337,5 @@ int pmu__model_index(const struct pmu__model *m, uint32_t *slots,
 			p++;
 		slots[p & (size - 1)] = PMU__SLOT(i, h);
 	}
-	return 0;
-}
-
-/*
- * "pmu::EVENT" names from the perf-style parser: encode with the catalog
- * and hand back what perf_event_open needs.
- */
-static int set_spec(struct pmu__ev *ev, const char *model, const char *event)
-{
-	size_t n = strlen(model) + strlen(event) + 3;
-
-	free(ev->spec);
-	ev->spec = malloc(n);
-	if (!ev->spec)
-		return -ENOMEM;
-	snprintf(ev->spec, n, "%s::%s", model, event);
-	return 0;
-}
-
-int pmu__catalog_resolve(const char *pmu, const char *event,
-			 struct pmu__ev *ev, struct pmu_error *err)
-{
-	const struct pmu__model *m = pmu__catalog_find(pmu, strlen(pmu));
-	struct pmu_encoding enc = { .size = sizeof(enc) };
-	struct perf_event_attr *attr = &ev->attr;
-	int ret;
-
-	if (!m)
-		m = pmu__seed_model_find(pmu);
-	if (!m)
-		return -ENOENT;
-	ret = pmu__encode(m, event, NULL, &enc, err);
-	if (ret)
-		return ret == -ENOENT ? -EINVAL : ret;
-	snprintf(ev->model, sizeof(ev->model), "%s", m->name);
-	ev->ncodes = enc.ncodes < PMU__EV_MAX_CODES ? enc.ncodes
-						    : PMU__EV_MAX_CODES;
-	memcpy(ev->codes, enc.codes, sizeof(ev->codes[0]) * (size_t)ev->ncodes);
-	ev->flags |= PMU__EV_HW;
-	if (set_spec(ev, m->name, event))
-		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
-				  "out of memory");
-	if (!enc.has_perf) {
-		/* a register-level model only (P6, XScale...): simulated
-		 * drivers count it, perf cannot */
-		ev->flags |= PMU__EV_NO_PERF;
-		return 0;
-	}
-	attr->type = enc.perf.type;
-	attr->config = enc.perf.config;
-	attr->config1 = enc.perf.config1;
-	attr->config2 = enc.perf.config2;
-	attr->exclude_user = enc.perf.exclude_user;
-	attr->exclude_kernel = enc.perf.exclude_kernel;
-	attr->exclude_hv = enc.perf.exclude_hv;
-	attr->precise_ip = enc.perf.precise_ip & 3;
 	return 0;
 }

@@ -10,8 +10,11 @@
  * pointers (struct pmu__table) so that they need no relocations; the
  * catalog turns them into struct pmu__model once.  Models built at run
  * time (vendor JSON directories) fill the same structs in allocated
- * memory and call pmu__model_index() once to build the hash.  A model is
- * immutable once published, so lookups are thread-safe without locks.
+ * memory, call pmu__model_index() once to build the hash and join the
+ * registry through pmu__catalog_register().  A model is immutable once
+ * published, so lookups are thread-safe without locks.  The catalog
+ * calls nothing above it: the encoder, the loaders and the parser use
+ * it, never the other way round.
  */
 
 #include <stdbool.h>
@@ -30,8 +33,8 @@ enum pmu__enc_kind {
 	PMU__ENC_PERF,      /* perf generic/software events: code = config,
 			       event code2 = perf type */
 	PMU__ENC_PERF_RAW,  /* perf_raw::rHEX */
-	PMU__ENC_SEED,      /* P5/P6/PPC/XScale models: codes only, via an
-			       encoder callback of the model */
+	PMU__ENC_SEED,      /* P5/P6/PPC/XScale models: codes only, the
+			       register images of pmu__seed_encode() */
 };
 
 /* Modifiers, as bits of a modifier mask; the names are what users type. */
@@ -140,18 +143,6 @@ struct pmu__event {
 	uint64_t cntmsk;     /* bit n generic counter n, bit 32+n fixed */
 };
 
-struct pmu__model;
-
-/* Seed-only models encode with a callback (P5 CESR, PPC MMCR...).  On
- * failure it returns a negative errno with out->error set to the class
- * and *err (may be NULL) naming the reason. */
-typedef int (*pmu__seed_encode_fn)(const struct pmu__model *m,
-				   const struct pmu__event *ev,
-				   const uint64_t *umask_codes, size_t nu,
-				   const uint64_t *mods, uint32_t modset,
-				   struct pmu_encoding *out,
-				   struct pmu_error *err);
-
 struct pmu__model {
 	const char *name;          /* libpfm4 name */
 	const char *desc;
@@ -172,7 +163,6 @@ struct pmu__model {
 	 * touching their events. */
 	const uint32_t *hash;
 	uint32_t hash_size;
-	pmu__seed_encode_fn seed_encode; /* PMU__ENC_SEED only */
 	const char *strings;       /* pool the offsets of events and umasks
 				      point into; starts with a NUL */
 	bool vendor_names;         /* built from vendor files: names keep
@@ -303,10 +293,20 @@ static inline bool pmu__name_eq_n(const char *a, const char *b, size_t n)
 	return true;
 }
 
-/* ---- the registry of built-in models ---- */
+/* ---- the registry of models ---- */
 
-/* All built-in models, in a stable order. */
+/* Every model: the built-in tables, the seed models, then those
+ * registered at run time, in a stable order (indices never change). */
 const struct pmu__model *const *pmu__catalog_models(size_t *n);
+
+/*
+ * Add models built at run time (vendor event directories) after the
+ * built-in ones.  They must outlive the process' use of the catalog.
+ * One registration per process, made by their loader
+ * (pmu__jsondir_env_load()); returns 0, or -EBUSY for a second one.
+ * Models past the registry's room (64 in all) are left out.
+ */
+int pmu__catalog_register(const struct pmu__model *const *ms, size_t n);
 
 /* Model by name or alias (case-insensitive, n bytes), or NULL. */
 const struct pmu__model *pmu__catalog_find(const char *name, size_t n);
@@ -351,19 +351,5 @@ pmu__event_umasks(const struct pmu__model *m, const struct pmu__event *ev)
  */
 int pmu__model_index(const struct pmu__model *m, uint32_t *slots,
 		     uint32_t size);
-
-/*
- * Encode `str` ("EVENT[:...]" with no pmu prefix) for model m.  Fills out
- * (size set by the caller) and returns 0, or a negative errno with
- * out->error and *err set.  Used by pmu_event_encode() once it has picked
- * the model, and by code holding a run-time model.
- */
-int pmu__encode(const struct pmu__model *m, const char *str,
-		const struct pmu_encode_opts *opts, struct pmu_encoding *out,
-		struct pmu_error *err);
-
-/* Model name for a /proc/cpuinfo text (vendor, family, model), or NULL;
- * exposed so tests can feed fixtures. */
-const char *pmu__detect_model(const char *cpuinfo);
 
 #endif

@@ -1,50 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "events/catalog.h"
-
-struct cpuid_facts {
-	char vendor[16];
-	int family, model;
-};
-
-/* Value of "key : value" in cpuinfo text (first processor only). */
-static const char *field(const char *text, const char *key, char *buf,
-			 size_t sz)
-{
-	size_t kl = strlen(key);
-
-	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : l) {
-		if (strncmp(l, key, kl) || l[kl + strspn(l + kl, " \t")] != ':')
-			continue;
-		const char *c = strchr(l, ':'), *e = strchr(l, '\n');
-		if (!c || (e && c > e))
-			return NULL;
-		c += 1 + strspn(c + 1, " \t");
-		size_t n = e ? (size_t)(e - c) : strlen(c);
-		if (n >= sz)
-			n = sz - 1;
-		memcpy(buf, c, n);
-		buf[n] = '\0';
-		return buf;
-	}
-	return NULL;
-}
-
-static int parse(const char *text, struct cpuid_facts *f)
-{
-	char buf[64];
-
-	if (!field(text, "vendor_id", f->vendor, sizeof(f->vendor)) ||
-	    !field(text, "cpu family", buf, sizeof(buf)))
-		return -1;
-	f->family = atoi(buf);
-	f->model = field(text, "model", buf, sizeof(buf)) ? atoi(buf) : 0;
-	return 0;
-}
+#include "events/detect.h"
+#include "events/jsondir.h"
+#include "util/cpuid.h"
 
 static const char *amd_model(int fam, int mod)
 {
@@ -91,17 +53,27 @@ static const char *intel_model(int fam, int mod)
 	return NULL;
 }
 
+/* Catalog model of an identity: x86 vendor, family and model. */
+static const char *model_of(const struct pmu__cpuid *id)
+{
+	int model = id->model < 0 ? 0 : id->model;
+
+	if (id->family < 0)
+		return NULL;
+	if (!strcmp(id->vendor, "AuthenticAMD"))
+		return amd_model(id->family, model);
+	if (!strcmp(id->vendor, "GenuineIntel"))
+		return intel_model(id->family, model);
+	return NULL;
+}
+
 const char *pmu__detect_model(const char *cpuinfo)
 {
-	struct cpuid_facts f;
+	struct pmu__cpuid id;
 
-	if (!cpuinfo || parse(cpuinfo, &f))
+	if (!cpuinfo || pmu__cpuid_parse(cpuinfo, &id))
 		return NULL;
-	if (!strcmp(f.vendor, "AuthenticAMD"))
-		return amd_model(f.family, f.model);
-	if (!strcmp(f.vendor, "GenuineIntel"))
-		return intel_model(f.family, f.model);
-	return NULL;
+	return model_of(&id);
 }
 
 static const char *host_detected = "perf";
@@ -109,17 +81,8 @@ static pthread_once_t host_once = PTHREAD_ONCE_INIT;
 
 static void detect_host(void)
 {
-	char buf[8192];
-	FILE *f = fopen("/proc/cpuinfo", "re");
-	size_t n;
-	const char *m;
+	const char *m = model_of(pmu__cpuid_host());
 
-	if (!f)
-		return;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	m = pmu__detect_model(buf);
 	if (m)
 		host_detected = m;
 }
@@ -129,7 +92,11 @@ PMU_API const char *pmu_event_host_model(void)
 	const char *env = getenv("PMU_EVENTS_MODEL");
 
 	if (env && *env) {
-		const struct pmu__model *m = pmu__catalog_find(env, strlen(env));
+		const struct pmu__model *m;
+
+		/* $PMU_EVENTS_MODEL may name a model of $PMU_EVENTS_DIR. */
+		pmu__jsondir_env_load();
+		m = pmu__catalog_find(env, strlen(env));
 		if (m)
 			return m->name;
 	}

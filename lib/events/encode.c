@@ -7,10 +7,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "events/catalog_seed.h"
 #include "events/encode.h"
 #include "events/jsondir.h"
-#include "events/evparse.h"
 #include "util/error.h"
+#include "util/nearest.h"
 
 /* Arrays of characters, not pointers: read-only data without relocations. */
 static const char class_names[][10] = {
@@ -471,7 +472,7 @@ static int dispatch(const struct pmu__enc_req *r, struct pmu_encoding *out,
 	case PMU__ENC_SEED:
 		break;
 	}
-	if (r->m->seed_encode) {
+	if (pmu__seed_info(r->m)) {
 		const struct pmu__umask *u = pmu__event_umasks(r->m, r->ev);
 		uint64_t codes[PMU__ENC_MAX_UMASKS + 1];
 		size_t n = 0;
@@ -479,8 +480,8 @@ static int dispatch(const struct pmu__enc_req *r, struct pmu_encoding *out,
 			codes[n++] = u[r->um[i]].code;
 		if (r->has_raw)
 			codes[n++] = r->raw;
-		int rc = r->m->seed_encode(r->m, r->ev, codes, n, r->mod,
-					   r->modset, out, err);
+		int rc = pmu__seed_encode(r->m, r->ev, codes, n, r->mod,
+					  r->modset, out, err);
 		/* The callback names its reason; this is only a fallback. */
 		if (rc && out->error == PMU_ENC_OK)
 			return pmu__encode_fail(out, err, PMU_ENC_ATTR_VAL,
@@ -633,8 +634,8 @@ PMU_API int pmu_event_encode(const char *str,
 		out = &tmp;
 	}
 	if (opts && opts->sz >= sizeof(*opts) && opts->events_dir)
-		return pmu__jsondir_encode(opts->events_dir, str, opts, out,
-					   err);
+		return pmu__encode_dir(opts->events_dir, str, opts, out, err);
+	pmu__jsondir_env_load();
 	/* "pmu::" ends at the first ':' when there is one. */
 	sep = strchr(str, ':');
 	if (sep && sep[1] != ':')

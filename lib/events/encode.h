@@ -10,6 +10,25 @@
 
 #include "events/catalog.h"
 
+/*
+ * Encode `str` ("EVENT[:...]" with no pmu prefix) for model m.  Fills out
+ * (size set by the caller) and returns 0, or a negative errno with
+ * out->error and *err set.  Used by pmu_event_encode() once it has picked
+ * the model, and by code holding a run-time model.
+ */
+int pmu__encode(const struct pmu__model *m, const char *str,
+		const struct pmu_encode_opts *opts, struct pmu_encoding *out,
+		struct pmu_error *err);
+
+/*
+ * pmu_event_encode() with opts->events_dir: the models of that vendor
+ * directory first (a "pmu::" prefix or opts->model naming one of them,
+ * else the one its mapfile gives this host), else the catalog.
+ */
+int pmu__encode_dir(const char *dir, const char *str,
+		    const struct pmu_encode_opts *opts, struct pmu_encoding *out,
+		    struct pmu_error *err);
+
 #define PMU__ENC_MAX_UMASKS 64
 
 /* Modifiers understood by the perf_event layer on top of a model's own. */
@@ -65,6 +84,14 @@ void pmu__encode_perf_common(const struct pmu__enc_req *r, bool hv,
  * :mh=..[:hw_smpl=..]" to out->perf_fstr. */
 void pmu__encode_perf_fstr(const struct pmu__enc_req *r, bool hv,
 			   struct pmu_encoding *out);
+
+/* Seed models (catalog_seed.h): the register image a perfctr control
+ * takes.  On failure returns a negative errno with out->error set to the
+ * class and *err (may be NULL) naming the reason. */
+int pmu__seed_encode(const struct pmu__model *m, const struct pmu__event *ev,
+		     const uint64_t *umask_codes, size_t nu,
+		     const uint64_t *mods, uint32_t modset,
+		     struct pmu_encoding *out, struct pmu_error *err);
 
 /* Fail with class `e` (sets out->error, fills err, returns -EINVAL or
  * -ENOENT for notfound). */

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "events/evlist.h"
 #include "events/evparse.h"
 #include "util/error.h"
 

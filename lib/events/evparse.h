@@ -5,7 +5,8 @@
 /*
  * Internal pieces of the event-list parser, split by what they know about:
  * names.c (built-in generic names), sysfs_pmu.c (dynamic PMUs),
- * tracepoint.c, suggest.c, catalog.c.  evlist.c ties them together.
+ * tracepoint.c, suggest.c, and the catalog resolver (resolve.h).
+ * evlist.c ties them together.
  */
 
 #include <linux/perf_event.h>
@@ -13,9 +14,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "events/evlist.h"
+#include "events/resolve.h"
+#include "util/nearest.h"
 
 #define PMU__SYSFS_DEFAULT "/sys"
+
+struct pmu__parse_ctx;     /* events/evlist.h */
 
 /* A built-in generic hardware or software event. */
 struct pmu__evname {
@@ -112,34 +116,5 @@ struct pmu__suggestion {
 size_t pmu__event_suggest_ex(const char *token,
 			     const struct pmu__parse_ctx *ctx,
 			     struct pmu__suggestion *out, size_t max);
-
-/* Optimal-string-alignment distance, case-insensitive; strings longer
- * than 127 bytes compare as infinitely far. */
-unsigned pmu__edit_distance(const char *a, const char *b);
-
-/* The one nearest of several candidate names, for "did you mean". */
-struct pmu__nearest {
-	const char *typed;
-	unsigned bound;        /* offered names must be nearer than this */
-	const char *best;      /* NULL until a name is near enough */
-};
-
-/* limit: the largest distance offered; 0 means the length-based limit
- * that event-name suggestions use. */
-void pmu__nearest_init(struct pmu__nearest *n, const char *typed,
-		       unsigned limit);
-void pmu__nearest_offer(struct pmu__nearest *n, const char *cand);
-
-/* ---- catalogs of model-specific events ---- */
-
-/*
- * "pmu::EVENT..." -> the event's model, register codes and placement
- * spec, and its perf attribute where the model has a perf encoding
- * (else PMU__EV_NO_PERF).  Returns 0, -ENOENT when the pmu is not a
- * catalog model (the parser then reports an unknown PMU), or another
- * negative errno with *err filled.
- */
-int pmu__catalog_resolve(const char *pmu, const char *event,
-			 struct pmu__ev *ev, struct pmu_error *err);
 
 #endif

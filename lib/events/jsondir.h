@@ -20,6 +20,9 @@
 
 struct pmu__jsondir;
 
+/* Longest model name, NUL included. */
+#define PMU__JSONDIR_NAME_MAX 64
+
 /*
  * Load DIR/mapfile.csv and every core event file it names that exists
  * (rows for other CPUs' files are skipped).  Returns NULL with errno set
@@ -72,22 +75,18 @@ int pmu__jsondir_finish(struct pmu__jsondir *jd, struct pmu_error *err);
 
 /* ---- the directory named by $PMU_EVENTS_DIR, loaded once ---- */
 
-/* Its models (none when unset or unreadable). */
-const struct pmu__model *const *pmu__jsondir_env_models(size_t *n);
+/*
+ * Load it (once) and register its models with the catalog
+ * (pmu__catalog_register()): the catalog lists and finds them only
+ * after this.  Entry points that look models up by name or index call
+ * it first; without $PMU_EVENTS_DIR it registers nothing.
+ */
+void pmu__jsondir_env_load(void);
 
-/* The loaded directory itself, or NULL. */
+/* The loaded directory itself (loading it first), or NULL. */
 const struct pmu__jsondir *pmu__jsondir_env(void);
 
 /* This host's CPUID string in the mapfile form; 0 or -ENOENT. */
 int pmu__jsondir_host_cpuid(char *buf, size_t sz);
-
-/*
- * Encode with the models of `dir` first (opts->events_dir): a "pmu::"
- * prefix or opts->model naming one of its models, else the model its
- * mapfile gives this host, else the built-in catalog.
- */
-int pmu__jsondir_encode(const char *dir, const char *str,
-			const struct pmu_encode_opts *opts,
-			struct pmu_encoding *out, struct pmu_error *err);
 
 #endif

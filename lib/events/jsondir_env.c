@@ -9,13 +9,14 @@
 #include <pmu/vendor.h>
 
 #include "events/jsondir_impl.h"
-#include "events/seedmodels.h"
+#include "events/catalog_seed.h"
+#include "util/cpuid.h"
 #include "util/error.h"
 
 #define ENV_MAX_MODELS 32
 
-/* Loaded once for the life of the process: models handed to the catalog
- * must outlive every caller. */
+/* Loaded once for the life of the process: models registered with the
+ * catalog must outlive every caller. */
 static struct pmu__jsondir *env_jd;
 static const struct pmu__model *env_models[ENV_MAX_MODELS];
 static size_t env_n;
@@ -50,13 +51,12 @@ static void load_env(void)
 	rename_clashes(env_jd);
 	for (size_t i = 0; i < env_jd->n && env_n < ENV_MAX_MODELS; i++)
 		env_models[env_n++] = &env_jd->models[i]->m;
+	pmu__catalog_register(env_models, env_n);
 }
 
-const struct pmu__model *const *pmu__jsondir_env_models(size_t *n)
+void pmu__jsondir_env_load(void)
 {
 	pthread_once(&env_once, load_env);
-	*n = env_n;
-	return env_models;
 }
 
 const struct pmu__jsondir *pmu__jsondir_env(void)
@@ -65,42 +65,9 @@ const struct pmu__jsondir *pmu__jsondir_env(void)
 	return env_jd;
 }
 
-static const char *cpuinfo_field(const char *text, const char *key,
-				 char *buf, size_t sz)
-{
-	size_t kl = strlen(key);
-
-	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : l) {
-		const char *c;
-		if (strncmp(l, key, kl) || (l[kl] != ' ' && l[kl] != '\t' &&
-					    l[kl] != ':'))
-			continue;
-		if (!(c = strchr(l, ':')))
-			return NULL;
-		c += 1 + strspn(c + 1, " \t");
-		snprintf(buf, sz, "%.*s", (int)strcspn(c, "\n"), c);
-		return buf;
-	}
-	return NULL;
-}
-
 int pmu__jsondir_host_cpuid(char *buf, size_t sz)
 {
-	char text[8192], v[32], fam[16], mod[16];
-	FILE *f = fopen("/proc/cpuinfo", "re");
-	size_t n;
-
-	if (!f)
-		return -ENOENT;
-	n = fread(text, 1, sizeof(text) - 1, f);
-	fclose(f);
-	text[n] = '\0';
-	if (!cpuinfo_field(text, "vendor_id", v, sizeof(v)) ||
-	    !cpuinfo_field(text, "cpu family", fam, sizeof(fam)) ||
-	    !cpuinfo_field(text, "model", mod, sizeof(mod)))
-		return -ENOENT;
-	snprintf(buf, sz, "%s-%d-%X", v, atoi(fam), (unsigned)atoi(mod));
-	return 0;
+	return pmu__cpuid_string(pmu__cpuid_host(), buf, sz);
 }
 
 PMU_API int pmu_events_host_cpuid(char *buf, size_t sz)
@@ -108,51 +75,6 @@ PMU_API int pmu_events_host_cpuid(char *buf, size_t sz)
 	if (!buf || !sz)
 		return -EINVAL;
 	return pmu__jsondir_host_cpuid(buf, sz);
-}
-
-/* ---- encoding with a directory given per call ---- */
-
-static const struct pmu__model *pick(const struct pmu__jsondir *jd,
-				     const char *str, const char **rest,
-				     const struct pmu_encode_opts *opts)
-{
-	const char *sep = strstr(str, "::");
-	char name[JD_NAME_MAX], cpuid[64];
-	const struct pmu__model *m;
-
-	*rest = str;
-	if (sep) {
-		snprintf(name, sizeof(name), "%.*s", (int)(sep - str), str);
-		if ((m = pmu__jsondir_model(jd, name)))
-			*rest = sep + 2;
-		return m;
-	}
-	if (opts->model)
-		return pmu__jsondir_model(jd, opts->model);
-	if (pmu__jsondir_host_cpuid(cpuid, sizeof(cpuid)))
-		return NULL;
-	return pmu__jsondir_model(jd, cpuid);
-}
-
-int pmu__jsondir_encode(const char *dir, const char *str,
-			const struct pmu_encode_opts *opts,
-			struct pmu_encoding *out, struct pmu_error *err)
-{
-	struct pmu_encode_opts o = *opts;
-	struct pmu__jsondir *jd;
-	const struct pmu__model *m;
-	const char *rest;
-	int rc;
-
-	o.sz = sizeof(o);
-	o.events_dir = NULL;
-	if (!(jd = pmu__jsondir_load(dir, err)))
-		return -errno;
-	m = pick(jd, str, &rest, &o);
-	rc = m ? pmu__encode(m, rest, &o, out, err)
-	       : pmu_event_encode(str, &o, out, err);
-	pmu__jsondir_free(jd);
-	return rc;
 }
 
 PMU_API int pmu_events_dir_check(const char *dir, struct pmu_error *err)

@@ -9,7 +9,7 @@
 
 #include "events/jsondir.h"
 
-#define JD_NAME_MAX 64
+#define JD_NAME_MAX PMU__JSONDIR_NAME_MAX
 
 /* Records per model.  Vendor core files hold well under 2000; building
  * a model is quadratic in its records and an event's umask count is 16

@@ -4,81 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "events/evlist.h"
 #include "events/evparse.h"
-
-#define MAX_LEN 127
-#define FAR 1000u
-
-static int lower(int c)
-{
-	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
-}
-
-static unsigned min3(unsigned a, unsigned b, unsigned c)
-{
-	unsigned m = a < b ? a : b;
-
-	return m < c ? m : c;
-}
-
-unsigned pmu__edit_distance(const char *a, const char *b)
-{
-	/* Three rolling rows: transpositions look two rows back. */
-	unsigned rows[3][MAX_LEN + 2];
-	size_t la = strlen(a), lb = strlen(b);
-
-	if (la > MAX_LEN || lb > MAX_LEN)
-		return FAR;
-	for (size_t j = 0; j <= lb; j++)
-		rows[0][j] = (unsigned)j;
-	for (size_t i = 1; i <= la; i++) {
-		unsigned *cur = rows[i % 3], *prev = rows[(i - 1) % 3];
-		unsigned *prev2 = rows[(i + 1) % 3];
-
-		cur[0] = (unsigned)i;
-		for (size_t j = 1; j <= lb; j++) {
-			int ca = lower((unsigned char)a[i - 1]);
-			int cb = lower((unsigned char)b[j - 1]);
-			unsigned cost = ca != cb;
-
-			cur[j] = min3(prev[j] + 1, cur[j - 1] + 1,
-				      prev[j - 1] + cost);
-			if (i > 1 && j > 1 &&
-			    ca == lower((unsigned char)b[j - 2]) &&
-			    lower((unsigned char)a[i - 2]) == cb &&
-			    prev2[j - 2] + 1 < cur[j])
-				cur[j] = prev2[j - 2] + 1;
-		}
-	}
-	return rows[la % 3][lb];
-}
-
-/* How far a name may be from what was typed and still be offered: short
- * tokens are near everything short, so they get less slack. */
-static unsigned cutoff(const char *token)
-{
-	size_t len = strlen(token);
-
-	return len < 4 ? 1 : len < 9 ? 2 : 3;
-}
-
-void pmu__nearest_init(struct pmu__nearest *n, const char *typed,
-		       unsigned limit)
-{
-	n->typed = typed;
-	n->bound = (limit ? limit : cutoff(typed)) + 1;
-	n->best = NULL;
-}
-
-void pmu__nearest_offer(struct pmu__nearest *n, const char *cand)
-{
-	unsigned d = pmu__edit_distance(n->typed, cand);
-
-	if (d < n->bound) {
-		n->bound = d;
-		n->best = cand;
-	}
-}
 
 struct collector {
 	struct pmu__suggestion *out;
@@ -191,7 +118,7 @@ size_t pmu__event_suggest_ex(const char *token,
 			     const struct pmu__parse_ctx *ctx,
 			     struct pmu__suggestion *out, size_t max)
 {
-	struct collector c = { .out = out, .max = max, .limit = cutoff(token) };
+	struct collector c = { .out = out, .max = max, .limit = pmu__near_limit(token) };
 
 	offer_static(&c, token);
 	offer_sysfs(&c, token, ctx ? ctx->sysfs_root : NULL);
@@ -206,7 +133,7 @@ size_t pmu__event_suggest(const char *token, const struct pmu__parse_ctx *ctx,
 			  const char **out, size_t max)
 {
 	struct pmu__suggestion tmp[8];
-	struct collector c = { .out = tmp, .limit = cutoff(token) };
+	struct collector c = { .out = tmp, .limit = pmu__near_limit(token) };
 	size_t n, k = 0;
 	const char *const *names = pmu__evname_all(&n);
 

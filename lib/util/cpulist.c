@@ -4,12 +4,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <pmu/host.h>
+
 #include "util/cpulist.h"
 #include "util/error.h"
 
 #define ONLINE_PATH "/sys/devices/system/cpu/online"
 
-/* Parse a decimal CPU number at *p; advances *p. -1 if none or too big. */
+/* What is wrong with a list, and where. */
+enum fault_kind {
+	F_EMPTY,      /* an empty element: "", "1,,2", "1," */
+	F_SYNTAX,     /* not N or N-M */
+	F_NO_END,     /* "N-" without a number after the '-' */
+	F_BACKWARDS,  /* N-M with M < N */
+	F_BIG,        /* a number above PMU__CPU_MAX */
+};
+
+struct fault {
+	enum fault_kind why;
+	const char *start;  /* the element */
+	const char *at;     /* the first character that does not fit */
+};
+
+/* Decimal CPU number at *p, which is advanced past its digits; -1 when
+ * there is none, -2 when it is above PMU__CPU_MAX. */
 static int parse_cpu(const char **p)
 {
 	const char *s = *p;
@@ -17,54 +35,84 @@ static int parse_cpu(const char **p)
 
 	if (*s < '0' || *s > '9')
 		return -1;
-	while (*s >= '0' && *s <= '9') {
-		v = v * 10 + (*s - '0');
-		if (v > PMU__CPU_MAX)
-			return -1;
-		s++;
-	}
+	for (; *s >= '0' && *s <= '9'; s++)
+		if (v <= PMU__CPU_MAX)
+			v = v * 10 + (*s - '0');
 	*p = s;
-	return (int)v;
+	return v > PMU__CPU_MAX ? -2 : (int)v;
 }
 
-static int bad_element(const char *str, const char *start,
-		       struct pmu_error *err, const char *why)
+static int fail(struct fault *f, enum fault_kind why, const char *at)
 {
-	char tok[64];
-	size_t len = strcspn(start, ",");
-
-	if (len >= sizeof(tok))
-		len = sizeof(tok) - 1;
-	memcpy(tok, start, len);
-	tok[len] = '\0';
-	return pmu__error(err, -EINVAL, PMU_ERR_USAGE, tok, (int)(start - str),
-			  "bad CPU list element '%s' in '%s': %s", tok, str,
-			  why);
+	f->why = why;
+	f->at = at;
+	return -1;
 }
 
-/* One "N" or "N-M" element; marks its CPUs in `set`. */
-static int parse_element(const char *str, const char **p, unsigned char *set,
-			 struct pmu_error *err)
+/* One "N" or "N-M" element; marks its CPUs in `set`.  0, or -1 with *f
+ * saying what is wrong. */
+static int parse_element(const char **p, unsigned char *set, struct fault *f)
 {
-	const char *start = *p, *s = *p;
+	const char *s = *p, *end;
 	int lo, hi;
 
+	f->start = s;
 	if (*s == ',' || *s == '\0')
-		return bad_element(str, start, err, "empty element");
+		return fail(f, F_EMPTY, s);
 	lo = parse_cpu(&s);
+	if (lo < 0)
+		return fail(f, lo == -2 ? F_BIG : F_SYNTAX, f->start);
 	hi = lo;
-	if (lo >= 0 && *s == '-') {
-		s++;
+	if (*s == '-') {
+		end = ++s;
 		hi = parse_cpu(&s);
+		if (hi < 0)
+			return fail(f, hi == -2 ? F_BIG : F_NO_END, end);
 	}
-	if (lo < 0 || hi < 0 || (*s != ',' && *s != '\0'))
-		return bad_element(str, start, err,
-				   "expected N or N-M with N, M <= 65535");
+	if (*s != ',' && *s != '\0')
+		return fail(f, F_SYNTAX, s);
 	if (hi < lo)
-		return bad_element(str, start, err, "range goes backwards");
+		return fail(f, F_BACKWARDS, f->start);
 	memset(set + lo, 1, (size_t)(hi - lo + 1));
 	*p = s;
 	return 0;
+}
+
+/* Mark every CPU of the list in `set` (PMU__CPU_MAX + 1 bytes). */
+static int parse_set(const char *str, unsigned char *set, struct fault *f)
+{
+	const char *p = str;
+
+	for (;;) {
+		if (parse_element(&p, set, f))
+			return -1;
+		if (*p == '\0')
+			return 0;
+		p++; /* the comma; an empty element after it is an error */
+	}
+}
+
+/* The element at f->start (up to its comma), for messages. */
+static void element(const struct fault *f, char *tok, size_t sz)
+{
+	size_t len = strcspn(f->start, ",");
+
+	if (len >= sz)
+		len = sz - 1;
+	memcpy(tok, f->start, len);
+	tok[len] = '\0';
+}
+
+static const char *fault_text(enum fault_kind why)
+{
+	switch (why) {
+	case F_EMPTY:
+		return "empty element";
+	case F_BACKWARDS:
+		return "range goes backwards";
+	default:
+		return "expected N or N-M with N, M <= 65535";
+	}
 }
 
 static int collect(const unsigned char *set, struct pmu__cpulist *out)
@@ -87,8 +135,9 @@ int pmu__cpulist_parse(const char *str, struct pmu__cpulist *out,
 		       struct pmu_error *err)
 {
 	unsigned char *set;
-	const char *p = str;
-	int ret = 0;
+	struct fault f;
+	char tok[64];
+	int ret;
 
 	out->cpu = NULL;
 	out->n = 0;
@@ -98,16 +147,67 @@ int pmu__cpulist_parse(const char *str, struct pmu__cpulist *out,
 	set = calloc(PMU__CPU_MAX + 1, 1);
 	if (!set)
 		return -ENOMEM;
-	for (;;) {
-		ret = parse_element(str, &p, set, err);
-		if (ret || *p == '\0')
-			break;
-		p++; /* the comma; an empty element after it is an error */
-	}
-	if (!ret)
-		ret = collect(set, out);
+	ret = parse_set(str, set, &f) ? -EINVAL : collect(set, out);
 	free(set);
-	return ret;
+	if (ret != -EINVAL)
+		return ret;
+	element(&f, tok, sizeof(tok));
+	return pmu__error(err, -EINVAL, PMU_ERR_USAGE, tok,
+			  (int)(f.start - str), "bad CPU list element '%s' in "
+			  "'%s': %s", tok, str, fault_text(f.why));
+}
+
+/*
+ * The public parser reports finer than the internal one: the kind says
+ * which fix applies (syntax, a range, a CPU that cannot exist) and the
+ * offset points at the character that does not fit.
+ */
+static int public_error(const char *list, const struct fault *f,
+			struct pmu_error *err)
+{
+	enum pmu_error_kind kind = PMU_ERR_SYNTAX;
+	char tok[64];
+	int code = -EINVAL;
+
+	element(f, tok, sizeof(tok));
+	if (f->why == F_NO_END || f->why == F_BACKWARDS) {
+		kind = PMU_ERR_BAD_VALUE;
+	} else if (f->why == F_BIG) {
+		size_t len = strspn(f->at, "0123456789");
+
+		kind = PMU_ERR_NO_TARGET;
+		code = -ERANGE;
+		snprintf(tok, sizeof(tok), "%.*s", (int)len, f->at);
+	}
+	return pmu__error(err, code, kind, tok, (int)(f->at - list),
+			  "bad CPU list element '%.*s' in '%s': %s",
+			  (int)strcspn(f->start, ","), f->start, list,
+			  fault_text(f->why));
+}
+
+PMU_API int pmu_cpulist_parse(const char *list, int *cpus, size_t max,
+			      struct pmu_error *err)
+{
+	unsigned char *set;
+	struct fault f;
+	int n = 0;
+
+	if (!list || (!cpus && max))
+		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
+				  "pmu_cpulist_parse: no %s given",
+				  list ? "array" : "CPU list");
+	set = calloc(PMU__CPU_MAX + 1, 1);
+	if (!set)
+		return -ENOMEM;
+	if (parse_set(list, set, &f)) {
+		free(set);
+		return public_error(list, &f, err);
+	}
+	for (int i = 0; i <= PMU__CPU_MAX; i++)
+		if (set[i] && (size_t)n++ < max)
+			cpus[n - 1] = i;
+	free(set);
+	return n;
 }
 
 int pmu__cpulist_read(const char *path, struct pmu__cpulist *out)

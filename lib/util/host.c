@@ -9,6 +9,7 @@
 #include <cpuid.h>
 #endif
 
+#include "util/cpuid.h"
 #include "util/cpulist.h"
 #include "util/host.h"
 
@@ -74,18 +75,15 @@ static bool cpuid_hypervisor(void)
 	return false;
 }
 
+/* The hypervisor flag of /proc/cpuinfo; the real host's is read once. */
 static bool cpuinfo_hypervisor(const char *root)
 {
-	FILE *f = open_at(root, "/proc/cpuinfo");
-	char line[8192];
-	bool found = false;
+	struct pmu__cpuid id;
 
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f))
-		found = !strncmp(line, "flags", 5) && strstr(line, " hypervisor");
-	fclose(f);
-	return found;
+	if (!root)
+		return pmu__cpuid_host()->hypervisor;
+	pmu__cpuid_read_at(root, &id);
+	return id.hypervisor;
 }
 
 static bool caps_privileged(const char *root)

@@ -123,4 +123,18 @@ run_pmu "$O" "$E" stat --no-scale -e page-faults -- "$SPIN" pages 100
 expect_no_match "--no-scale: no percentage" "$E" '\([0-9.]+%\)'
 expect_match "--no-scale: count printed" "$E" '^ +[0-9]+ +page-faults'
 
+# Option spellings: long options with '=', bundles, values attached; the
+# options end at the command, with or without "--", and what follows the
+# command is the command's own (sh -c here would be an unknown -c).
+run_pmu "$O" "$E" stat --event=page-faults --field-separator=';' -- "$SPIN" pages 10
+expect_match "--event= and --field-separator=" "$E" '^[0-9]+;;page-faults;'
+run_pmu "$O" "$E" stat -je page-faults -- "$SPIN" pages 10
+expect_match "bundle -je EVENT" "$E" '"event" : "page-faults"'
+run_pmu "$O" "$E" stat -x';' -epage-faults "$SPIN" pages 10
+expect_match "values attached, command without --" "$E" '^[0-9]+;;page-faults;'
+run_pmu "$O" "$E" stat -e task-clock sh -c 'exit 4'
+expect_eq "the command's own options stay its own" "$RC" 4
+run_pmu "$O" "$E" stat -e task-clock -- sh -c 'exit 5'
+expect_eq "the same after --" "$RC" 5
+
 done_testing

@@ -27,6 +27,10 @@ error_case "empty event list" 1 '^pmu: ' stat -e '' -- "$SPIN" exit 0
 error_case "unknown option" 2 "unknown option '--frobnicate'" stat --frobnicate -- true
 error_case "unknown short option" 2 "unknown option '-Q'" stat -Q true
 error_case "missing value" 2 "'-e' needs a value" stat -e
+error_case "missing value in a bundle" 2 "option '-e' needs a value" stat -ae
+error_case "missing value of a long option" 2 "option '--event' needs a value" stat --event
+error_case "value for a flag" 2 "option '--json' takes no value" stat --json=1 -- true
+error_case "unknown option in a bundle" 2 "unknown option '-Q' in '-aQ'" stat -aQ true
 error_case "-I 0" 2 "bad -I value '0'.*>= 1" stat -I 0 -e task-clock -- true
 error_case "-I x" 2 "bad -I value 'x'" stat -I x -- true
 error_case "-r 0" 2 "bad -r value '0'.*>= 1" stat -r 0 -- true
@@ -34,6 +38,10 @@ error_case "-r x" 2 "bad -r value 'x'" stat -r x -- true
 error_case "-C 99999" 2 "CPU 99999 .*does not exist" stat -a -C 99999 -- true
 error_case "-C 1-0" 2 "bad CPU range" stat -C 1-0 -- true
 error_case "-C a" 2 "bad CPU list 'a'" stat -C a -- true
+error_case "-C 0x3" 2 "bad CPU list '0x3' for -C at 'x3'" stat -C 0x3 -- true
+error_case "-C 1-" 2 "bad CPU range in -C '1-'" stat -C 1- -- true
+error_case "-C 0," 2 "bad CPU list '0,' for -C: trailing ','" stat -C 0, -- true
+error_case "-C ''" 2 "empty CPU list for -C" stat -C '' -- true
 error_case "-p with -a" 2 "cannot be combined" stat -p 1 -a
 error_case "-p abc" 2 "bad -p value 'abc'" stat -p abc
 error_case "-x with -j" 2 "choose one" stat -x, -j -- true

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "events/encode.h"
 #include "events/jsondir.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

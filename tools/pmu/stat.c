@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -628,36 +629,31 @@ static int run_target(struct stat_ctx *c)
 	return 0;
 }
 
+/* What getopt_long returns for each option: the short letter, or a
+ * value past any letter for options that have none. */
 enum opt_id {
-	OPT_EVENT, OPT_PID, OPT_TID, OPT_ALL, OPT_CPU, OPT_INTERVAL,
-	OPT_REPEAT, OPT_SEP, OPT_JSON, OPT_OUTPUT, OPT_NO_SCALE, OPT_VERBOSE,
-	OPT_HELP,
+	OPT_EVENT = 'e', OPT_PID = 'p', OPT_TID = 't', OPT_ALL = 'a',
+	OPT_CPU = 'C', OPT_INTERVAL = 'I', OPT_REPEAT = 'r', OPT_SEP = 'x',
+	OPT_JSON = 'j', OPT_OUTPUT = 'o', OPT_VERBOSE = 'v', OPT_HELP = 'h',
+	OPT_NO_SCALE = 256,
 };
 
-struct opt_def {
-	char shortname;
-	const char *longname;
-	bool has_arg;
-	enum opt_id id;
+static const struct option long_opts[] = {
+	{ "event", required_argument, NULL, OPT_EVENT },
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ "tid", required_argument, NULL, OPT_TID },
+	{ "all-cpus", no_argument, NULL, OPT_ALL },
+	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "interval-print", required_argument, NULL, OPT_INTERVAL },
+	{ "repeat", required_argument, NULL, OPT_REPEAT },
+	{ "field-separator", required_argument, NULL, OPT_SEP },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "output", required_argument, NULL, OPT_OUTPUT },
+	{ "no-scale", no_argument, NULL, OPT_NO_SCALE },
+	{ "verbose", no_argument, NULL, OPT_VERBOSE },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
 };
-
-static const struct opt_def opt_defs[] = {
-	{ 'e', "event", true, OPT_EVENT },
-	{ 'p', "pid", true, OPT_PID },
-	{ 't', "tid", true, OPT_TID },
-	{ 'a', "all-cpus", false, OPT_ALL },
-	{ 'C', "cpu", true, OPT_CPU },
-	{ 'I', "interval-print", true, OPT_INTERVAL },
-	{ 'r', "repeat", true, OPT_REPEAT },
-	{ 'x', "field-separator", true, OPT_SEP },
-	{ 'j', "json", false, OPT_JSON },
-	{ 'o', "output", true, OPT_OUTPUT },
-	{ 0, "no-scale", false, OPT_NO_SCALE },
-	{ 'v', "verbose", false, OPT_VERBOSE },
-	{ 'h', "help", false, OPT_HELP },
-};
-
-#define NOPTS (sizeof(opt_defs) / sizeof(opt_defs[0]))
 
 static void usage(FILE *f)
 {
@@ -711,41 +707,53 @@ static bool parse_long(const char *s, long min, long max, long *out)
 	return true;
 }
 
+/* A CPU list the library refused, in the words of -C. */
+static int cpu_list_error(const char *list, int rc,
+			  const struct pmu_error *err, long ncpus)
+{
+	if (rc == -ENOMEM) {
+		pmu_tool_err("out of memory");
+		return EXIT_PMU_INPUT;
+	}
+	if (err->kind == PMU_ERR_NO_TARGET)
+		return usage_error("CPU %s in -C '%s' does not exist: this "
+				   "machine has CPUs 0-%ld", err->token, list,
+				   ncpus - 1);
+	if (err->kind == PMU_ERR_BAD_VALUE)
+		return usage_error("bad CPU range in -C '%s': expected A-B "
+				   "with A <= B", list);
+	if (!list[0])
+		return usage_error("empty CPU list for -C");
+	if (!err->token[0] && (size_t)err->offset == strlen(list))
+		return usage_error("bad CPU list '%s' for -C: trailing ','",
+				   list);
+	return usage_error("bad CPU list '%s' for -C at '%s': expected e.g. "
+			   "0-3,5", list, list + err->offset);
+}
+
 /* "0-3,5": syntax and CPUs this machine has; the library checks which
  * are online. */
 static int check_cpu_list(const char *list)
 {
 	long ncpus = sysconf(_SC_NPROCESSORS_CONF);
-	const char *p = list;
+	struct pmu_error err = { .size = sizeof(err) };
+	int n = pmu_cpulist_parse(list, NULL, 0, &err), *cpus, top;
 
-	while (*p) {
-		char *end;
-		long a, b;
-
-		errno = 0;
-		a = strtol(p, &end, 10);
-		if (end == p || *p == '-' || *p == '+' || errno)
-			return usage_error("bad CPU list '%s' for -C at '%s': "
-					   "expected e.g. 0-3,5", list, p);
-		b = a;
-		if (*end == '-') {
-			p = end + 1;
-			b = strtol(p, &end, 10);
-			if (end == p || *p == '-' || *p == '+' || b < a)
-				return usage_error("bad CPU range in -C '%s': "
-						   "expected A-B with A <= B", list);
-		}
-		if (b >= ncpus)
-			return usage_error("CPU %ld in -C '%s' does not exist: this "
-					   "machine has CPUs 0-%ld", b, list, ncpus - 1);
-		if (*end && *end != ',')
-			return usage_error("bad CPU list '%s' for -C at '%s': "
-					   "expected e.g. 0-3,5", list, end);
-		p = *end ? end + 1 : end;
-		if (*end && !*p)
-			return usage_error("bad CPU list '%s' for -C: trailing ','", list);
+	if (n < 0)
+		return cpu_list_error(list, n, &err, ncpus);
+	cpus = malloc((size_t)n * sizeof(*cpus));
+	if (!cpus) {
+		pmu_tool_err("out of memory");
+		return EXIT_PMU_INPUT;
 	}
-	return p == list ? usage_error("empty CPU list for -C") : 0;
+	pmu_cpulist_parse(list, cpus, (size_t)n, NULL);
+	top = cpus[n - 1];
+	free(cpus);
+	if (top >= ncpus)
+		return usage_error("CPU %d in -C '%s' does not exist: this "
+				   "machine has CPUs 0-%ld", top, list,
+				   ncpus - 1);
+	return 0;
 }
 
 static int set_target(struct stat_opts *o, enum pmu_target_kind t,
@@ -867,66 +875,51 @@ static int apply_opt(struct stat_opts *o, enum opt_id id, const char *val)
 	return 0;
 }
 
-static const struct opt_def *find_opt(char shortname, const char *longname,
-				      size_t len)
+/* The short options of long_opts, for getopt_long: "+" ends the
+ * options at the command (as perf does: "pmu stat -e x cmd -flag"), ":"
+ * reports a missing value as ':' so that the messages are ours. */
+static void short_opts(char *buf)
 {
-	for (size_t k = 0; k < NOPTS; k++) {
-		const struct opt_def *d = &opt_defs[k];
+	char *p = buf;
 
-		if (shortname && d->shortname == shortname)
-			return d;
-		if (longname && strlen(d->longname) == len &&
-		    !strncmp(d->longname, longname, len))
-			return d;
-	}
-	return NULL;
-}
-
-static int parse_long_opt(struct stat_opts *o, int argc, char **argv, int *i)
-{
-	const char *name = argv[*i] + 2, *eq = strchr(name, '=');
-	size_t len = eq ? (size_t)(eq - name) : strlen(name);
-	const struct opt_def *d = find_opt(0, name, len);
-	const char *val;
-
-	if (!d)
-		return usage_error("unknown option '%s'", argv[*i]);
-	if (!d->has_arg) {
-		if (eq)
-			return usage_error("option '--%s' takes no value",
-					   d->longname);
-		return apply_opt(o, d->id, NULL);
-	}
-	val = eq ? eq + 1 : *i + 1 < argc ? argv[++*i] : NULL;
-	if (!val)
-		return usage_error("option '--%s' needs a value", d->longname);
-	return apply_opt(o, d->id, val);
-}
-
-/* Short options may be bundled ("-av") and take values attached ("-I100"). */
-static int parse_short_opts(struct stat_opts *o, int argc, char **argv, int *i)
-{
-	const char *arg = argv[*i];
-
-	for (const char *p = arg + 1; *p; p++) {
-		const struct opt_def *d = find_opt(*p, NULL, 0);
-		const char *val;
-		int rc;
-
-		if (!d)
-			return usage_error("unknown option '-%c' in '%s'", *p, arg);
-		if (!d->has_arg) {
-			rc = apply_opt(o, d->id, NULL);
-			if (rc)
-				return rc;
+	*p++ = '+';
+	*p++ = ':';
+	for (const struct option *lo = long_opts; lo->name; lo++) {
+		if (lo->val >= 256)
 			continue;
-		}
-		val = p[1] ? p + 1 : *i + 1 < argc ? argv[++*i] : NULL;
-		if (!val)
-			return usage_error("option '-%c' needs a value", *p);
-		return apply_opt(o, d->id, val);
+		*p++ = (char)lo->val;
+		if (lo->has_arg == required_argument)
+			*p++ = ':';
 	}
-	return 0;
+	*p = '\0';
+}
+
+static const char *long_name(int val)
+{
+	for (const struct option *lo = long_opts; lo->name; lo++)
+		if (lo->val == val)
+			return lo->name;
+	return "?";
+}
+
+/* What getopt_long refused (c is '?' or ':') in `arg`, the argument it
+ * was reading, in the words pmu stat has always used. */
+static int option_error(int c, const char *arg)
+{
+	bool is_long = arg[0] == '-' && arg[1] == '-';
+
+	if (c == ':' && is_long)
+		return usage_error("option '--%s' needs a value",
+				   long_name(optopt));
+	if (c == ':')
+		return usage_error("option '-%c' needs a value", optopt);
+	/* a known long option (optopt set) given a value it does not take */
+	if (is_long && optopt)
+		return usage_error("option '--%s' takes no value",
+				   long_name(optopt));
+	if (is_long)
+		return usage_error("unknown option '%s'", arg);
+	return usage_error("unknown option '-%c' in '%s'", optopt, arg);
 }
 
 static int check_combination(struct stat_opts *o)
@@ -949,7 +942,8 @@ static int check_combination(struct stat_opts *o)
 /* Returns 0 to go on, -1 when done (help), or an exit status. */
 static int parse_args(struct stat_opts *o, int argc, char **argv)
 {
-	int i, rc;
+	char optstring[2 * (sizeof(long_opts) / sizeof(long_opts[0])) + 3];
+	int c, rc;
 
 	o->events = calloc((size_t)argc + 1, sizeof(*o->events));
 	if (!o->events)
@@ -957,21 +951,23 @@ static int parse_args(struct stat_opts *o, int argc, char **argv)
 	o->repeat = 1;
 	o->sep = ",";
 	o->target = PMU_TARGET_CHILD;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
+	short_opts(optstring);
+	optind = 1;
+	opterr = 0;
+	for (;;) {
+		/* optind before the call names the argument being read, also
+		 * within a bundle such as "-ae". */
+		int at = optind;
 
-		if (!strcmp(a, "--")) {
-			i++;
+		c = getopt_long(argc, argv, optstring, long_opts, NULL);
+		if (c == -1)
 			break;
-		}
-		if (a[0] != '-' || !a[1])
-			break;
-		rc = a[1] == '-' ? parse_long_opt(o, argc, argv, &i)
-				 : parse_short_opts(o, argc, argv, &i);
+		rc = c == '?' || c == ':' ? option_error(c, argv[at])
+					  : apply_opt(o, (enum opt_id)c, optarg);
 		if (rc)
 			return rc;
 	}
-	o->argv = i < argc ? argv + i : NULL;
+	o->argv = optind < argc ? argv + optind : NULL;
 	o->default_events = o->nevents == 0;
 	return check_combination(o);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef PMU_EVENTS_SEEDMODELS_H
-#define PMU_EVENTS_SEEDMODELS_H
+#ifndef PMU_EVENTS_CATALOG_SEED_H
+#define PMU_EVENTS_CATALOG_SEED_H
 
 /*
  * Catalog models of the processors that perfctr supported and libpfm4
@@ -56,12 +56,6 @@ const struct pmu__model *pmu__seed_model_find(const char *name);
 
 /* Register-level facts of a seed model, or NULL for other models. */
 const struct pmu__seed_info *pmu__seed_info(const struct pmu__model *m);
-
-/* The seed_encode callback of every seed model. */
-int pmu__seed_encode(const struct pmu__model *m, const struct pmu__event *ev,
-		     const uint64_t *umask_codes, size_t nu,
-		     const uint64_t *mods, uint32_t modset,
-		     struct pmu_encoding *out, struct pmu_error *err);
 
 /*
  * The control-register value for an encoded event placed on hardware

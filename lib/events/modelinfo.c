@@ -5,11 +5,25 @@
 #include <string.h>
 
 #include "events/catalog.h"
+#include "events/jsondir.h"
+
+/*
+ * The public listing of models, events and their attributes
+ * (pmu_model_*), over every model the catalog holds: the run-time ones
+ * of $PMU_EVENTS_DIR are loaded before the first answer.
+ */
+
+/* Every model, the run-time ones included. */
+static const struct pmu__model *const *models(size_t *n)
+{
+	pmu__jsondir_env_load();
+	return pmu__catalog_models(n);
+}
 
 static const struct pmu__model *model_at(int idx)
 {
 	size_t n;
-	const struct pmu__model *const *ms = pmu__catalog_models(&n);
+	const struct pmu__model *const *ms = models(&n);
 
 	return idx >= 0 && (size_t)idx < n ? ms[idx] : NULL;
 }
@@ -73,14 +87,14 @@ PMU_API int pmu_model_count(void)
 {
 	size_t n;
 
-	pmu__catalog_models(&n);
+	models(&n);
 	return (int)n;
 }
 
 PMU_API int pmu_model_find(const char *name)
 {
 	size_t n;
-	const struct pmu__model *const *ms = pmu__catalog_models(&n);
+	const struct pmu__model *const *ms = models(&n);
 	const struct pmu__model *m;
 
 	if (!name)
@@ -94,7 +108,10 @@ PMU_API int pmu_model_find(const char *name)
 
 PMU_API const char *pmu_model_suggest(const char *name)
 {
-	return name ? pmu__catalog_suggest(name, strlen(name)) : NULL;
+	if (!name)
+		return NULL;
+	pmu__jsondir_env_load();
+	return pmu__catalog_suggest(name, strlen(name));
 }
 
 PMU_API int pmu_model_info(int model, struct pmu_model_info *info)

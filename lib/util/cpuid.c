@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/cpuid.h"
+
+/* The first processor's lines are well within this; the rest of a large
+ * machine's cpuinfo repeats them for every CPU. */
+#define CPUINFO_MAX (32 * 1024)
+
+#define MIDR_PATH "/sys/devices/system/cpu/cpu0/regs/identification/midr_el1"
+
+/* MIDR_EL1 fields, for identities assembled from cpuinfo. */
+#define MIDR_IMPL_SH 24
+#define MIDR_VAR_SH  20
+#define MIDR_ARCH    (0xfull << 16)   /* "see the CPUID scheme": ARMv7+ */
+#define MIDR_PART_SH 4
+
+/* Value of the first "key<blanks>: value" line of text, or NULL.  A key
+ * must be followed by blanks and ':' ("model" is not "model name"). */
+static const char *field(const char *text, const char *key, char *buf,
+			 size_t sz)
+{
+	size_t kl = strlen(key);
+
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : l) {
+		const char *c = l + kl, *e;
+		size_t n;
+
+		if (strncmp(l, key, kl))
+			continue;
+		c += strspn(c, " \t");
+		if (*c != ':')
+			continue;
+		c += 1 + strspn(c + 1, " \t");
+		e = strchr(c, '\n');
+		n = e ? (size_t)(e - c) : strlen(c);
+		if (n >= sz)
+			n = sz - 1;
+		memcpy(buf, c, n);
+		buf[n] = '\0';
+		return buf;
+	}
+	return NULL;
+}
+
+/* Decimal field value (as atoi reads it), or -1 when there is none. */
+static int int_field(const char *text, const char *key)
+{
+	char buf[32];
+
+	return field(text, key, buf, sizeof(buf)) ? atoi(buf) : -1;
+}
+
+/* Hexadecimal ("0x41") or decimal field value; false when none. */
+static bool num_field(const char *text, const char *key, uint64_t *v)
+{
+	char buf[32];
+
+	if (!field(text, key, buf, sizeof(buf)))
+		return false;
+	*v = strtoull(buf, NULL, 0);
+	return true;
+}
+
+/* Any "flags" line naming "hypervisor", as x86 kernels print it. */
+static bool has_hypervisor(const char *text)
+{
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : l) {
+		const char *e = strchr(l, '\n');
+		size_t n = e ? (size_t)(e - l) : strlen(l);
+
+		if (!strncmp(l, "flags", 5) && memmem(l, n, " hypervisor", 11))
+			return true;
+	}
+	return false;
+}
+
+/* arm64 cpuinfo: "CPU implementer : 0x41", "CPU part : 0xd0c"... */
+static uint64_t arm_midr(const char *text)
+{
+	uint64_t impl, part, var = 0, rev = 0;
+
+	if (!num_field(text, "CPU implementer", &impl) ||
+	    !num_field(text, "CPU part", &part))
+		return 0;
+	num_field(text, "CPU variant", &var);
+	num_field(text, "CPU revision", &rev);
+	return (impl & 0xff) << MIDR_IMPL_SH | (var & 0xf) << MIDR_VAR_SH |
+	       MIDR_ARCH | (part & 0xfff) << MIDR_PART_SH | (rev & 0xf);
+}
+
+/* POWER cpuinfo: "revision : 2.2 (pvr 004e 1202)". */
+static uint32_t power_pvr(const char *text)
+{
+	char buf[64];
+	const char *p;
+	unsigned hi, lo;
+
+	if (!field(text, "revision", buf, sizeof(buf)) ||
+	    !(p = strstr(buf, "(pvr ")) ||
+	    sscanf(p, "(pvr %x %x)", &hi, &lo) != 2)
+		return 0;
+	return (uint32_t)(hi & 0xffff) << 16 | (lo & 0xffff);
+}
+
+static void clear(struct pmu__cpuid *id)
+{
+	memset(id, 0, sizeof(*id));
+	id->family = id->model = id->stepping = -1;
+}
+
+int pmu__cpuid_parse(const char *text, struct pmu__cpuid *id)
+{
+	clear(id);
+	if (!text)
+		return -ENOENT;
+	/* Other architectures use "model" for other things (POWER: the
+	 * machine), so the x86 numbers count only beside a vendor_id. */
+	if (field(text, "vendor_id", id->vendor, sizeof(id->vendor))) {
+		id->family = int_field(text, "cpu family");
+		id->model = int_field(text, "model");
+		id->stepping = int_field(text, "stepping");
+	}
+	if (!field(text, "model name", id->name, sizeof(id->name)))
+		field(text, "cpu", id->name, sizeof(id->name));
+	id->midr = arm_midr(text);
+	id->pvr = power_pvr(text);
+	id->hypervisor = has_hypervisor(text);
+	return id->vendor[0] || id->midr || id->pvr ? 0 : -ENOENT;
+}
+
+/* The first `sz - 1` bytes of a file, NUL-terminated; 0 or -errno. */
+static int read_head(const char *root, const char *path, char *buf,
+		     size_t sz)
+{
+	char full[4096];
+	FILE *f;
+	size_t n;
+
+	snprintf(full, sizeof(full), "%s%s", root ? root : "", path);
+	if (!(f = fopen(full, "re")))
+		return -errno;
+	n = fread(buf, 1, sz - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return 0;
+}
+
+int pmu__cpuid_read_at(const char *root, struct pmu__cpuid *id)
+{
+	char *text = malloc(CPUINFO_MAX), midr[32];
+	int rc;
+
+	clear(id);
+	if (!text)
+		return -ENOMEM;
+	rc = read_head(root, "/proc/cpuinfo", text, CPUINFO_MAX);
+	if (!rc)
+		rc = pmu__cpuid_parse(text, id);
+	free(text);
+	/* The register itself beats cpuinfo's decoded fields. */
+	if (read_head(root, MIDR_PATH, midr, sizeof(midr)) == 0 &&
+	    strtoull(midr, NULL, 0)) {
+		id->midr = strtoull(midr, NULL, 0);
+		rc = rc == -ENOENT ? 0 : rc;
+	}
+	return rc;
+}
+
+static struct pmu__cpuid host_id;
+static pthread_once_t host_once = PTHREAD_ONCE_INIT;
+
+static void read_host(void)
+{
+	pmu__cpuid_read_at(NULL, &host_id);
+}
+
+const struct pmu__cpuid *pmu__cpuid_host(void)
+{
+	pthread_once(&host_once, read_host);
+	return &host_id;
+}
+
+int pmu__cpuid_string(const struct pmu__cpuid *id, char *buf, size_t sz)
+{
+	if (!id->vendor[0] || id->family < 0 || id->model < 0)
+		return -ENOENT;
+	snprintf(buf, sz, "%s-%d-%X", id->vendor, id->family,
+		 (unsigned)id->model);
+	return 0;
+}

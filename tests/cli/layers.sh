@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# scripts/check-layers.sh: the tree keeps its layers, and the check fails,
+# naming file and line, on each kind of violation planted in a small tree.
+. "$(dirname "$0")/lib.sh"
+root=$(cd "$(dirname "$0")/../.." && pwd)
+CHECK=$root/scripts/check-layers.sh
+
+"$CHECK" --root "$root" --objects "$PMU_BUILD" >"$TMP/out" 2>&1
+expect_eq "this tree keeps its layers" "$?" 0
+sed 's/^/# /' "$TMP/out"
+
+# plant TREE FILE TEXT: write FILE (with its directories) under TREE.
+plant() { mkdir -p "$(dirname "$1/$2")"; printf '%s\n' "$3" >"$1/$2"; }
+
+# A clean tree: the layers each include only what is below them.
+clean=$TMP/clean
+plant "$clean" lib/model/desc.h '/* model */'
+plant "$clean" lib/model/models.c '#include "model/desc.h"'
+plant "$clean" lib/sim/sim.c '#include "model/desc.h"
+#include "sim/sim.h"'
+plant "$clean" lib/sim/sim.h '/* sim */'
+plant "$clean" lib/util/error.h '/* util */'
+plant "$clean" lib/events/catalog.h '#include "util/error.h"'
+plant "$clean" lib/events/catalog.c '#include "events/catalog.h"
+/* the encoder never calls mmap() nor ioctl(fd, ...) */
+static const char *why = "no syscall(2) here";'
+plant "$clean" lib/events/encode_x86.c '#include "events/catalog.h"
+#include "events/encode.h"'
+plant "$clean" lib/events/encode.h '#include "events/catalog.h"'
+plant "$clean" lib/drivers/perf.c '#include "util/error.h"
+#include <pmu/event.h>'
+plant "$clean" lib/session/session.c '#include "events/catalog.h"
+#include "drivers/perf.h"'
+"$CHECK" --root "$clean" >"$TMP/out" 2>&1
+expect_eq "a clean tree passes (comments and strings do not count)" "$?" 0
+sed 's/^/# /' "$TMP/out"
+
+# planted NAME FILE TEXT REGEX: the clean tree plus FILE fails, and the
+# report matches REGEX.
+planted() {
+	local name=$1 file=$2 text=$3 re=$4 tree=$TMP/t$TAP_N
+	rm -rf "$tree"; cp -r "$clean" "$tree"
+	plant "$tree" "$file" "$text"
+	"$CHECK" --root "$tree" >"$TMP/out" 2>&1
+	expect_eq "$name: fails" "$?" 1
+	expect_match "$name: reported" "$TMP/out" "$re"
+}
+
+planted "model includes util" lib/model/check.c '#include "model/desc.h"
+#include "util/error.h"' '^lib/model/check\.c:2: includes lib/util/error\.h'
+planted "model includes util through <>" lib/model/fs.c '#include <util/file.h>' \
+	'^lib/model/fs\.c:1: includes lib/util/file\.h'
+planted "sim includes the tool" lib/sim/run.c '#include "../../tools/pmu/cmd.h"' \
+	'^lib/sim/run\.c:1: includes tools/pmu/cmd\.h'
+planted "sim includes events" lib/sim/ev.c '#include "events/catalog.h"' \
+	'^lib/sim/ev\.c:1: includes lib/events/catalog\.h'
+planted "util includes events" lib/util/host.c '#include "util/error.h"
+#include "events/catalog.h"' '^lib/util/host\.c:2: includes lib/events/catalog\.h'
+planted "driver includes a session header" lib/drivers/sim.c '#include "session/session.h"' \
+	'^lib/drivers/sim\.c:1: includes lib/session/session\.h'
+planted "driver includes an events header" lib/drivers/hw.c '#include "events/catalog.h"' \
+	'^lib/drivers/hw\.c:1: includes lib/events/catalog\.h'
+planted "events include a driver header" lib/events/ibs.c '#include "drivers/perf.h"' \
+	'^lib/events/ibs\.c:1: includes lib/drivers/perf\.h'
+planted "events open a counter" lib/events/probe.c 'int probe(void)
+{
+	return syscall (298, 0, 0, -1, 0, 0);
+}' '^lib/events/probe\.c:3: calls syscall'
+planted "events map a buffer" lib/events/ring.c 'void *p = mmap(0, 4096, 3, 1, fd, 0);' \
+	'^lib/events/ring\.c:1: calls mmap'
+planted "events call perf_event_open" lib/events/open.c 'long r = perf_event_open(&a, 0, -1, -1, 0);' \
+	'^lib/events/open\.c:1: calls perf_event_open'
+planted "a second reader of /proc/cpuinfo" lib/events/detect.c '/* not from /proc/cpuinfo: a comment */
+FILE *f = fopen("/proc/cpuinfo", "r");' '^lib/events/detect\.c:2: reads /proc/cpuinfo'
+planted "include cycle between modules" lib/events/catalog_seed.c '#include "events/encode.h"' \
+	'include cycle: catalog -> encode -> catalog'
+planted "include cycle names its includes" lib/events/catalog_mods.c '#include "events/encode.h"' \
+	'catalog -> encode: lib/events/catalog_mods\.c:1'
+
+# A call cycle hidden from the include graph (each file declares what it
+# calls) shows in the objects' symbol tables.
+if command -v cc >/dev/null && command -v nm >/dev/null; then
+	tree=$TMP/calls; rm -rf "$tree"; cp -r "$clean" "$tree"
+	plant "$tree" lib/events/detect.c 'const char *pmu__catalog_name(void);
+const char *pmu__detect(void) { return pmu__catalog_name(); }'
+	plant "$tree" lib/events/catalog.c 'const char *pmu__detect(void);
+const char *pmu__catalog_name(void) { return pmu__detect(); }'
+	for f in lib/events/catalog.c lib/events/detect.c lib/events/encode_x86.c; do
+		mkdir -p "$tree/build/obj/$(dirname "$f")"
+		cc -c -I"$tree/lib" -o "$tree/build/obj/${f%.c}.o" "$tree/$f"
+	done
+	"$CHECK" --root "$tree" >"$TMP/out" 2>&1
+	expect_eq "call cycle: the include graph alone passes" "$?" 0
+	"$CHECK" --root "$tree" --objects "$tree/build" >"$TMP/out" 2>&1
+	expect_eq "call cycle: fails with --objects" "$?" 1
+	expect_match "call cycle: reported with the call" "$TMP/out" \
+		'call cycle: catalog -> detect -> catalog'
+	expect_match "call cycle: names the symbol" "$TMP/out" \
+		'lib/events/catalog\.o calls pmu__detect of lib/events/detect\.o'
+else
+	skip "call cycle: no cc or nm"
+fi
+
+done_testing
