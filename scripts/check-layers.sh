@@ -5,9 +5,11 @@
 #                        session or tools (they are freestanding)
 #   lib/util             includes nothing from events, drivers, session
 #   lib/drivers          includes no events/ or session/ header
-#   lib/events           includes no drivers/ or session/ header and calls
-#                        none of perf_event_open, syscall(), ioctl(),
-#                        mmap(): it never touches counting descriptors
+#   lib/events           includes no session/ header and, of lib/drivers,
+#                        only the interface (driver.h: the event object
+#                        it produces for every driver); calls none of
+#                        perf_event_open, syscall(), ioctl(), mmap(): it
+#                        never touches counting descriptors
 #   lib/ (all of it)     names /proc/cpuinfo only in lib/util/cpuid.c, the
 #                        host identity
 #   lib/events modules   no include cycle between modules, a module being
@@ -197,8 +199,11 @@ while read -r file line top target; do
 		violation "$file" "$line" "includes $target: lib/util is below the event, driver and session layers" ;;
 	lib/drivers/*:events|lib/drivers/*:session)
 		violation "$file" "$line" "includes $target: a driver never parses event names nor knows sessions" ;;
-	lib/events/*:drivers|lib/events/*:session)
-		violation "$file" "$line" "includes $target: the event layer never touches counting file descriptors" ;;
+	lib/events/*:drivers)
+		[ "$target" = lib/drivers/driver.h ] ||
+		violation "$file" "$line" "includes $target: the event layer knows drivers by their interface (drivers/driver.h) only" ;;
+	lib/events/*:session)
+		violation "$file" "$line" "includes $target: the event layer is below the sessions" ;;
 	esac
 done < <(echo "$scanned" | awk '$1 == "INC"' | resolve)
 

@@ -29,6 +29,8 @@ plant "$clean" lib/events/encode_x86.c '#include "events/catalog.h"
 plant "$clean" lib/events/encode.h '#include "events/catalog.h"'
 plant "$clean" lib/drivers/perf.c '#include "util/error.h"
 #include <pmu/event.h>'
+plant "$clean" lib/drivers/driver.h '/* the interface and the event object */'
+plant "$clean" lib/events/evlist.h '#include "drivers/driver.h"'
 plant "$clean" lib/session/session.c '#include "events/catalog.h"
 #include "drivers/perf.h"'
 "$CHECK" --root "$clean" >"$TMP/out" 2>&1
