@@ -242,16 +242,89 @@ static void test_cases(void **state)
 		cases[i].fn(d, cases[i].line);
 }
 
+/* What a simulated PMU counts, and how it says what it does not: the
+ * P6 has two counters (a third group is idle, <not counted>), counts
+ * its own events only, and cycles with CPU_CLK_UNHALTED. */
+static void test_sim_placement(void **state)
+{
+	static const struct {
+		int line;
+		const char *ev;
+		enum pmu_event_status want;
+		const char *why;        /* in the reason, or NULL */
+	} rows[] = {
+		{ __LINE__, "cycles", PMU_EVENT_OK, NULL },
+		{ __LINE__, "INST_RETIRED", PMU_EVENT_OK, NULL },
+		{ __LINE__, "branches", PMU_EVENT_NOT_COUNTED, "no counter" },
+		{ __LINE__, "k8::RETIRED_INSTRUCTIONS", PMU_EVENT_NOT_SUPPORTED,
+		  "an event of amd64_k8_revb" },
+		{ __LINE__, "page-faults", PMU_EVENT_NOT_SUPPORTED,
+		  "hardware events" },
+		{ __LINE__, "L1-dcache-loads", PMU_EVENT_NOT_SUPPORTED,
+		  "hardware events" },
+		{ __LINE__, "r00c0", PMU_EVENT_NOT_SUPPORTED, "XScale" },
+	};
+	struct pmu_session_opts o = PMU_OPTS_INIT(pmu_session_opts,
+						  .driver = "sim",
+						  .model = "p6");
+	struct pmu_session *s = pmu_session_new_opts(&o, NULL);
+	struct pmu_error err = { .size = sizeof(err) };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		assert_int_equal(pmu_session_add(s, rows[i].ev, &err), 0);
+	assert_int_equal(pmu_session_open(s, NULL, &err), 0);
+	assert_string_equal(pmu_session_model(s), "p6");
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const char *why = pmu_session_event_reason(s, i);
+
+		if (pmu_session_event_status(s, i, NULL) != rows[i].want ||
+		    (rows[i].why && !strstr(why, rows[i].why)))
+			fail_msg("row at line %d: status %d, reason '%s'",
+				 rows[i].line, pmu_session_event_status(s, i, NULL),
+				 why);
+	}
+	pmu_session_free(s);
+}
+
+/* Bad driver choices are named. */
+static void test_bad_driver(void **state)
+{
+	struct pmu_session_opts o = PMU_OPTS_INIT(pmu_session_opts,
+						  .driver = "emu");
+	struct pmu_error err = { .size = sizeof(err) };
+
+	(void)state;
+	errno = 0;
+	assert_null(pmu_session_new_opts(&o, &err));
+	assert_int_equal(errno, ENOENT);
+	assert_string_equal(err.token, "emu");
+	o.driver = "sim";
+	assert_null(pmu_session_new_opts(&o, &err));
+	assert_non_null(strstr(err.message, "needs a model"));
+	o.model = "pentium9";
+	assert_null(pmu_session_new_opts(&o, &err));
+	assert_string_equal(err.token, "pentium9");
+	o.driver = "perf";
+	o.model = "p6";
+	assert_null(pmu_session_new_opts(&o, &err));
+	assert_int_equal(errno, EINVAL);
+}
+
 int main(void)
 {
-	struct CMUnitTest tests[sizeof(drivers) / sizeof(drivers[0])];
+	struct CMUnitTest tests[sizeof(drivers) / sizeof(drivers[0]) + 2];
+	size_t n = 0;
 
 	for (size_t i = 0; i < sizeof(drivers) / sizeof(drivers[0]); i++)
-		tests[i] = (struct CMUnitTest){
+		tests[n++] = (struct CMUnitTest){
 			.name = drivers[i].name, .test_func = test_cases,
 			.initial_state = (void *)&drivers[i],
 		};
-	return _cmocka_run_group_tests("session-drivers", tests,
-				       sizeof(tests) / sizeof(tests[0]), NULL,
+	tests[n++] = (struct CMUnitTest){ .name = "test_sim_placement",
+					  .test_func = test_sim_placement };
+	tests[n++] = (struct CMUnitTest){ .name = "test_bad_driver",
+					  .test_func = test_bad_driver };
+	return _cmocka_run_group_tests("session-drivers", tests, n, NULL,
 				       NULL);
 }

@@ -59,7 +59,8 @@ struct pmu_open_opts {
 enum pmu_event_status {
 	PMU_EVENT_OK = 0,
 	PMU_EVENT_NOT_SUPPORTED, /* the kernel/hardware cannot count it here */
-	PMU_EVENT_NOT_COUNTED,   /* opened, but never scheduled */
+	PMU_EVENT_NOT_COUNTED,   /* opened, but never scheduled (known at
+				    open when no counter is left for it) */
 };
 
 /*

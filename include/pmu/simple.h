@@ -90,9 +90,10 @@ PMU_API int pmu_simple_release(struct pmu_simple *dev, int claim_id);
  * Zero the results and start the cycle counter plus counters for events
  * pmn0 and pmn1 (PMU_XSC_EVT_*), all three with overflow interrupts.
  * On an XScale, event numbers are not checked (an unknown one simply
- * never counts).  Returns 0, or -EOPNOTSUPP when the device cannot
- * count one of the three (an XScale event with no equivalent there, or
- * no hardware PMU on this machine).
+ * never counts).  Returns 0, -EOPNOTSUPP when the device cannot count
+ * one of the three (an XScale event with no equivalent there, or no
+ * hardware PMU on this machine), -ENOSPC when its counters cannot hold
+ * the three at once.
  */
 PMU_API int pmu_simple_start(struct pmu_simple *dev, uint32_t pmn0,
 			     uint32_t pmn1);

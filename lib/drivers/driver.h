@@ -78,9 +78,11 @@ struct pmu__place {
 };
 
 /* What became of one event at open: err 0 when it counts, else the
- * negative errno and one line saying why. */
+ * negative errno and one line saying why.  An idle event was opened but
+ * will not be scheduled (no counter is left for it); reason says why. */
 struct pmu__ev_state {
 	int err;
+	bool idle;
 	char reason[192];
 };
 

@@ -62,6 +62,8 @@ static bool pc_slot(struct sim_drv *d, const struct pmu__place *pl,
 		*sl = (struct sim_slot){ SLOT_TSC, 0 };
 		return true;
 	}
+	if (pl->counter == PMU__PLACE_NONE)
+		return false;   /* the session left it out, and says why */
 	if (pl->counter < 0 || pl->counter >= PMU__PLACE_FIXED ||
 	    k >= PMU_MAX_CTRS) {
 		unsupported(st, "no counter of the simulated PMU takes it");

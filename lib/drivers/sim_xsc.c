@@ -98,7 +98,7 @@ int pmu__xsc_open(struct sim_drv *d, const struct pmu__ev *ev,
 	for (size_t i = 0; place && i < d->nev; i++) {
 		int c = place[i].counter;
 
-		if (st[i].err)
+		if (st[i].err || c == PMU__PLACE_NONE)
 			continue;
 		if (c == PMU__PLACE_TSC) {
 			d->slot[i] = (struct sim_slot){ SLOT_TSC, 0 };

@@ -115,38 +115,77 @@ static void place_from(struct pmu__place *pl, const struct pmu_assigned_event *a
 	pl->escr_msr = a->escr_msr;
 }
 
-static int no_fit(const struct plan *p, const struct pmu_assignment *a,
-		  struct pmu_error *err)
+/* Assign the specs of events [0, n) of the plan; 0, -ENOSPC when they
+ * do not fit, or another error. */
+static int try_assign(struct plan *p, int n, struct pmu_assignment *a,
+		      struct pmu_error *err)
 {
-	char list[256] = "";
-	size_t len = 0;
+	struct pmu_assign_opts o = { .sz = sizeof(o), .model = p->model };
 
-	for (int j = 0; j < a->nconflict && len < sizeof(list); j++)
-		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
-					j ? ", " : "",
-					a->ev[a->conflict[j]].event);
-	return pmu__error(err, -ENOSPC, PMU_ERR_RESOURCES,
-			  a->ev[a->conflict[0]].event, -1,
-			  "these events cannot be counted together on the "
-			  "simulated %s: %s (%s)", p->hw, list, a->reason);
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	return pmu_assign(p->specs, n, &o, a, err);
+}
+
+/* A group that does not fit beside the ones already placed: it is not
+ * counted (idle, not unsupported: it reads as <not counted>), and
+ * says why. */
+static void not_placed(const struct plan *p, struct pmu_session *s,
+		       const size_t *at, int n, const char *why)
+{
+	for (int k = 0; k < n; k++) {
+		s->st[at[k]].idle = true;
+		snprintf(s->st[at[k]].reason, sizeof(s->st[at[k]].reason),
+			 "no counter of the simulated %s is free for its group "
+			 "(%.100s)", p->hw, why);
+	}
+}
+
+/*
+ * Groups are placed in order, each with all the groups placed before
+ * it; a group that does not fit then is not counted, as perf shows a
+ * group it cannot schedule (event sets, which rotate groups, lift
+ * this).  specs[0, kept) are the groups placed so far.
+ */
+static int assign_groups(struct plan *p, struct pmu_session *s,
+			 struct pmu_assignment *a, struct pmu_error *err)
+{
+	int kept = 0, j = 0, ret;
+
+	while (j < p->nspec) {
+		int g = s->ev[p->at[j]].group, k = j, len;
+
+		while (k < p->nspec && s->ev[p->at[k]].group == g)
+			k++;
+		len = k - j;
+		memmove(&p->specs[kept], &p->specs[j],
+			(size_t)len * sizeof(p->specs[0]));
+		memmove(&p->at[kept], &p->at[j], (size_t)len * sizeof(p->at[0]));
+		ret = try_assign(p, kept + len, a, err);
+		if (ret == -ENOSPC)
+			not_placed(p, s, &p->at[kept], len, a->reason);
+		else if (ret)
+			return ret;
+		else
+			kept += len;
+		j = k;
+	}
+	p->nspec = kept;
+	return kept ? try_assign(p, kept, a, err) : 0;
 }
 
 static int assign(struct plan *p, struct pmu_session *s, uint64_t *used,
 		  struct pmu_error *err)
 {
-	struct pmu_assign_opts o = { .sz = sizeof(o), .model = p->model };
 	struct pmu_assignment *a = calloc(1, sizeof(*a));
 	int ret;
 
 	if (!a)
 		return -ENOMEM;
-	a->size = sizeof(*a);
-	ret = pmu_assign(p->specs, p->nspec, &o, a, err);
-	if (ret == -ENOSPC)
-		ret = no_fit(p, a, err);
+	ret = assign_groups(p, s, a, err);
 	/* The note is about perfctr's control (P6: PMC1 alone counts
 	 * nothing); the XScale models run the XScale API's protocol. */
-	else if (!ret && a->note[0] && !is_xscale(p->model))
+	if (!ret && a->note[0] && !is_xscale(p->model))
 		ret = pmu__error(err, -EINVAL, PMU_ERR_NOT_SUPPORTED, NULL, -1,
 				 "%s", a->note);
 	for (int j = 0; !ret && j < a->nevents; j++) {
@@ -171,8 +210,7 @@ static void place_raw(struct plan *p, struct pmu_session *s, uint64_t used)
 		while (c < nctr && (used >> c & 1))
 			c++;
 		if (c >= nctr) {
-			not_counted(&s->st[i], "no counter of the simulated %s "
-				    "is left for it", p->hw);
+			not_placed(p, s, &i, 1, "every counter is taken");
 			continue;
 		}
 		s->place[i] = (struct pmu__place){ .counter = c, .ncodes = 1,

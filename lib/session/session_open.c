@@ -121,7 +121,9 @@ PMU_API enum pmu_event_status pmu_session_event_status(
 
 	if (err)
 		*err = e;
-	return e ? PMU_EVENT_NOT_SUPPORTED : PMU_EVENT_OK;
+	if (e)
+		return PMU_EVENT_NOT_SUPPORTED;
+	return s->st && s->st[i].idle ? PMU_EVENT_NOT_COUNTED : PMU_EVENT_OK;
 }
 
 PMU_API const char *pmu_session_event_reason(const struct pmu_session *s,

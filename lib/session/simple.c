@@ -142,12 +142,20 @@ static int event_list(const struct pmu_simple *dev, uint32_t pmn0,
 	return 0;
 }
 
-static bool all_counted(const struct pmu_session *s)
+/* 0 when the device counts all three; -EOPNOTSUPP for an event it has
+ * not, -ENOSPC when they do not fit its counters together. */
+static int all_counted(const struct pmu_session *s)
 {
 	for (size_t i = 0; i < pmu_session_nevents(s); i++)
-		if (pmu_session_event_status(s, i, NULL) != PMU_EVENT_OK)
-			return false;
-	return true;
+		switch (pmu_session_event_status(s, i, NULL)) {
+		case PMU_EVENT_OK:
+			break;
+		case PMU_EVENT_NOT_COUNTED:
+			return -ENOSPC;
+		default:
+			return -EOPNOTSUPP;
+		}
+	return 0;
 }
 
 int pmu_simple_start(struct pmu_simple *dev, uint32_t pmn0, uint32_t pmn1)
@@ -167,8 +175,8 @@ int pmu_simple_start(struct pmu_simple *dev, uint32_t pmn0, uint32_t pmn1)
 	ret = pmu_session_add(dev->s, list, NULL);
 	if (!ret)
 		ret = pmu_session_open(dev->s, NULL, NULL);
-	if (!ret && !all_counted(dev->s))
-		ret = -EOPNOTSUPP;
+	if (!ret)
+		ret = all_counted(dev->s);
 	if (!ret)
 		ret = pmu_session_reset(dev->s);
 	if (!ret)

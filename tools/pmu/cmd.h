@@ -39,6 +39,10 @@ int pmu_tool_events_dir(const char *dir);
  * sentence for diagnostics; returns false when no CPU catalog matched. */
 bool pmu_tool_host_note(char *buf, size_t sz);
 
+/* A whole file of at most `max` bytes ("-": standard input),
+ * NUL-terminated; NULL with errno (EFBIG when larger). */
+char *pmu_tool_slurp(const char *path, size_t max, size_t *len);
+
 /* Write s as a JSON string literal (NULL as ""). */
 void pmu_tool_json_str(FILE *f, const char *s);
 

@@ -33,42 +33,6 @@ static void usage(FILE *f)
 	      "error.\nSee pmu-sim(1).\n", f);
 }
 
-/* Whole file (or stdin for "-"), NUL-terminated; NULL with errno. */
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	size_t cap = 4096, n = 0;
-	char *buf = NULL, *p;
-
-	if (!f)
-		return NULL;
-	for (;;) {
-		if (!(p = realloc(buf, cap + 1)))
-			goto fail;
-		buf = p;
-		n += fread(buf + n, 1, cap - n, f);
-		if (n < cap)
-			break;
-		if (cap >= MAX_STREAM_BYTES) {
-			errno = EFBIG;
-			goto fail;
-		}
-		cap *= 2;
-	}
-	if (ferror(f))
-		goto fail;
-	if (f != stdin)
-		fclose(f);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-fail:
-	if (f != stdin)
-		fclose(f);
-	free(buf);
-	return NULL;
-}
-
 static const char *source_name(enum pmu_sim_irq_source s)
 {
 	switch (s) {
@@ -234,7 +198,7 @@ static int load_inputs(const struct sim_args *a, struct pmu_sim *s,
 		pmu_tool_err("sim: %s: %s", a->control, err.message);
 		return EXIT_PMU_INPUT;
 	}
-	if (!(*text = slurp(a->stream, len))) {
+	if (!(*text = pmu_tool_slurp(a->stream, MAX_STREAM_BYTES, len))) {
 		pmu_tool_err("sim: %s: %s", a->stream, strerror(errno));
 		return EXIT_PMU_INPUT;
 	}

@@ -138,7 +138,8 @@ static int report_open_error(const struct stat_opts *o,
 			     "'sysctl kernel.perf_event_paranoid=%d' or grant "
 			     "CAP_PERFMON", h.paranoid,
 			     o->target == PMU_TARGET_CPUS ? 0 : 2);
-	} else if (err->kind == PMU_ERR_RESOURCES && !strstr(msg, "ulimit")) {
+	} else if ((err->code == -EMFILE || err->code == -ENFILE) &&
+		   !strstr(msg, "ulimit")) {
 		pmu_tool_err("raise the open file limit with 'ulimit -n'");
 	}
 	return err->kind == PMU_ERR_USAGE ? EXIT_PMU_USAGE : EXIT_PMU_INPUT;
@@ -153,15 +154,20 @@ static int open_session(struct stat_ctx *c, pid_t child)
 				    .cpus = o->cpus };
 	int rc;
 
-	c->s = pmu_session_new(&err);
+	struct pmu_session_opts so = { .sz = sizeof(so), .driver = "sim",
+				       .model = o->sim_model };
+
+	c->s = pmu_session_new_opts(o->sim_model ? &so : NULL, &err);
 	if (!c->s) {
-		pmu_tool_err("cannot create a session: %s", strerror(errno));
+		pmu_tool_err("%s", err.message[0] ? err.message : strerror(errno));
 		return EXIT_PMU_INPUT;
 	}
 	rc = add_events(c->s, o);
 	if (rc)
 		return rc;
-	if (o->target == PMU_TARGET_CHILD) {
+	if (o->sim_model) {
+		oo.target = PMU_TARGET_SELF; /* the stream is the program */
+	} else if (o->target == PMU_TARGET_CHILD) {
 		oo.pid = child;
 		oo.inherit = true;
 	} else if (o->target == PMU_TARGET_PID) {
@@ -198,13 +204,14 @@ static void explain_hidden(const struct pmu_session *s, size_t i)
 }
 
 /* With the default set, events this machine cannot count are left out
- * (one line says why); events the user named are always shown. */
+ * (one line says why); events the user named are always shown, and so
+ * is everything of a simulated run, whose PMU is chosen, not found. */
 static void mark_hidden(struct stat_ctx *c)
 {
 	size_t first = SIZE_MAX;
 
 	for (size_t i = 0; i < c->n; i++) {
-		c->hidden[i] = c->o->default_events &&
+		c->hidden[i] = c->o->default_events && !c->o->sim_model &&
 			pmu_session_event_status(c->s, i, NULL) ==
 				PMU_EVENT_NOT_SUPPORTED;
 		if (c->hidden[i] && first == SIZE_MAX)
@@ -230,8 +237,8 @@ static void verbose_events(const struct stat_ctx *c)
 		fprintf(stderr, "pmu: event %zu: %s (group %d)%s%s\n", i,
 			pmu_session_event_name(c->s, i),
 			pmu_session_event_group(c->s, i),
-			st == PMU_EVENT_NOT_SUPPORTED ? ": not supported: " : "",
-			st == PMU_EVENT_NOT_SUPPORTED && why ? why : "");
+			st == PMU_EVENT_NOT_SUPPORTED ? ": not supported: "
+			: why && *why ? ": " : "", why ? why : "");
 	}
 }
 
@@ -629,13 +636,52 @@ static int run_target(struct stat_ctx *c)
 	return 0;
 }
 
+/* A stream is at most this large, as for 'pmu sim'. */
+#define MAX_STREAM_BYTES (64u << 20)
+
+/* --sim-model: the stream, run on the simulated model as the command
+ * would run (-r times), then the same table. */
+static int run_stream(struct stat_ctx *c)
+{
+	struct pmu_error err = { .size = sizeof(err) };
+	size_t len = 0;
+	char *text = pmu_tool_slurp(c->o->stream, MAX_STREAM_BYTES, &len);
+	int rc = 0;
+
+	if (!text) {
+		pmu_tool_err("cannot read --stream '%s': %s", c->o->stream,
+			     errno == EFBIG ? "larger than 64 MiB"
+					    : strerror(errno));
+		return EXIT_PMU_INPUT;
+	}
+	for (int i = 0; !rc && i < c->o->repeat; i++) {
+		pmu_session_free(c->s);
+		c->s = NULL;
+		rc = prepare_run(c, 0, i == 0);
+		if (rc)
+			break;
+		pmu_session_start(c->s);
+		c->t0 = c->last_ts = now_s();
+		if (pmu_session_feed(c->s, text, len, &err) < 0) {
+			pmu_tool_err("%s: %s", c->o->stream, err.message);
+			rc = EXIT_PMU_INPUT;
+			break;
+		}
+		finish_run(c, c->t0);
+	}
+	free(text);
+	if (!rc)
+		print_summary(c, false);
+	return rc;
+}
+
 /* What getopt_long returns for each option: the short letter, or a
  * value past any letter for options that have none. */
 enum opt_id {
 	OPT_EVENT = 'e', OPT_PID = 'p', OPT_TID = 't', OPT_ALL = 'a',
 	OPT_CPU = 'C', OPT_INTERVAL = 'I', OPT_REPEAT = 'r', OPT_SEP = 'x',
 	OPT_JSON = 'j', OPT_OUTPUT = 'o', OPT_VERBOSE = 'v', OPT_HELP = 'h',
-	OPT_NO_SCALE = 256,
+	OPT_NO_SCALE = 256, OPT_SIM_MODEL, OPT_STREAM,
 };
 
 static const struct option long_opts[] = {
@@ -650,6 +696,8 @@ static const struct option long_opts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "output", required_argument, NULL, OPT_OUTPUT },
 	{ "no-scale", no_argument, NULL, OPT_NO_SCALE },
+	{ "sim-model", required_argument, NULL, OPT_SIM_MODEL },
+	{ "stream", required_argument, NULL, OPT_STREAM },
 	{ "verbose", no_argument, NULL, OPT_VERBOSE },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
@@ -658,7 +706,8 @@ static const struct option long_opts[] = {
 static void usage(FILE *f)
 {
 	fputs("usage: pmu stat [OPTIONS] [--] COMMAND [ARGS...]\n"
-	      "       pmu stat [OPTIONS] -p PIDS | -t TIDS | -a [-C CPUS]\n\n"
+	      "       pmu stat [OPTIONS] -p PIDS | -t TIDS | -a [-C CPUS]\n"
+	      "       pmu stat [OPTIONS] --sim-model MODEL --stream FILE\n\n"
 	      "Count events while COMMAND runs (or, without a command, on a\n"
 	      "process, thread or CPUs until Ctrl-C) and print a perf-stat table.\n\n"
 	      "  -e, --event EVENTS        events to count: comma list, {a,b} groups,\n"
@@ -674,6 +723,9 @@ static void usage(FILE *f)
 	      "  -j, --json                one JSON object per event and line\n"
 	      "  -o, --output FILE         write the counts to FILE instead of stderr\n"
 	      "      --no-scale            print raw counts, do not scale multiplexed events\n"
+	      "      --sim-model MODEL     count on a simulated PMU ('pmu info --list-models')\n"
+	      "      --stream FILE         ... the event stream FILE runs on it ('-': stdin;\n"
+	      "                            docs/stream-format.md) instead of a COMMAND\n"
 	      "  -v, --verbose             print library diagnostics and opened events\n"
 	      "  -h, --help                print this help\n\n"
 	      "Exit status: the command's own (128+N when killed by signal N),\n"
@@ -865,6 +917,12 @@ static int apply_opt(struct stat_opts *o, enum opt_id id, const char *val)
 	case OPT_NO_SCALE:
 		o->no_scale = true;
 		return 0;
+	case OPT_SIM_MODEL:
+		o->sim_model = val;
+		return 0;
+	case OPT_STREAM:
+		o->stream = val;
+		return 0;
 	case OPT_VERBOSE:
 		o->verbose = true;
 		return 0;
@@ -922,8 +980,29 @@ static int option_error(int c, const char *arg)
 	return usage_error("unknown option '-%c' in '%s'", optopt, arg);
 }
 
+/* A simulated run counts its stream: nothing else to target. */
+static int check_sim(const struct stat_opts *o)
+{
+	if (!o->sim_model != !o->stream)
+		return usage_error("--sim-model and --stream go together: the "
+				   "stream is the program the simulated PMU "
+				   "counts");
+	if (o->argv)
+		return usage_error("--stream is what runs on --sim-model; "
+				   "drop the command '%s'", o->argv[0]);
+	if (o->target != PMU_TARGET_CHILD)
+		return usage_error("--sim-model counts its stream, not a "
+				   "process, thread or CPU: drop -p/-t/-a/-C");
+	if (o->interval_ms)
+		return usage_error("-I needs a run that takes time; a stream "
+				   "is counted at once: drop -I");
+	return 0;
+}
+
 static int check_combination(struct stat_opts *o)
 {
+	if (o->sim_model || o->stream)
+		return check_sim(o);
 	if (!o->argv && o->target == PMU_TARGET_CHILD) {
 		usage(stderr);
 		return usage_error("nothing to count: give a COMMAND or a "
@@ -1013,7 +1092,8 @@ int cmd_stat(int argc, char **argv)
 	signal(SIGCHLD, SIG_DFL);
 	wait_set(&block, true);
 	sigprocmask(SIG_BLOCK, &block, &c.child_mask);
-	rc = o.argv ? run_command(&c) : run_target(&c);
+	rc = o.sim_model ? run_stream(&c)
+	     : o.argv ? run_command(&c) : run_target(&c);
 	ctx_free(&c);
 	free(o.events);
 	free(o.pids);

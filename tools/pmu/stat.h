@@ -28,6 +28,8 @@ struct stat_opts {
 	const char *outfile;       /* -o */
 	bool no_scale;
 	bool verbose;
+	const char *sim_model;     /* --sim-model: count a stream on it */
+	const char *stream;        /* --stream */
 	char **argv;               /* the command, NULL when none */
 };
 

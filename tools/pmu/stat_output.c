@@ -48,6 +48,8 @@ void stat_out_header(FILE *f, const struct stat_opts *o)
 		fprintf(f, "'CPU(s) %s'", o->cpus);
 	else if (o->target == PMU_TARGET_CPUS)
 		fputs("'system wide'", f);
+	else if (o->sim_model)
+		fprintf(f, "'%s' on a simulated %s", o->stream, o->sim_model);
 	else {
 		fputc('\'', f);
 		print_command(f, o->argv);
