@@ -38,46 +38,46 @@ struct row {
 	int line;
 	const char *model;   /* opts.model, NULL = env/host */
 	const char *str;
-	enum pmu_encode_error err;
-	uint64_t code;       /* codes[0] when err == PMU_ENC_OK */
+	enum pmu_error_kind err;
+	uint64_t code;       /* codes[0] when err == PMU_ERR_NONE */
 	const char *token;   /* expected in err.token (NULL: not checked) */
 };
 
 static const struct row rows[] = {
 	/* RETIRED_OPS is event 0xc1 on Zen4; u+k by default. */
-	{ __LINE__, "zen4", "RETIRED_OPS", PMU_ENC_OK, 0xc1 | ON | USR | OS, NULL },
-	{ __LINE__, "zen4", "RETIRED_OPS:u", PMU_ENC_OK, 0xc1 | ON | USR, NULL },
-	{ __LINE__, "zen4", "retired_ops:K", PMU_ENC_OK, 0xc1 | ON | OS, NULL },
-	{ __LINE__, "zen4", "RETIRED_OPS:u=0:k=1", PMU_ENC_OK, 0xc1 | ON | OS, NULL },
-	{ __LINE__, "zen4", "RETIRED_OPS:e:i:c=3", PMU_ENC_OK,
+	{ __LINE__, "zen4", "RETIRED_OPS", PMU_ERR_NONE, 0xc1 | ON | USR | OS, NULL },
+	{ __LINE__, "zen4", "RETIRED_OPS:u", PMU_ERR_NONE, 0xc1 | ON | USR, NULL },
+	{ __LINE__, "zen4", "retired_ops:K", PMU_ERR_NONE, 0xc1 | ON | OS, NULL },
+	{ __LINE__, "zen4", "RETIRED_OPS:u=0:k=1", PMU_ERR_NONE, 0xc1 | ON | OS, NULL },
+	{ __LINE__, "zen4", "RETIRED_OPS:e:i:c=3", PMU_ERR_NONE,
 	  0xc1 | ON | USR | OS | E | INV | CM(3), NULL },
-	{ __LINE__, "zen4", "RETIRED_OPS:c=0xff", PMU_ENC_OK,
+	{ __LINE__, "zen4", "RETIRED_OPS:c=0xff", PMU_ERR_NONE,
 	  0xc1 | ON | USR | OS | CM(255), NULL },
 	/* h alone is a privilege choice: no default u/k then. */
-	{ __LINE__, "zen4", "RETIRED_OPS:h", PMU_ENC_OK, 0xc1 | ON | HO, NULL },
-	{ __LINE__, "zen4", "RETIRED_OPS:g", PMU_ENC_OK,
+	{ __LINE__, "zen4", "RETIRED_OPS:h", PMU_ERR_NONE, 0xc1 | ON | HO, NULL },
+	{ __LINE__, "zen4", "RETIRED_OPS:g", PMU_ERR_NONE,
 	  0xc1 | ON | USR | OS | GO, NULL },
-	{ __LINE__, NULL, "amd64_fam19h_zen4::RETIRED_OPS:u:u", PMU_ENC_OK,
+	{ __LINE__, NULL, "amd64_fam19h_zen4::RETIRED_OPS:u:u", PMU_ERR_NONE,
 	  0xc1 | ON | USR, NULL },
-	{ __LINE__, "zen4", "RETIRED_OPS:c=256", PMU_ENC_ATTR_VAL, 0, "c=256" },
-	{ __LINE__, "zen4", "RETIRED_OPS:c", PMU_ENC_ATTR_VAL, 0, "c" },
-	{ __LINE__, "zen4", "RETIRED_OPS:u=2", PMU_ENC_ATTR_VAL, 0, "u=2" },
-	{ __LINE__, "zen4", "RETIRED_OPS:c=-1", PMU_ENC_ATTR_VAL, 0, NULL },
-	{ __LINE__, "zen4", "RETIRED_OPS:u=0:u=1", PMU_ENC_ATTR_SET, 0, "u=1" },
-	{ __LINE__, "zen4", "RETIRED_OPS:bogus", PMU_ENC_ATTR, 0, "bogus" },
-	{ __LINE__, "zen4", "RETIRED_OPZ", PMU_ENC_NOTFOUND, 0, "RETIRED_OPZ" },
-	{ __LINE__, "zen4", "RETIRED_OPS:u:", PMU_ENC_INVAL, 0, NULL },
-	{ __LINE__, "zen4", "", PMU_ENC_INVAL, 0, NULL },
-	{ __LINE__, NULL, "nosuchpmu::X", PMU_ENC_NOTFOUND, 0, NULL },
+	{ __LINE__, "zen4", "RETIRED_OPS:c=256", PMU_ERR_BAD_VALUE, 0, "c=256" },
+	{ __LINE__, "zen4", "RETIRED_OPS:c", PMU_ERR_BAD_VALUE, 0, "c" },
+	{ __LINE__, "zen4", "RETIRED_OPS:u=2", PMU_ERR_BAD_VALUE, 0, "u=2" },
+	{ __LINE__, "zen4", "RETIRED_OPS:c=-1", PMU_ERR_BAD_VALUE, 0, NULL },
+	{ __LINE__, "zen4", "RETIRED_OPS:u=0:u=1", PMU_ERR_REPEATED, 0, "u=1" },
+	{ __LINE__, "zen4", "RETIRED_OPS:bogus", PMU_ERR_BAD_MODIFIER, 0, "bogus" },
+	{ __LINE__, "zen4", "RETIRED_OPZ", PMU_ERR_UNKNOWN_EVENT, 0, "RETIRED_OPZ" },
+	{ __LINE__, "zen4", "RETIRED_OPS:u:", PMU_ERR_SYNTAX, 0, NULL },
+	{ __LINE__, "zen4", "", PMU_ERR_SYNTAX, 0, NULL },
+	{ __LINE__, NULL, "nosuchpmu::X", PMU_ERR_UNKNOWN_PMU, 0, NULL },
 	/* Intel: '.' separates, the event code carries no umask. */
-	{ __LINE__, "skl", "INST_RETIRED.ANY_P", PMU_ENC_OK,
+	{ __LINE__, "skl", "INST_RETIRED.ANY_P", PMU_ERR_NONE,
 	  0xc0 | ON | USR | OS, NULL },
-	{ __LINE__, "skl", "INST_RETIRED:ANY_P:t", PMU_ENC_OK,
+	{ __LINE__, "skl", "INST_RETIRED:ANY_P:t", PMU_ERR_NONE,
 	  0xc0 | ON | USR | OS | (1ull << 21), NULL },
 	/* A raw umask byte replaces the table's umasks. */
-	{ __LINE__, "zen4", "RETIRED_OPS:0x3", PMU_ENC_OK,
+	{ __LINE__, "zen4", "RETIRED_OPS:0x3", PMU_ERR_NONE,
 	  0xc1 | 0x300 | ON | USR | OS, NULL },
-	{ __LINE__, "zen4", "RETIRED_OPS:0x100", PMU_ENC_UMASK, 0, NULL },
+	{ __LINE__, "zen4", "RETIRED_OPS:0x100", PMU_ERR_BAD_UMASK, 0, NULL },
 };
 
 static void test_rows(void **state)
@@ -91,9 +91,9 @@ static void test_rows(void **state)
 		int ret = pmu_event_encode(r->str, &o, &e, &err);
 
 		print_message("line %d: %s -> %d %s\n", r->line, r->str, ret,
-			      pmu_encode_error_name(e.error));
+			      pmu_error_kind_name(e.error));
 		assert_int_equal(e.error, r->err);
-		if (r->err == PMU_ENC_OK) {
+		if (r->err == PMU_ERR_NONE) {
 			assert_int_equal(ret, 0);
 			assert_int_equal(e.ncodes, 1);
 			assert_int_equal(e.codes[0], r->code);
@@ -138,7 +138,7 @@ struct row2 {
 	int line;
 	const char *str;
 	unsigned flags;      /* opts.flags */
-	enum pmu_encode_error err;
+	enum pmu_error_kind err;
 	int ncodes;
 	uint64_t code0, code1;
 	const char *fstr;    /* NULL: not checked */
@@ -147,45 +147,45 @@ struct row2 {
 static const struct row2 rows2[] = {
 	/* global_power_events: ESCR select 0x13, CCCR ESCR select 6,
 	 * default umask RUNNING (bit 0). */
-	{ __LINE__, "netburst::global_power_events", 0, PMU_ENC_OK, 2,
+	{ __LINE__, "netburst::global_power_events", 0, PMU_ERR_NONE, 2,
 	  ESCR(0x13, 1) | T_ALL, CCCR(6),
 	  "netburst::global_power_events:RUNNING:k=1:u=1:e=0:cmpl=0:thr=0" },
-	{ __LINE__, "p4::global_power_events:RUNNING:u", 0, PMU_ENC_OK, 2,
+	{ __LINE__, "p4::global_power_events:RUNNING:u", 0, PMU_ERR_NONE, 2,
 	  ESCR(0x13, 1) | 0x5, CCCR(6), NULL },
 	{ __LINE__, "netburst::global_power_events:k:cmpl:e:thr=3", 0,
-	  PMU_ENC_OK, 2, ESCR(0x13, 1) | 0xa,
+	  PMU_ERR_NONE, 2, ESCR(0x13, 1) | 0xa,
 	  CCCR(6) | CMP | 1ull << 19 | 3ull << 20 | 1ull << 24,
 	  "netburst::global_power_events:RUNNING:k=1:u=0:e=1:cmpl=1:thr=3" },
 	/* Several event-mask bits; tag umasks set the tag bits. */
-	{ __LINE__, "netburst::TC_deliver_mode:DB:DD", 0, PMU_ENC_OK, 2,
+	{ __LINE__, "netburst::TC_deliver_mode:DB:DD", 0, PMU_ERR_NONE, 2,
 	  ESCR(1, 3) | T_ALL, CCCR(1),
 	  "netburst::TC_deliver_mode:DD:DB:k=1:u=1:e=0:cmpl=0:thr=0" },
-	{ __LINE__, "netburst::packed_SP_uop:TAG0", 0, PMU_ENC_OK, 2,
+	{ __LINE__, "netburst::packed_SP_uop:TAG0", 0, PMU_ERR_NONE, 2,
 	  ESCR(8, 0) | 1u << 4 | 1u << 5 | T_ALL, CCCR(1), NULL },
-	{ __LINE__, "netburst::TC_deliver_mode", 0, PMU_ENC_ATTR, 0, 0, 0,
+	{ __LINE__, "netburst::TC_deliver_mode", 0, PMU_ERR_BAD_MODIFIER, 0, 0, 0,
 	  NULL },
 	{ __LINE__, "netburst::global_power_events:thr=16", 0,
-	  PMU_ENC_ATTR_VAL, 0, 0, 0, NULL },
-	{ __LINE__, "netburst::global_power_events:0x1", 0, PMU_ENC_ATTR, 0,
+	  PMU_ERR_BAD_VALUE, 0, 0, 0, NULL },
+	{ __LINE__, "netburst::global_power_events:0x1", 0, PMU_ERR_BAD_MODIFIER, 0,
 	  0, 0, NULL },
 	/* Offcore response: the event's own umask stays in PERFEVTSEL. */
-	{ __LINE__, "skl::OFFCORE_RESPONSE_0:DMND_DATA_RD", 0, PMU_ENC_OK, 2,
+	{ __LINE__, "skl::OFFCORE_RESPONSE_0:DMND_DATA_RD", 0, PMU_ERR_NONE, 2,
 	  0x1b7 | ON | USR | OS, 0x10001, NULL },
 	{ __LINE__, "skl::MEM_TRANS_RETIRED:LOAD_LATENCY:ldlat=9", 0,
-	  PMU_ENC_OK, 2, 0x1cd | ON | USR | OS, 9, NULL },
-	{ __LINE__, "skl::MEM_TRANS_RETIRED:ldlat=9", 0, PMU_ENC_ATTR, 0, 0,
+	  PMU_ERR_NONE, 2, 0x1cd | ON | USR | OS, 9, NULL },
+	{ __LINE__, "skl::MEM_TRANS_RETIRED:ldlat=9", 0, PMU_ERR_BAD_MODIFIER, 0, 0,
 	  0, NULL },
 	/* Aliases print what they stand for. */
-	{ __LINE__, "skl::BR_INST_RETIRED:COND", 0, PMU_ENC_OK, 1,
+	{ __LINE__, "skl::BR_INST_RETIRED:COND", 0, PMU_ERR_NONE, 1,
 	  0x1c4 | ON | USR | OS, 0,
 	  "skl::BR_INST_RETIRED:CONDITIONAL:k=1:u=1:e=0:i=0:c=0:t=0:intx=0"
 	  ":intxcp=0" },
 	{ __LINE__, "skl::CYCLE_ACTIVITY:CYCLES_L2_MISS:c=2", 0,
-	  PMU_ENC_ATTR_SET, 0, 0, 0, NULL },
+	  PMU_ERR_REPEATED, 0, 0, 0, NULL },
 	/* Raw-only: perf modifiers are unknown. */
 	{ __LINE__, "zen4::RETIRED_OPS:precise=1", PMU_ENCODE_RAW_ONLY,
-	  PMU_ENC_ATTR, 0, 0, 0, NULL },
-	{ __LINE__, "zen4::RETIRED_OPS", PMU_ENCODE_RAW_ONLY, PMU_ENC_OK, 1,
+	  PMU_ERR_BAD_MODIFIER, 0, 0, 0, NULL },
+	{ __LINE__, "zen4::RETIRED_OPS", PMU_ENCODE_RAW_ONLY, PMU_ERR_NONE, 1,
 	  0xc1 | ON | USR | OS, 0, NULL },
 };
 
@@ -201,7 +201,7 @@ static void test_rows2(void **state)
 
 		print_message("line %d: %s\n", r->line, r->str);
 		assert_int_equal(e.error, r->err);
-		if (r->err != PMU_ENC_OK) {
+		if (r->err != PMU_ERR_NONE) {
 			assert_true(ret < 0);
 			continue;
 		}
@@ -269,7 +269,8 @@ static void test_suggest_pmu(void **state)
 			      pmu_typos[i].str);
 		assert_int_equal(pmu_event_encode(pmu_typos[i].str, NULL, &e,
 						  &err), -ENOENT);
-		assert_int_equal(e.error, PMU_ENC_NOTFOUND);
+		assert_int_equal(e.error, PMU_ERR_UNKNOWN_PMU);
+		assert_int_equal(err.kind, PMU_ERR_UNKNOWN_PMU);
 		if (!pmu_typos[i].near) {
 			assert_null(strstr(err.message, "did you mean"));
 			continue;
@@ -312,7 +313,7 @@ static void test_aliases(void **state)
 		print_message("line %d: %s\n", alias_rows[i].line,
 			      alias_rows[i].str);
 		if (!alias_rows[i].pmu) {
-			assert_int_equal(e.error, PMU_ENC_NOTFOUND);
+			assert_int_equal(e.error, PMU_ERR_UNKNOWN_EVENT);
 			continue;
 		}
 		assert_int_equal(rc, 0);

@@ -23,7 +23,7 @@ static const struct {
 	const char *ev;
 	int rc;
 	uint64_t code;
-	enum pmu_encode_error cls;
+	enum pmu_error_kind cls;
 	const char *msg;
 } rows[] = {
 	{ __LINE__, "p6::INST_RETIRED:u", 0, 0x4100c0, 0, NULL },
@@ -47,12 +47,12 @@ static const struct {
 	{ __LINE__, "ppc750::INSTR_DISPATCHED", 0, 0x4, 0, NULL },
 	{ __LINE__, "ppc604::RAW:0x7f", 0, 0x7f, 0, NULL },
 	/* PMC1's selector is 7 bits: 0x7f is the largest event number. */
-	{ __LINE__, "ppc604::RAW:0x80", -EINVAL, 0, PMU_ENC_ATTR_VAL, "0x7f" },
+	{ __LINE__, "ppc604::RAW:0x80", -EINVAL, 0, PMU_ERR_BAD_VALUE, "0x7f" },
 	/* No event number: a missing umask, as libpfm4 classes it. */
-	{ __LINE__, "ppc604::RAW", -EINVAL, 0, PMU_ENC_UMASK, "0xNN" },
-	{ __LINE__, "p6::L2_RQSTS:M:e=2", -EINVAL, 0, PMU_ENC_ATTR_VAL, NULL },
-	{ __LINE__, "p6::NO_SUCH", -ENOENT, 0, PMU_ENC_NOTFOUND, NULL },
-	{ __LINE__, "xscale2::BCU_DRAIN", -ENOENT, 0, PMU_ENC_NOTFOUND, NULL },
+	{ __LINE__, "ppc604::RAW", -EINVAL, 0, PMU_ERR_BAD_UMASK, "0xNN" },
+	{ __LINE__, "p6::L2_RQSTS:M:e=2", -EINVAL, 0, PMU_ERR_BAD_VALUE, NULL },
+	{ __LINE__, "p6::NO_SUCH", -ENOENT, 0, PMU_ERR_UNKNOWN_EVENT, NULL },
+	{ __LINE__, "xscale2::BCU_DRAIN", -ENOENT, 0, PMU_ERR_UNKNOWN_EVENT, NULL },
 };
 
 static void test_encode(void **state)
@@ -69,7 +69,7 @@ static void test_encode(void **state)
 		if (rc && (e.error != rows[i].cls || (rows[i].msg &&
 			   !strstr(err.message, rows[i].msg))))
 			fail_msg("line %d: %s class %s (%s)", rows[i].line,
-				 rows[i].ev, pmu_encode_error_name(e.error),
+				 rows[i].ev, pmu_error_kind_name(e.error),
 				 err.message);
 	}
 }

@@ -13,20 +13,30 @@ extern "C" {
 #define PMU_API __attribute__((visibility("default")))
 #endif
 
-/* What kind of thing went wrong; the errno alone is often too coarse. */
+/*
+ * What kind of thing went wrong; the errno alone is often too coarse.
+ * One vocabulary for every call: the event parser, the encoder (whose
+ * classes match libpfm4's: unknown-event/-pmu = "notfound", bad-umask =
+ * "umask", conflict = "featcomb", bad-modifier = "attr", bad-value =
+ * "attr_val", repeated = "attr_set", syntax = "inval"), the drivers.
+ */
 enum pmu_error_kind {
 	PMU_ERR_NONE = 0,
 	PMU_ERR_SYNTAX,         /* malformed event string */
 	PMU_ERR_UNKNOWN_EVENT,  /* name not known; token = the name */
 	PMU_ERR_UNKNOWN_PMU,    /* pmu/...,/ or pmu:: prefix not known */
 	PMU_ERR_BAD_MODIFIER,   /* :x modifier or term not accepted */
-	PMU_ERR_BAD_VALUE,      /* term value out of range */
+	PMU_ERR_BAD_VALUE,      /* term or modifier value out of range */
 	PMU_ERR_NOT_SUPPORTED,  /* kernel or hardware cannot count it */
 	PMU_ERR_PERMISSION,     /* perf_event_paranoid / capabilities */
 	PMU_ERR_NO_TARGET,      /* no such process, thread or CPU */
 	PMU_ERR_RESOURCES,      /* too many open files, no counters */
 	PMU_ERR_SYSTEM,         /* any other system call failure */
 	PMU_ERR_USAGE,          /* API misuse: wrong state, bad argument */
+	PMU_ERR_BAD_UMASK,      /* a unit mask missing or not of the event */
+	PMU_ERR_CONFLICT,       /* unit masks or modifiers that exclude each
+				   other */
+	PMU_ERR_REPEATED,       /* a modifier or term given twice */
 };
 
 /*
@@ -47,7 +57,7 @@ struct pmu_error {
 /* Text for a negative (or positive) errno value returned by libpmu. */
 PMU_API const char *pmu_strerror(int err);
 
-/* Name of an error kind, e.g. "unknown-event". */
+/* Name of an error kind, e.g. "unknown-event" ("unknown" past the end). */
 PMU_API const char *pmu_error_kind_name(enum pmu_error_kind kind);
 
 enum pmu_log_level {

@@ -43,19 +43,6 @@ struct pmu_encode_opts {
  * errors, as in libpfm4's raw (PFM_OS_NONE) encoding. */
 #define PMU_ENCODE_RAW_ONLY 0x1u
 
-/* Error classes, named as libpfm4 names them (pmu_encode_error_name). */
-enum pmu_encode_error {
-	PMU_ENC_OK = 0,
-	PMU_ENC_NOTFOUND,  /* "notfound": unknown pmu or event */
-	PMU_ENC_UMASK,     /* "umask": missing or invalid unit mask */
-	PMU_ENC_FEATCOMB,  /* "featcomb": umasks/modifiers that exclude
-			      each other */
-	PMU_ENC_ATTR,      /* "attr": unknown attribute (umask/modifier) */
-	PMU_ENC_ATTR_VAL,  /* "attr_val": bad modifier value */
-	PMU_ENC_ATTR_SET,  /* "attr_set": modifier given twice */
-	PMU_ENC_INVAL,     /* "inval": malformed string */
-};
-
 /* The fields of struct perf_event_attr the encoding decides. */
 struct pmu_encoding_perf {
 	uint32_t type;
@@ -78,7 +65,8 @@ struct pmu_encoding {
 				   modifiers: precise, excl, mg, mh...) */
 	bool has_perf;          /* perf fields below are valid */
 	struct pmu_encoding_perf perf;
-	enum pmu_encode_error error; /* PMU_ENC_OK or the failure class */
+	enum pmu_error_kind error; /* PMU_ERR_NONE, or what was wrong: the
+				      same kind as the pmu_error's */
 	uint64_t cntmsk;        /* counters this encoding may use: bit n =
 				   generic counter n, bit 32+n = fixed
 				   counter n; 0 = no constraint known */
@@ -94,9 +82,6 @@ struct pmu_encoding {
 PMU_API int pmu_event_encode(const char *str,
 			     const struct pmu_encode_opts *opts,
 			     struct pmu_encoding *out, struct pmu_error *err);
-
-/* libpfm4's name of an error class: "notfound", "umask", ... ("" for OK). */
-PMU_API const char *pmu_encode_error_name(enum pmu_encode_error e);
 
 /*
  * The catalog model of this host: $PMU_EVENTS_MODEL when set (a model name

@@ -13,25 +13,6 @@
 #include "util/error.h"
 #include "util/nearest.h"
 
-/* Arrays of characters, not pointers: read-only data without relocations. */
-static const char class_names[][10] = {
-	[PMU_ENC_OK] = "",
-	[PMU_ENC_NOTFOUND] = "notfound",
-	[PMU_ENC_UMASK] = "umask",
-	[PMU_ENC_FEATCOMB] = "featcomb",
-	[PMU_ENC_ATTR] = "attr",
-	[PMU_ENC_ATTR_VAL] = "attr_val",
-	[PMU_ENC_ATTR_SET] = "attr_set",
-	[PMU_ENC_INVAL] = "inval",
-};
-
-PMU_API const char *pmu_encode_error_name(enum pmu_encode_error e)
-{
-	if ((unsigned)e >= sizeof(class_names) / sizeof(class_names[0]))
-		return "inval";
-	return class_names[e];
-}
-
 void pmu__strlcpy(char *dst, const char *src, size_t sz)
 {
 	size_t n = strlen(src);
@@ -82,11 +63,11 @@ void pmu__sb_putx(struct pmu__sb *b, uint64_t v)
 }
 
 int pmu__encode_fail(struct pmu_encoding *out, struct pmu_error *err,
-		     enum pmu_encode_error e, const char *token,
+		     enum pmu_error_kind e, const char *token,
 		     const char *fmt, ...)
 {
-	int code = e == PMU_ENC_NOTFOUND ? -ENOENT : -EINVAL;
-	enum pmu_error_kind kind = PMU_ERR_BAD_MODIFIER;
+	int code = e == PMU_ERR_UNKNOWN_EVENT || e == PMU_ERR_UNKNOWN_PMU
+		   ? -ENOENT : -EINVAL;
 	char msg[400];
 	va_list ap;
 
@@ -95,16 +76,10 @@ int pmu__encode_fail(struct pmu_encoding *out, struct pmu_error *err,
 	/* Callers that only want the class pay no formatting. */
 	if (!err)
 		return code;
-	if (e == PMU_ENC_NOTFOUND)
-		kind = PMU_ERR_UNKNOWN_EVENT;
-	else if (e == PMU_ENC_INVAL)
-		kind = PMU_ERR_SYNTAX;
-	else if (e == PMU_ENC_ATTR_VAL)
-		kind = PMU_ERR_BAD_VALUE;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return pmu__error(err, code, kind, token, -1, "%s", msg);
+	return pmu__error(err, code, e, token, -1, "%s", msg);
 }
 
 static const char *const pmod_names[PMU__PMOD_NR] = {
@@ -241,7 +216,7 @@ static int apply_attr(struct pmu__enc_req *r, const struct attr_tok *t,
 		const struct pmu__umask *um = &pmu__event_umasks(r->m, r->ev)[u];
 		const char *eq = pmu__str(r->m, um->equiv);
 		if (t->val)
-			return pmu__encode_fail(out, err, PMU_ENC_ATTR_VAL,
+			return pmu__encode_fail(out, err, PMU_ERR_BAD_VALUE,
 				t->text, "umask '%s' of %s takes no value",
 				t->name, pmu__req_name(r));
 		/* An alias stands for its umasks and modifiers (possibly
@@ -253,7 +228,7 @@ static int apply_attr(struct pmu__enc_req *r, const struct attr_tok *t,
 			return ret;
 		}
 		if (add_umask(r, u))
-			return pmu__encode_fail(out, err, PMU_ENC_INVAL,
+			return pmu__encode_fail(out, err, PMU_ERR_SYNTAX,
 				t->text, "too many umasks");
 		return 0;
 	}
@@ -262,7 +237,7 @@ static int apply_attr(struct pmu__enc_req *r, const struct attr_tok *t,
 	    r->m->kind != PMU__ENC_PERF && r->m->kind != PMU__ENC_NETBURST) {
 		uint64_t v;
 		if (parse_value(t->name, &v) || v > 0xff)
-			return pmu__encode_fail(out, err, PMU_ENC_UMASK,
+			return pmu__encode_fail(out, err, PMU_ERR_BAD_UMASK,
 				t->text, "raw umask '%s' is not a byte",
 				t->name);
 		r->raw |= v;
@@ -324,7 +299,7 @@ static int bad_value(const struct pmu__enc_req *r, const struct attr_tok *t,
 		     uint64_t max, struct pmu_encoding *out,
 		     struct pmu_error *err)
 {
-	return pmu__encode_fail(out, err, PMU_ENC_ATTR_VAL, t->text,
+	return pmu__encode_fail(out, err, PMU_ERR_BAD_VALUE, t->text,
 		"modifier '%s' of %s needs a value from 0 to %llu",
 		t->name, pmu__req_name(r), (unsigned long long)max);
 }
@@ -355,13 +330,13 @@ static int apply_mod(struct pmu__enc_req *r, const struct attr_tok *t,
 		return 0;
 	}
 	const char *near = near_attr(r, t->name);
-	return pmu__encode_fail(out, err, PMU_ENC_ATTR, t->text,
+	return pmu__encode_fail(out, err, PMU_ERR_BAD_MODIFIER, t->text,
 		"%s has no umask or modifier '%s'%s%s%s", pmu__req_name(r),
 		t->name,
 		near ? " (did you mean '" : "", near ? near : "",
 		near ? "'?)" : "");
 twice:
-	return pmu__encode_fail(out, err, PMU_ENC_ATTR_SET, t->text,
+	return pmu__encode_fail(out, err, PMU_ERR_REPEATED, t->text,
 		"modifier '%s' of %s is given twice with different values",
 		t->name, pmu__req_name(r));
 }
@@ -400,7 +375,7 @@ static int parse_attrs(struct pmu__enc_req *r, const char *s,
 		int ret;
 
 		if (next_attr(&s, &t, text, sizeof(text)))
-			return pmu__encode_fail(out, err, PMU_ENC_INVAL, start,
+			return pmu__encode_fail(out, err, PMU_ERR_SYNTAX, start,
 				"malformed attribute in '%s'", start);
 		ret = apply_attr(r, &t, out, err);
 		if (ret)
@@ -419,7 +394,7 @@ static int not_found(const struct pmu__model *m, const char *name,
 	for (uint32_t i = 0; i < m->nevents; i++)
 		pmu__nearest_offer(&near, pmu__ev_name(m, &m->events[i]));
 	best = near.best;
-	return pmu__encode_fail(out, err, PMU_ENC_NOTFOUND, name,
+	return pmu__encode_fail(out, err, PMU_ERR_UNKNOWN_EVENT, name,
 		"%s has no event '%s'%s%s%s", m->name, name,
 		best ? " (did you mean '" : "", best ? best : "",
 		best ? "'?)" : "");
@@ -483,13 +458,13 @@ static int dispatch(const struct pmu__enc_req *r, struct pmu_encoding *out,
 		int rc = pmu__seed_encode(r->m, r->ev, codes, n, r->mod,
 					  r->modset, out, err);
 		/* The callback names its reason; this is only a fallback. */
-		if (rc && out->error == PMU_ENC_OK)
-			return pmu__encode_fail(out, err, PMU_ENC_ATTR_VAL,
+		if (rc && out->error == PMU_ERR_NONE)
+			return pmu__encode_fail(out, err, PMU_ERR_BAD_VALUE,
 				pmu__req_name(r), "%s cannot be encoded for %s",
 				pmu__req_name(r), r->m->name);
 		return rc;
 	}
-	return pmu__encode_fail(out, err, PMU_ENC_INVAL, r->m->name,
+	return pmu__encode_fail(out, err, PMU_ERR_SYNTAX, r->m->name,
 				"%s cannot encode events", r->m->name);
 }
 
@@ -579,7 +554,7 @@ int pmu__encode(const struct pmu__model *m, const char *str,
 	r.raw_only = opts && opts->sz > offsetof(struct pmu_encode_opts, flags)
 		     && (opts->flags & PMU_ENCODE_RAW_ONLY);
 	if (n == 0 || n >= sizeof(name))
-		return pmu__encode_fail(out, err, PMU_ENC_INVAL, str,
+		return pmu__encode_fail(out, err, PMU_ERR_SYNTAX, str,
 					"malformed event '%s'", str);
 	if (m->vendor_names) {
 		str = vendor_spelling(m, str, n, vbuf, sizeof(vbuf));
@@ -627,7 +602,7 @@ PMU_API int pmu_event_encode(const char *str,
 	size_t mlen;
 
 	if (!str)
-		return pmu__encode_fail(out, err, PMU_ENC_INVAL, NULL,
+		return pmu__encode_fail(out, err, PMU_ERR_SYNTAX, NULL,
 					"no event given");
 	if (!out) {
 		tmp.size = sizeof(tmp);
@@ -646,7 +621,7 @@ PMU_API int pmu_event_encode(const char *str,
 	if (!m) {
 		const char *near = err ? pmu__catalog_suggest(mname, mlen)
 				       : NULL;
-		out->error = PMU_ENC_NOTFOUND;
+		out->error = PMU_ERR_UNKNOWN_PMU;
 		return pmu__error(err, -ENOENT, PMU_ERR_UNKNOWN_PMU, str, 0,
 				  "unknown pmu '%.*s' in '%s'%s%s%s",
 				  (int)mlen, mname, str,

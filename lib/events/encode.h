@@ -96,7 +96,7 @@ int pmu__seed_encode(const struct pmu__model *m, const struct pmu__event *ev,
 /* Fail with class `e` (sets out->error, fills err, returns -EINVAL or
  * -ENOENT for notfound). */
 int pmu__encode_fail(struct pmu_encoding *out, struct pmu_error *err,
-		     enum pmu_encode_error e, const char *token,
+		     enum pmu_error_kind e, const char *token,
 		     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* Fill r->eff: the given modifiers, and the default privilege levels

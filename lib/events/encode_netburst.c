@@ -144,7 +144,7 @@ int pmu__encode_netburst(const struct pmu__enc_req *r,
 	int nu;
 
 	if (event_mask(r, &mask, um, &nu))
-		return pmu__encode_fail(out, err, PMU_ENC_ATTR,
+		return pmu__encode_fail(out, err, PMU_ERR_BAD_MODIFIER,
 			pmu__req_name(r),
 			"%s needs a umask; see 'pmu list %s::%s'",
 			pmu__req_name(r), r->m->name, pmu__req_name(r));

@@ -18,7 +18,7 @@ static int perf_umasks(const struct pmu__enc_req *r, uint64_t *config,
 	for (int i = 0; i < r->nu; i++) {
 		int g = u[r->um[i]].grp & 1;
 		if (chosen[g] >= 0)
-			return pmu__encode_fail(out, err, PMU_ENC_UMASK,
+			return pmu__encode_fail(out, err, PMU_ERR_BAD_UMASK,
 				pmu__um_name(r->m, &u[r->um[i]]),
 				"%s takes one operation "
 				"and one result", pmu__req_name(r));

@@ -64,13 +64,13 @@ static int seed_value(const struct pmu__model *m,
 		/* RAW is only a carrier for the event number: without one
 		 * it would select event 0, which holds the counter. */
 		if ((ev->flags & PMU__EV_UMASK_REQ) && !has_um)
-			return pmu__encode_fail(out, err, PMU_ENC_UMASK, name,
+			return pmu__encode_fail(out, err, PMU_ERR_BAD_UMASK, name,
 				"%s of %s needs the event number as a raw "
 				"umask (%s:0xNN)", name, m->name, name);
 		*val = (uint32_t)(has_um && (ev->flags & PMU__EV_UMASK_REQ) ?
 				  umask : ev->code);
 		if (*val > si->sel_max[0])
-			return pmu__encode_fail(out, err, PMU_ENC_ATTR_VAL,
+			return pmu__encode_fail(out, err, PMU_ERR_BAD_VALUE,
 				name, "event number 0x%x of %s is above 0x%x, "
 				"the largest any counter of %s selects (PMC1)",
 				*val, name, si->sel_max[0], m->name);

@@ -103,7 +103,7 @@ static int pick_umasks(const struct pmu__enc_req *r, struct x86_sel *x,
 		x->um[x->nu++] = r->um[i];
 	}
 	if (twice & excl)
-		return pmu__encode_fail(out, err, PMU_ENC_FEATCOMB,
+		return pmu__encode_fail(out, err, PMU_ERR_CONFLICT,
 			pmu__req_name(r), "%s: these umasks cannot be combined",
 			pmu__req_name(r));
 	if (r->has_raw)
@@ -112,7 +112,7 @@ static int pick_umasks(const struct pmu__enc_req *r, struct x86_sel *x,
 		if ((given & (1u << g)) || g > max)
 			continue;
 		if (!add_defaults(r, g, x, &max))
-			return pmu__encode_fail(out, err, PMU_ENC_UMASK,
+			return pmu__encode_fail(out, err, PMU_ERR_BAD_UMASK,
 				pmu__req_name(r), "%s needs a umask; see "
 				"'pmu list %s::%s'", pmu__req_name(r),
 				r->m->name,
@@ -147,7 +147,7 @@ static int collect(const struct pmu__enc_req *r, struct x86_sel *x,
 		if (um->flags & PMU__UM_CODE_OVR) {
 			if (x->code_ovr && (c & 0xff) != x->evsel)
 				return pmu__encode_fail(out, err,
-					PMU_ENC_FEATCOMB,
+					PMU_ERR_CONFLICT,
 					pmu__um_name(r->m, um), "%s: "
 					"umasks select different events",
 					pmu__req_name(r));
@@ -196,7 +196,7 @@ static int thresholds(const struct pmu__enc_req *r, struct x86_sel *x,
 	x->ldlat = r->mod[PMU__MOD_LDLAT];
 	x->fethr = r->mod[PMU__MOD_FE_THRES];
 	if (has_ldlat && !x->ldlat_um)
-		return pmu__encode_fail(out, err, PMU_ENC_ATTR, "ldlat",
+		return pmu__encode_fail(out, err, PMU_ERR_BAD_MODIFIER, "ldlat",
 			"%s: ldlat needs a load-latency umask",
 			pmu__req_name(r));
 	if (x->ldlat_um && !x->ldlat)
@@ -207,7 +207,7 @@ static int thresholds(const struct pmu__enc_req *r, struct x86_sel *x,
 	if (um_thr) {
 		if ((r->modset & PMU__MODBIT(PMU__MOD_FE_THRES)) &&
 		    x->fethr != um_thr)
-			return pmu__encode_fail(out, err, PMU_ENC_ATTR_SET,
+			return pmu__encode_fail(out, err, PMU_ERR_REPEATED,
 				"fe_thres", "%s: the umask fixes fe_thres=%llu",
 				pmu__req_name(r), (unsigned long long)um_thr);
 		x->fethr = um_thr;
@@ -381,7 +381,7 @@ static int x86_codes(const struct pmu__enc_req *r, struct x86_sel *x,
 
 	if (intel && !xreg && (x->ucode_user >> 8) && r->modset &&
 	    check_hardwired(r, x->ucode_user << 8))
-		return pmu__encode_fail(out, err, PMU_ENC_ATTR_SET,
+		return pmu__encode_fail(out, err, PMU_ERR_REPEATED,
 			pmu__req_name(r),
 			"%s: a modifier contradicts its umask",
 			pmu__req_name(r));
@@ -396,7 +396,7 @@ static int x86_codes(const struct pmu__enc_req *r, struct x86_sel *x,
 	}
 	/* Intel: an edge is the crossing of a threshold, so it needs one. */
 	if (intel && (v & X86_EDGE) && !(v >> X86_CMASK_SH & 0xff))
-		return pmu__encode_fail(out, err, PMU_ENC_ATTR, "e",
+		return pmu__encode_fail(out, err, PMU_ERR_BAD_MODIFIER, "e",
 			"%s: edge detect needs a threshold (c=N)",
 			pmu__req_name(r));
 	return 0;

@@ -47,8 +47,10 @@ int pmu__catalog_resolve(const char *pmu, const char *event,
 	if (!m)
 		return -ENOENT;
 	ret = pmu__encode(m, event, NULL, &enc, err);
+	/* an unknown event of a known model is a parse error, as an
+	 * unknown generic name is: the same errno in both places */
 	if (ret)
-		return ret == -ENOENT ? -EINVAL : ret;
+		return pmu__error_recode(err, ret == -ENOENT ? -EINVAL : ret);
 	snprintf(ev->model, sizeof(ev->model), "%s", m->name);
 	ev->ncodes = enc.ncodes < PMU__EV_MAX_CODES ? enc.ncodes
 						    : PMU__EV_MAX_CODES;

@@ -69,6 +69,13 @@ int pmu__error(struct pmu_error *err, int code, enum pmu_error_kind kind,
 	return code;
 }
 
+int pmu__error_recode(struct pmu_error *err, int code)
+{
+	if (err && PMU__OUT_HAS(err, code))
+		err->code = code;
+	return code;
+}
+
 void pmu__error_index(struct pmu_error *err, int index)
 {
 	if (err && PMU__OUT_HAS(err, index))
@@ -88,6 +95,9 @@ static const char *const kind_names[] = {
 	[PMU_ERR_RESOURCES] = "resources",
 	[PMU_ERR_SYSTEM] = "system",
 	[PMU_ERR_USAGE] = "usage",
+	[PMU_ERR_BAD_UMASK] = "bad-umask",
+	[PMU_ERR_CONFLICT] = "conflict",
+	[PMU_ERR_REPEATED] = "repeated",
 };
 
 PMU_API const char *pmu_error_kind_name(enum pmu_error_kind kind)

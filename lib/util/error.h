@@ -15,6 +15,10 @@ int pmu__error(struct pmu_error *err, int code, enum pmu_error_kind kind,
 	       const char *token, int offset, const char *fmt, ...)
 	PMU__PRINTF(6, 7);
 
+/* A lower layer's error passed up with another errno: the detail keeps
+ * its kind and message and takes the code returned.  Returns code. */
+int pmu__error_recode(struct pmu_error *err, int code);
+
 /* Record which event (or field) an error is about, where the caller's
  * struct has room for it. */
 void pmu__error_index(struct pmu_error *err, int index);

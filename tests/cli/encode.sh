@@ -12,7 +12,7 @@ expect_match "json exclude_kernel" "$t/o" '"exclude_kernel": 1'
 
 run_pmu "$t/o" "$t/e" encode --json --model zen4 RETIRED_OPS:c=999
 expect_eq "bad value exit" "$RC" 1
-expect_match "bad value class" "$t/o" '"error": "attr_val"'
+expect_match "bad value class" "$t/o" '"error": "bad-value"'
 
 run_pmu "$t/o" "$t/e" encode --model zen4 RETIRED_OPZ
 expect_eq "unknown event exit" "$RC" 1
@@ -49,7 +49,7 @@ d = [json.loads(l) for l in open(sys.argv[1])]
 assert [x["pmu"] for x in d] == ["netburst", "netburst_p"], d
 ' "$t/o"
 run_pmu "$t/o" "$t/e" encode --json p4::instr_completed:NBOGUS
-expect_match "no Prescott events on p4" "$t/o" '"error": "notfound"'
+expect_match "no Prescott events on p4" "$t/o" '"error": "unknown-event"'
 run_pmu "$t/o" "$t/e" assign --json --model p4 global_power_events:RUNNING
 check "pmu assign --model p4 uses the same model" python3 -c '
 import json, sys
@@ -70,11 +70,11 @@ assert d[1]["codes"] == [hex(base | 0xc00)], d[1]
 
 # Seed-model failures name their class and reason.
 run_pmu "$t/o" "$t/e" encode --json ppc604::RAW ppc604::RAW:0x80
-check "ppc604 RAW errors: umask, then attr_val naming PMC1's 0x7f" python3 -c '
+check "ppc604 RAW errors: bad umask, then bad value naming PMC1's 0x7f" python3 -c '
 import json, sys
 d = [json.loads(l) for l in open(sys.argv[1])]
-assert d[0]["error"] == "umask", d[0]
-assert d[1]["error"] == "attr_val" and "0x7f" in d[1]["message"], d[1]
+assert d[0]["error"] == "bad-umask", d[0]
+assert d[1]["error"] == "bad-value" and "0x7f" in d[1]["message"], d[1]
 ' "$t/o"
 
 # AMD IBS set-up.  IbsOpCtl by hand: MaxCnt = maxcnt >> 4 in bits 15:0, En
@@ -99,15 +99,15 @@ while read -r ev cls; do
 	expect_eq "$ev fails" "$RC" 1
 	expect_match "$ev: class $cls" "$t/o" "\"error\": \"$cls\""
 done <<'LIST'
-zen4::ibs_op:maxcnt=0x1008 attr_val
-zen4::ibs_op:maxcnt=0x100000 attr_val
-zen4::ibs_op:maxcnt=0 attr_val
-zen4::ibs_op inval
-zen4::ibs_op:maxcnt=16:cnt_ctl=2 attr_val
-zen4::ibs_op:maxcnt=16:maxcnt=32 attr_set
-zen4::ibs_fetch:maxcnt=16:cnt_ctl attr
-fam10h::ibs_op:maxcnt=16:cnt_ctl attr
-k8::ibs_op:maxcnt=16 notfound
+zen4::ibs_op:maxcnt=0x1008 bad-value
+zen4::ibs_op:maxcnt=0x100000 bad-value
+zen4::ibs_op:maxcnt=0 bad-value
+zen4::ibs_op syntax
+zen4::ibs_op:maxcnt=16:cnt_ctl=2 bad-value
+zen4::ibs_op:maxcnt=16:maxcnt=32 repeated
+zen4::ibs_fetch:maxcnt=16:cnt_ctl bad-modifier
+fam10h::ibs_op:maxcnt=16:cnt_ctl bad-modifier
+k8::ibs_op:maxcnt=16 unknown-event
 LIST
 run_pmu "$t/o" "$t/e" encode zen4::ibs_fetch:maxcnt=0x1008
 expect_match "bad maxcnt named with a fix" "$t/e" "0x1008 .*multiple of 16 \\(e\\.g\\. 0x1000\\)"

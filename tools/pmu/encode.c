@@ -86,7 +86,7 @@ struct ibs_req {
 	enum pmu_ibs_kind kind;
 	long long maxcnt;       /* -1 = not given */
 	int opt;                /* randen / cnt_ctl, -1 = not given */
-	const char *cls;        /* error class, libpfm4's names */
+	enum pmu_error_kind cls; /* what was wrong */
 };
 
 /* The kind named by the event part, or -1 when it is no IBS string. */
@@ -107,7 +107,7 @@ static int ibs_kind(const char *ev, const char **rest)
 
 __attribute__((format(printf, 5, 6)))
 static int ibs_fail(struct ibs_req *r, struct pmu_error *err,
-		    const char *cls, const char *tok, const char *fmt, ...)
+		    enum pmu_error_kind cls, const char *tok, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -133,31 +133,31 @@ static int ibs_mod(struct ibs_req *r, const char *t, size_t n,
 		errno = 0;
 		v = strtoll(eq + 1, &end, 0);
 		if (errno || end != t + n || eq + 1 == end || v < 0)
-			return ibs_fail(r, err, "attr_val", tok,
+			return ibs_fail(r, err, PMU_ERR_BAD_VALUE, tok,
 					"'%s' needs a number", tok);
 	}
 	if (kl == 6 && !strncasecmp(t, "maxcnt", 6) && eq) {
 		if (r->maxcnt >= 0)
-			return ibs_fail(r, err, "attr_set", tok,
+			return ibs_fail(r, err, PMU_ERR_REPEATED, tok,
 					"'%s': maxcnt given twice", tok);
 		r->maxcnt = v;
 		return 0;
 	}
 	if (kl == strlen(opt) && !strncasecmp(t, opt, kl) && v <= 1) {
 		if (r->opt >= 0)
-			return ibs_fail(r, err, "attr_set", tok,
+			return ibs_fail(r, err, PMU_ERR_REPEATED, tok,
 					"'%s' given twice", tok);
 		r->opt = (int)v;
 		return 0;
 	}
 	if (kl == strlen(opt) && !strncasecmp(t, opt, kl))
-		return ibs_fail(r, err, "attr_val", tok, "'%s' takes 0 or 1",
+		return ibs_fail(r, err, PMU_ERR_BAD_VALUE, tok, "'%s' takes 0 or 1",
 				tok);
 	snprintf(err->message, sizeof(err->message), "IBS %s has no "
 		 "modifier '%s' (it takes maxcnt=N and %s)", r->kind ==
 		 PMU_IBS_FETCH ? "fetch" : "op", tok, opt);
 	snprintf(err->token, sizeof(err->token), "%s", tok);
-	r->cls = "attr";
+	r->cls = PMU_ERR_BAD_MODIFIER;
 	return -EINVAL;
 }
 
@@ -184,12 +184,12 @@ static int ibs_parse(const char *ev, int kind, const char *rest,
 		rest += 1 + n;
 	}
 	if (r->maxcnt < 0)
-		return ibs_fail(r, err, "inval", "", "%s needs maxcnt=N, the "
+		return ibs_fail(r, err, PMU_ERR_SYNTAX, "", "%s needs maxcnt=N, the "
 				"sampling period (a multiple of 16 up to "
 				"0xffff0)", kind == PMU_IBS_FETCH ?
 				"ibs_fetch" : "ibs_op");
 	if (r->maxcnt > 0xfffff)
-		return ibs_fail(r, err, "attr_val", "maxcnt", "maxcnt 0x%llx "
+		return ibs_fail(r, err, PMU_ERR_BAD_VALUE, "maxcnt", "maxcnt 0x%llx "
 				"is larger than the 20-bit period field allows "
 				"(0xffff0)", r->maxcnt);
 	return 0;
@@ -235,7 +235,8 @@ static void ibs_print(const char *ev, const char *model,
 
 /* 0 done, 1 failed (err and *cls filled), -1 not an IBS string. */
 static int encode_ibs(const char *ev, const struct pmu_encode_opts *opts,
-		      bool json, struct pmu_error *err, const char **cls)
+		      bool json, struct pmu_error *err,
+		      enum pmu_error_kind *cls)
 {
 	struct pmu_ibs_opts io = { .sz = sizeof(io) };
 	struct pmu_ibs_config c = { .size = sizeof(c) };
@@ -246,7 +247,7 @@ static int encode_ibs(const char *ev, const struct pmu_encode_opts *opts,
 
 	if (kind < 0)
 		return -1;
-	*cls = "inval";
+	*cls = PMU_ERR_SYNTAX;
 	if (ibs_parse(ev, kind, rest, opts->model, &r, err)) {
 		*cls = r.cls;
 		return 1;
@@ -254,7 +255,7 @@ static int encode_ibs(const char *ev, const struct pmu_encode_opts *opts,
 	m = pmu_model_find(r.model);
 	if (m < 0 || pmu_model_info(m, &mi)) {
 		const char *near = pmu_model_suggest(r.model);
-		ibs_fail(&r, err, "notfound", r.model, "unknown pmu '%s'%s%s%s; "
+		ibs_fail(&r, err, PMU_ERR_UNKNOWN_PMU, r.model, "unknown pmu '%s'%s%s%s; "
 			 "see 'pmu list --models'", r.model,
 			 near ? " (did you mean '" : "", near ? near : "",
 			 near ? "'?)" : "");
@@ -265,13 +266,14 @@ static int encode_ibs(const char *ev, const struct pmu_encode_opts *opts,
 	rc = pmu_ibs_setup(r.kind, (uint32_t)r.maxcnt, r.opt > 0 ? 1u : 0u,
 			   &io, &c, err);
 	if (rc) {
-		*cls = rc == -EOPNOTSUPP ? "notfound" : "attr_val";
+		*cls = rc == -EOPNOTSUPP ? PMU_ERR_UNKNOWN_EVENT
+					  : PMU_ERR_BAD_VALUE;
 		/* IBS without the option's mode (fam10h RevB): the modifier
 		 * is what the model lacks, as libpfm4 would class it. */
 		if (rc == -EOPNOTSUPP && r.opt > 0 &&
 		    pmu_ibs_setup(r.kind, (uint32_t)r.maxcnt, 0, &io, &c,
 				  NULL) == 0)
-			*cls = "attr";
+			*cls = PMU_ERR_BAD_MODIFIER;
 		return 1;
 	}
 	ibs_print(ev, mi.name, &r, &c, json);
@@ -281,11 +283,11 @@ static int encode_ibs(const char *ev, const struct pmu_encode_opts *opts,
 /* A name without "pmu::" that is not found, on a CPU no catalog knows:
  * say so, or the user is left wondering why RETIRED_OPS is unknown. */
 static void host_hint(const char *ev, const struct pmu_encode_opts *opts,
-		      const char *cls)
+		      enum pmu_error_kind cls)
 {
 	char note[320];
 
-	if (strcmp(cls, "notfound") || strstr(ev, "::") || opts->model)
+	if (cls != PMU_ERR_UNKNOWN_EVENT || strstr(ev, "::") || opts->model)
 		return;
 	if (!pmu_tool_host_note(note, sizeof(note)))
 		pmu_tool_err("%s", note);
@@ -296,7 +298,7 @@ static int encode_one(const char *ev, const struct pmu_encode_opts *opts,
 {
 	struct pmu_encoding e = { .size = sizeof(e) };
 	struct pmu_error err = { .size = sizeof(err) };
-	const char *cls = "";
+	enum pmu_error_kind cls = PMU_ERR_NONE;
 	int rc = encode_ibs(ev, opts, json, &err, &cls);
 
 	if (rc == 0)
@@ -310,17 +312,18 @@ static int encode_one(const char *ev, const struct pmu_encode_opts *opts,
 			print_text(ev, &e);
 		return 0;
 	}
-	cls = pmu_encode_error_name(e.error);
+	cls = e.error;
 fail:
 	host_hint(ev, opts, cls);
 	if (json) {
 		printf("{\"event\": ");
 		pmu_tool_json_str(stdout, ev);
-		printf(", \"error\": \"%s\", \"message\": ", cls);
+		printf(", \"error\": \"%s\", \"message\": ",
+		       pmu_error_kind_name(cls));
 		pmu_tool_json_str(stdout, err.message);
 		printf("}\n");
 	}
-	pmu_tool_err("%s: %s", cls, err.message);
+	pmu_tool_err("%s", err.message);
 	return 1;
 }
 
