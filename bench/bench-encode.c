@@ -50,18 +50,18 @@ static int build(struct list *l, int max)
 {
 	int n = 0;
 
-	for (int m = 0; m < pmu_model_count() && n < max; m++) {
-		struct pmu_model_info mi = { .size = sizeof(mi) };
-		if (pmu_model_info(m, &mi) || !pfm_has(mi.name))
+	for (size_t m = 0; m < pmu_catalog_count() && n < max; m++) {
+		struct pmu_catalog_info mi = { .size = sizeof(mi) };
+		if (pmu_catalog_info(m, &mi) || !pfm_has(mi.name))
 			continue;
 		struct list *x = &l[n++];
 		snprintf(x->name, sizeof(x->name), "%s", mi.name);
 		x->n = 0;
 		x->ev = calloc((size_t)mi.nevents, sizeof(*x->ev));
-		for (int e = 0; e < mi.nevents; e++) {
+		for (size_t e = 0; e < mi.nevents; e++) {
 			struct pmu_event_info ei = { .size = sizeof(ei) };
 			size_t len;
-			pmu_model_event_info(m, e, &ei);
+			pmu_catalog_event_info(m, e, &ei);
 			len = strlen(mi.name) + strlen(ei.name) + 3;
 			x->ev[x->n] = malloc(len);
 			snprintf(x->ev[x->n++], len, "%s::%s", mi.name, ei.name);

@@ -166,12 +166,12 @@ static void check_row(const struct row *r, const struct pmu_assignment *a,
 		int k = 0;
 		while (r->conflict[k] != END)
 			k++;
-		if (a->nconflict != k || !a->reason[0])
-			fail_msg("line %d: conflict of %d, want %d", r->line,
+		if (a->nconflict != (size_t)k || !a->reason[0])
+			fail_msg("line %d: conflict of %zu, want %d", r->line,
 				 a->nconflict, k);
 		for (int j = 0; j < k; j++)
-			if (a->conflict[j] != r->conflict[j])
-				fail_msg("line %d: conflict[%d] = %d, want %d",
+			if (a->conflict[j] != (size_t)r->conflict[j])
+				fail_msg("line %d: conflict[%d] = %zu, want %d",
 					 r->line, j, a->conflict[j],
 					 r->conflict[j]);
 	}

@@ -64,12 +64,12 @@ static void test_after_loading(void **state)
 static void test_entry_points(void **state)
 {
 	struct pmu_encoding e = { .size = sizeof(e) };
-	struct pmu_model_info mi = { .size = sizeof(mi) };
+	struct pmu_catalog_info mi = { .size = sizeof(mi) };
 
 	(void)state;
-	assert_int_equal(pmu_model_count(), (int)nstatic + 2);
-	assert_int_equal(pmu_model_find("tiny"), (int)nstatic + 1);
-	assert_int_equal(pmu_model_info((int)nstatic, &mi), 0);
+	assert_int_equal(pmu_catalog_count(), (int)nstatic + 2);
+	assert_int_equal(pmu_catalog_find("tiny"), (int)nstatic + 1);
+	assert_int_equal(pmu_catalog_info((int)nstatic, &mi), 0);
 	assert_string_equal(mi.name, "tinyzen");
 	assert_int_equal(pmu_event_encode("tiny::INST_RETIRED.ANY", NULL, &e,
 					  NULL), 0);

@@ -348,7 +348,7 @@ static void test_rows(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		const struct row *r = &rows[i];
-		const struct pmu_model *m = pmu__model_find(r->model);
+		const struct pmu_hwmodel *m = pmu__model_find(r->model);
 		struct pmu_control_result res;
 		int rc;
 

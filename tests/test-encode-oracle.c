@@ -304,7 +304,7 @@ static void check_event(const struct pmu__model *m,
 
 /* The modifiers a listing shows for a perf event, comma-separated: what
  * libpfm4's perf_event layer offers (PFM_OS_PERF_EVENT, umasks left out)
- * against what pmu_model_attr_info() gives after the umasks. */
+ * against what pmu_catalog_attr_info() gives after the umasks. */
 static void pfm_perf_mods(const char *s, char *b, size_t n)
 {
 	pfm_event_info_t ei = { .size = sizeof(ei) };
@@ -330,10 +330,10 @@ static void pmu_perf_mods(int m, int ev, char *b, size_t n)
 	size_t l = 0;
 
 	b[0] = '\0';
-	assert_int_equal(pmu_model_event_info(m, ev, &ei), 0);
-	for (int a = ei.numasks; a < ei.nattrs; a++) {
+	assert_int_equal(pmu_catalog_event_info(m, ev, &ei), 0);
+	for (size_t a = ei.numasks; a < ei.nattrs; a++) {
 		struct pmu_attr_info ai = { .size = sizeof(ai) };
-		assert_int_equal(pmu_model_attr_info(m, ev, a, &ai), 0);
+		assert_int_equal(pmu_catalog_attr_info(m, ev, a, &ai), 0);
 		l += (size_t)snprintf(b + l, n - l, "%s%s", l ? "," : "",
 				      ai.name);
 	}
@@ -341,7 +341,7 @@ static void pmu_perf_mods(int m, int ev, char *b, size_t n)
 
 static void cmp_perf_mods(const struct pmu__model *m, struct counts *c)
 {
-	int mi = pmu_model_find(m->name);
+	int mi = pmu_catalog_find(m->name);
 	char s[160], want[160], got[160];
 
 	for (uint32_t i = 0; i < m->nevents; i++) {

@@ -329,8 +329,8 @@ static void test_aliases(void **state)
  */
 static void test_perf_info(void **state)
 {
-	int m = pmu_model_find("perf");
-	struct pmu_model_info mi = { .size = sizeof(mi) };
+	int m = pmu_catalog_find("perf");
+	struct pmu_catalog_info mi = { .size = sizeof(mi) };
 	struct pmu_event_info a = { .size = sizeof(a) }, b = a;
 	struct pmu_attr_info ai = { .size = sizeof(ai) };
 	static const char *const hw[] = { "u", "k", "h", "mg", "mh" };
@@ -338,32 +338,32 @@ static void test_perf_info(void **state)
 
 	(void)state;
 	assert_true(m >= 0);
-	assert_int_equal(pmu_model_info(m, &mi), 0);
-	for (int ev = 0; ev < mi.nevents; ev++) {
-		assert_int_equal(pmu_model_event_info(m, ev, &a), 0);
+	assert_int_equal(pmu_catalog_info(m, &mi), 0);
+	for (size_t ev = 0; ev < mi.nevents; ev++) {
+		assert_int_equal(pmu_catalog_event_info(m, ev, &a), 0);
 		if (!a.desc[0] || strchr(a.desc, '\n') || strlen(a.desc) > 70)
 			fail_msg("perf::%s: description '%s'", a.name, a.desc);
 	}
-	assert_int_equal(pmu_model_event_info(m, pmu_model_event_find(m,
+	assert_int_equal(pmu_catalog_event_info(m, pmu_catalog_event_find(m,
 			 "CYCLES"), &a), 0);
-	assert_int_equal(pmu_model_event_info(m, pmu_model_event_find(m,
+	assert_int_equal(pmu_catalog_event_info(m, pmu_catalog_event_find(m,
 			 "PERF_COUNT_HW_CPU_CYCLES"), &b), 0);
 	assert_string_equal(a.desc, b.desc);
 	assert_int_equal(a.nattrs, 5);
 	for (int i = 0; i < 5; i++) {
-		assert_int_equal(pmu_model_attr_info(m, pmu_model_event_find(m,
+		assert_int_equal(pmu_catalog_attr_info(m, pmu_catalog_event_find(m,
 				 "CYCLES"), i, &ai), 0);
 		assert_string_equal(ai.name, hw[i]);
 		assert_int_equal(ai.type, PMU_ATTR_MOD_BOOL);
 	}
-	int tc = pmu_model_event_find(m, "TASK-CLOCK");
-	assert_int_equal(pmu_model_event_info(m, tc, &a), 0);
+	int tc = pmu_catalog_event_find(m, "TASK-CLOCK");
+	assert_int_equal(pmu_catalog_event_info(m, tc, &a), 0);
 	assert_int_equal(a.nattrs, 4);
 	for (int i = 0; i < 4; i++) {
-		assert_int_equal(pmu_model_attr_info(m, tc, i, &ai), 0);
+		assert_int_equal(pmu_catalog_attr_info(m, tc, i, &ai), 0);
 		assert_string_equal(ai.name, sw[i]);
 	}
-	assert_int_equal(pmu_model_attr_info(m, tc, 4, &ai), -ENOENT);
+	assert_int_equal(pmu_catalog_attr_info(m, tc, 4, &ai), -ENOENT);
 }
 
 struct drow {
@@ -420,32 +420,32 @@ static void test_env(void **state)
 
 static void test_iterate(void **state)
 {
-	struct pmu_model_info mi = { .size = sizeof(mi) };
+	struct pmu_catalog_info mi = { .size = sizeof(mi) };
 	struct pmu_event_info ei = { .size = sizeof(ei) };
 	struct pmu_attr_info ai = { .size = sizeof(ai) };
 	int m, ev, dfl = 0;
 
 	(void)state;
-	assert_true(pmu_model_count() >= 19);
-	m = pmu_model_find("amd64_fam19h_zen4");
+	assert_true(pmu_catalog_count() >= 19);
+	m = pmu_catalog_find("amd64_fam19h_zen4");
 	assert_true(m >= 0);
-	assert_int_equal(pmu_model_find("ZEN4"), m);
-	assert_int_equal(pmu_model_info(m, &mi), 0);
+	assert_int_equal(pmu_catalog_find("ZEN4"), m);
+	assert_int_equal(pmu_catalog_info(m, &mi), 0);
 	assert_string_equal(mi.aliases[0], "zen4");
-	ev = pmu_model_event_find(m, "ls_dispatch");
+	ev = pmu_catalog_event_find(m, "ls_dispatch");
 	assert_true(ev >= 0);
-	assert_int_equal(pmu_model_event_info(m, ev, &ei), 0);
+	assert_int_equal(pmu_catalog_event_info(m, ev, &ei), 0);
 	assert_int_equal(ei.code, 0x29);
 	assert_true(ei.numasks > 0 && ei.nattrs > ei.numasks);
-	for (int a = 0; a < ei.numasks; a++) {
-		assert_int_equal(pmu_model_attr_info(m, ev, a, &ai), 0);
+	for (size_t a = 0; a < ei.numasks; a++) {
+		assert_int_equal(pmu_catalog_attr_info(m, ev, a, &ai), 0);
 		assert_int_equal(ai.type, PMU_ATTR_UMASK);
 		dfl += ai.is_default;
 	}
-	assert_int_equal(pmu_model_attr_info(m, ev, ei.numasks, &ai), 0);
+	assert_int_equal(pmu_catalog_attr_info(m, ev, ei.numasks, &ai), 0);
 	assert_string_equal(ai.name, "k");
-	assert_int_equal(pmu_model_attr_info(m, ev, ei.nattrs, &ai), -ENOENT);
-	assert_int_equal(pmu_model_find("nope"), -ENOENT);
+	assert_int_equal(pmu_catalog_attr_info(m, ev, ei.nattrs, &ai), -ENOENT);
+	assert_int_equal(pmu_catalog_find("nope"), -ENOENT);
 	(void)dfl;
 }
 

@@ -24,7 +24,7 @@ static void test_find_all(void **state)
 	(void)state;
 	assert_int_equal(pmu__model_count(), sizeof(names) / sizeof(names[0]));
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		const struct pmu_model *m = pmu__model_find(names[i]);
+		const struct pmu_hwmodel *m = pmu__model_find(names[i]);
 
 		if (!m || strcmp(m->name, names[i]))
 			fail_msg("model %s not found", names[i]);
@@ -39,7 +39,7 @@ static void test_find_all(void **state)
 				   pmu__model_at(i)->name) < 0);
 }
 
-static void check_regs(const struct pmu_model *m, const struct pmu_reg_desc *r,
+static void check_regs(const struct pmu_hwmodel *m, const struct pmu_reg_desc *r,
 		       unsigned n, bool pmd)
 {
 	for (unsigned i = 0; i < n; i++) {
@@ -66,7 +66,7 @@ static void test_desc_sanity(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < pmu__model_count(); i++) {
-		const struct pmu_model *m = pmu__model_at(i);
+		const struct pmu_hwmodel *m = pmu__model_at(i);
 
 		assert_true(m->nr_pmcs <= PMU_MODEL_MAX_PMCS);
 		assert_true(m->nr_pmds <= PMU_MODEL_MAX_PMDS);
@@ -124,7 +124,7 @@ static void test_perfctr_facts(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(facts) / sizeof(facts[0]); i++) {
 		const struct fact *f = &facts[i];
-		const struct pmu_model *m = pmu__model_find(f->name);
+		const struct pmu_hwmodel *m = pmu__model_find(f->name);
 
 		if (!m || m->arch != f->arch || m->cpu_type != f->cpu_type ||
 		    m->nr_ctrs != f->nr_ctrs || m->ctr_width != f->width ||
@@ -136,7 +136,7 @@ static void test_perfctr_facts(void **state)
 
 static const struct pmu_reg_desc *reg(const char *model, bool pmd, unsigned i)
 {
-	const struct pmu_model *m = pmu__model_find(model);
+	const struct pmu_hwmodel *m = pmu__model_find(model);
 
 	assert_non_null(m);
 	assert_true(i < (pmd ? m->nr_pmds : m->nr_pmcs));
@@ -247,10 +247,10 @@ static void test_p4_escr_table(void **state)
 
 static void test_counter_addresses(void **state)
 {
-	const struct pmu_model *p5 = pmu__model_find("p5");
-	const struct pmu_model *p4 = pmu__model_find("p4");
-	const struct pmu_model *k7 = pmu__model_find("k7");
-	const struct pmu_model *ppc = pmu__model_find("ppc7450");
+	const struct pmu_hwmodel *p5 = pmu__model_find("p5");
+	const struct pmu_hwmodel *p4 = pmu__model_find("p4");
+	const struct pmu_hwmodel *k7 = pmu__model_find("k7");
+	const struct pmu_hwmodel *ppc = pmu__model_find("ppc7450");
 
 	(void)state;
 	assert_int_equal(pmu__model_ctl_addr(p5, 1), 0x11);
@@ -282,7 +282,7 @@ static void test_lvtpc_automask_quirk(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < sizeof(lvt_rows) / sizeof(lvt_rows[0]); i++) {
-		const struct pmu_model *m = pmu__model_find(lvt_rows[i].name);
+		const struct pmu_hwmodel *m = pmu__model_find(lvt_rows[i].name);
 
 		if (!m || ((m->quirks & PMU_QUIRK_LVTPC_AUTOMASK) != 0) !=
 			      lvt_rows[i].automask)

@@ -159,19 +159,19 @@ static void test_fstr(void **state)
 				 e.fstr, fstr_rows[i].fstr);
 	}
 	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++) {
-		int m = pmu_model_find(models[i]);
-		struct pmu_model_info mi = { .size = sizeof(mi) };
-		assert_true(m >= 0 && pmu_model_info(m, &mi) == 0);
-		for (int ev = 0; ev < mi.nevents; ev++) {
+		int m = pmu_catalog_find(models[i]);
+		struct pmu_catalog_info mi = { .size = sizeof(mi) };
+		assert_true(m >= 0 && pmu_catalog_info(m, &mi) == 0);
+		for (size_t ev = 0; ev < mi.nevents; ev++) {
 			struct pmu_event_info ei = { .size = sizeof(ei) };
-			assert_int_equal(pmu_model_event_info(m, ev, &ei), 0);
+			assert_int_equal(pmu_catalog_event_info(m, ev, &ei), 0);
 			if (!strcmp(ei.name, "RAW"))
 				continue;
 			snprintf(str, sizeof(str), "%s::%s", mi.name, ei.name);
 			roundtrip(str);
-			for (int a = 0; a < ei.numasks; a++) {
+			for (size_t a = 0; a < ei.numasks; a++) {
 				struct pmu_attr_info ai = { .size = sizeof(ai) };
-				assert_int_equal(pmu_model_attr_info(m, ev, a,
+				assert_int_equal(pmu_catalog_attr_info(m, ev, a,
 								     &ai), 0);
 				snprintf(str, sizeof(str), "%s::%s:%s:u",
 					 mi.name, ei.name, ai.name);

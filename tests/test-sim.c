@@ -237,7 +237,7 @@ static void test_rows(void **unused)
 	(void)unused;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		const struct row *r = &rows[i];
-		const struct pmu_model *m = pmu__model_find(r->model);
+		const struct pmu_hwmodel *m = pmu__model_find(r->model);
 		struct pmu__sim s;
 
 		if (!m)

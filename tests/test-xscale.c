@@ -34,7 +34,7 @@ static void on_irq(struct pmu__sim *sim, void *arg, enum pmu_sim_irq src,
 
 static void rig_init(struct rig *r, const char *model)
 {
-	const struct pmu_model *m = pmu__model_find(model);
+	const struct pmu_hwmodel *m = pmu__model_find(model);
 
 	assert_non_null(m);
 	assert_int_equal(pmu__sim_init(&r->sim, m), 0);

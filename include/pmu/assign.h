@@ -51,10 +51,10 @@ struct pmu_assignment {
 	char model[32];         /* resolved catalog model */
 	char control_model[32]; /* perfctr model name for a control file,
 				   "" if the model has none */
-	int nevents;
+	size_t nevents;
 	struct pmu_assigned_event ev[PMU_ASSIGN_MAX_EVENTS];
-	int nconflict;          /* > 0 when the events do not fit */
-	int conflict[PMU_ASSIGN_MAX_EVENTS]; /* indices into ev[] */
+	size_t nconflict;       /* > 0 when the events do not fit */
+	size_t conflict[PMU_ASSIGN_MAX_EVENTS]; /* indices into ev[] */
 	char reason[256];
 	char note[256];         /* set when the events fit but a perfctr
 				   control of them would be refused (an
@@ -72,7 +72,7 @@ struct pmu_assignment {
  * for unknown models or events (*err names the token); -E2BIG for more
  * than PMU_ASSIGN_MAX_EVENTS events.
  */
-PMU_API int pmu_assign(const char *const *events, int n,
+PMU_API int pmu_assign(const char *const *events, size_t n,
 		       const struct pmu_assign_opts *opts,
 		       struct pmu_assignment *out, struct pmu_error *err);
 

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <pmu/error.h>
 
@@ -91,15 +92,15 @@ PMU_API const char *pmu_event_host_model(void);
 
 /* ---- iteration, for listings ---- */
 
-struct pmu_model_info {
-	size_t size;            /* sizeof(struct pmu_model_info) */
+struct pmu_catalog_info {
+	size_t size;            /* sizeof(struct pmu_catalog_info) */
 	const char *name;       /* "amd64_fam19h_zen4" */
 	const char *desc;       /* "AMD Zen4" */
 	const char *const *aliases; /* NULL-terminated (never NULL) */
-	int nevents;
-	int nmodifiers;
-	int ncounters;          /* generic counters (0 if not known) */
-	int nfixed;             /* fixed counters */
+	size_t nevents;
+	size_t nmodifiers;
+	size_t ncounters;       /* generic counters (0 if not known) */
+	size_t nfixed;          /* fixed counters */
 	bool is_host;           /* pmu_event_host_model() */
 };
 
@@ -117,8 +118,8 @@ struct pmu_event_info {
 	uint64_t code2;         /* netburst: ESCR select; else 0 */
 	uint64_t cntmsk;        /* counters it may use: bit n = generic
 				   counter n, bit 32+n = fixed counter n */
-	int nattrs;             /* umasks then modifiers */
-	int numasks;
+	size_t nattrs;          /* umasks then modifiers */
+	size_t numasks;
 	bool precise;           /* supports precise sampling */
 };
 
@@ -134,21 +135,29 @@ struct pmu_attr_info {
 				   one group must be satisfied per event */
 };
 
-/* Number of models; model indices are 0..n-1 and stable per build. */
-PMU_API int pmu_model_count(void);
-/* Index of a model by name or alias (case-insensitive), or -ENOENT. */
-PMU_API int pmu_model_find(const char *name);
+/*
+ * The catalogs: models 0 .. pmu_catalog_count()-1 (stable per build,
+ * run-time models of $PMU_EVENTS_DIR after the built-in ones), each
+ * with events 0 .. nevents-1, each with attributes 0 .. nattrs-1
+ * (unit masks, then modifiers).  Indices are size_t everywhere; the
+ * lookups return an index, or a negative errno (ssize_t, as read(2)).
+ * The info calls fill the caller's struct up to its `size` and return 0,
+ * -ENOENT past the end, -EINVAL for a NULL or unsized struct.
+ */
+PMU_API size_t pmu_catalog_count(void);
+/* A model by name or alias (case-insensitive), or -ENOENT. */
+PMU_API ssize_t pmu_catalog_find(const char *name);
 /* The model name or alias nearest to a mistyped `name` (for "did you
  * mean"), or NULL when none is near.  The string lives as long as the
  * process. */
-PMU_API const char *pmu_model_suggest(const char *name);
-PMU_API int pmu_model_info(int model, struct pmu_model_info *info);
-PMU_API int pmu_model_event_info(int model, int event,
-				 struct pmu_event_info *info);
-/* Index of an event of a model by name, or -ENOENT. */
-PMU_API int pmu_model_event_find(int model, const char *name);
-PMU_API int pmu_model_attr_info(int model, int event, int attr,
-				struct pmu_attr_info *info);
+PMU_API const char *pmu_catalog_suggest(const char *name);
+PMU_API int pmu_catalog_info(size_t model, struct pmu_catalog_info *info);
+PMU_API int pmu_catalog_event_info(size_t model, size_t event,
+				   struct pmu_event_info *info);
+/* An event of a model by name, or -ENOENT. */
+PMU_API ssize_t pmu_catalog_event_find(size_t model, const char *name);
+PMU_API int pmu_catalog_attr_info(size_t model, size_t event, size_t attr,
+				  struct pmu_attr_info *info);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,8 @@
 #define PMU_HOST_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
 
 #include <pmu/error.h>
 
@@ -44,8 +46,8 @@ PMU_API int pmu_host_info(struct pmu_host_info *info);
  *                               number)
  * or -ENOMEM.  Whether the CPUs exist or are online is not checked here.
  */
-PMU_API int pmu_cpulist_parse(const char *list, int *cpus, size_t max,
-			      struct pmu_error *err);
+PMU_API ssize_t pmu_cpulist_parse(const char *list, int *cpus, size_t max,
+				  struct pmu_error *err);
 
 #ifdef __cplusplus
 }

@@ -23,14 +23,14 @@
 extern "C" {
 #endif
 
-struct pmu_model;    /* opaque, static: never freed */
+struct pmu_hwmodel;    /* opaque, static: never freed */
 struct pmu_control;  /* opaque, from pmu_control_parse/load */
 
 /* Model by exact name, or NULL (errno = ENOENT). */
-PMU_API const struct pmu_model *pmu_hwmodel_find(const char *name);
+PMU_API const struct pmu_hwmodel *pmu_hwmodel_find(const char *name);
 /* Models in name order: 0 .. pmu_hwmodel_count()-1; NULL past the end. */
 PMU_API size_t pmu_hwmodel_count(void);
-PMU_API const struct pmu_model *pmu_hwmodel_at(size_t i);
+PMU_API const struct pmu_hwmodel *pmu_hwmodel_at(size_t i);
 
 struct pmu_hwmodel_info {
 	size_t size;            /* sizeof(struct pmu_hwmodel_info) */
@@ -47,7 +47,7 @@ struct pmu_hwmodel_info {
 	unsigned npmcs, npmds;  /* logical PMU registers */
 };
 
-PMU_API int pmu_hwmodel_info(const struct pmu_model *m,
+PMU_API int pmu_hwmodel_info(const struct pmu_hwmodel *m,
 			     struct pmu_hwmodel_info *info);
 
 enum pmu_hwmodel_reg_kind {
@@ -58,7 +58,7 @@ enum pmu_hwmodel_reg_kind {
 /* One perfmon2 pmu_desc register (sysfs pmcN/pmdN). */
 struct pmu_hwmodel_reg {
 	size_t size;            /* sizeof(struct pmu_hwmodel_reg) */
-	unsigned index;
+	size_t index;
 	const char *name;
 	uint32_t addr;          /* MSR, SPR, or CP14 (CRn << 8 | CRm) */
 	uint64_t dfl_val;
@@ -67,8 +67,8 @@ struct pmu_hwmodel_reg {
 };
 
 /* Fill *reg with register `index` of `kind`; -EINVAL past the end. */
-PMU_API int pmu_hwmodel_reg(const struct pmu_model *m,
-			    enum pmu_hwmodel_reg_kind kind, unsigned index,
+PMU_API int pmu_hwmodel_reg(const struct pmu_hwmodel *m,
+			    enum pmu_hwmodel_reg_kind kind, size_t index,
 			    struct pmu_hwmodel_reg *reg);
 
 /*
@@ -76,7 +76,7 @@ PMU_API int pmu_hwmodel_reg(const struct pmu_model *m,
  * ("GenuineIntel", "AuthenticAMD", ...), family and model; NULL if none
  * is meaningfully close.
  */
-PMU_API const struct pmu_model *pmu_hwmodel_closest(const char *vendor,
+PMU_API const struct pmu_hwmodel *pmu_hwmodel_closest(const char *vendor,
 						    unsigned family,
 						    unsigned model);
 
@@ -106,7 +106,7 @@ struct pmu_check_result {
  * (is_global taken from the control).  Returns 0 if accepted, else the
  * negative errno perfctr returns; *res explains either way.
  */
-PMU_API int pmu_control_check(const struct pmu_model *m,
+PMU_API int pmu_control_check(const struct pmu_hwmodel *m,
 			      const struct pmu_control *c,
 			      struct pmu_check_result *res);
 

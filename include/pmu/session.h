@@ -139,8 +139,10 @@ PMU_API const char *pmu_session_event_name(const struct pmu_session *s,
 PMU_API const char *pmu_session_event_unit(const struct pmu_session *s,
 					   size_t i, double *scale);
 
-/* Group index of event i (events outside braces are groups of one). */
-PMU_API int pmu_session_event_group(const struct pmu_session *s, size_t i);
+/* Group index of event i (events outside braces are groups of one), or
+ * -EINVAL past the last event. */
+PMU_API ssize_t pmu_session_event_group(const struct pmu_session *s,
+					size_t i);
 
 /*
  * Open every event on the target; opts may be NULL (this thread).  Events
@@ -173,8 +175,8 @@ PMU_API int pmu_session_reset(struct pmu_session *s);
  * when the kernel allows it.  Returns the number of values filled or a
  * negative errno (-EINVAL for an element size smaller than `size`).
  */
-PMU_API int pmu_session_read(struct pmu_session *s, struct pmu_value *vals,
-			     size_t n);
+PMU_API ssize_t pmu_session_read(struct pmu_session *s,
+				 struct pmu_value *vals, size_t n);
 
 /*
  * Drive a simulated PMU: run `len` bytes of event-stream text

@@ -27,7 +27,7 @@ struct pmu_sim;   /* opaque */
  * interrupt-mode counters: the library installs a handler that behaves
  * like perfctr's per-process driver (suspend, identify the overflowed
  * counters, record them, reload, resume).  NULL + errno on failure. */
-PMU_API struct pmu_sim *pmu_sim_open(const struct pmu_model *m,
+PMU_API struct pmu_sim *pmu_sim_open(const struct pmu_hwmodel *m,
 				     struct pmu_error *err);
 PMU_API void pmu_sim_close(struct pmu_sim *sim);
 

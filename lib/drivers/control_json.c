@@ -243,7 +243,7 @@ static void copy_str(char *dst, size_t n, const char *src)
 	snprintf(dst, n, "%s", src ? src : "");
 }
 
-PMU_API int pmu_control_check(const struct pmu_model *m,
+PMU_API int pmu_control_check(const struct pmu_hwmodel *m,
 			      const struct pmu_control *c,
 			      struct pmu_check_result *res)
 {

@@ -6,10 +6,11 @@
 #include <pmu/model.h>
 
 #include "model/model.h"
+#include "util/outstruct.h"
 
-PMU_API const struct pmu_model *pmu_hwmodel_find(const char *name)
+PMU_API const struct pmu_hwmodel *pmu_hwmodel_find(const char *name)
 {
-	const struct pmu_model *m = pmu__model_find(name);
+	const struct pmu_hwmodel *m = pmu__model_find(name);
 
 	if (!m)
 		errno = ENOENT;
@@ -21,7 +22,7 @@ PMU_API size_t pmu_hwmodel_count(void)
 	return pmu__model_count();
 }
 
-PMU_API const struct pmu_model *pmu_hwmodel_at(size_t i)
+PMU_API const struct pmu_hwmodel *pmu_hwmodel_at(size_t i)
 {
 	return pmu__model_at(i);
 }
@@ -41,33 +42,37 @@ static const char *tsc_name(enum pmu_tsc_kind t)
 	return (unsigned)t < sizeof(names) / sizeof(names[0]) ? names[t] : "none";
 }
 
-PMU_API int pmu_hwmodel_info(const struct pmu_model *m,
+PMU_API int pmu_hwmodel_info(const struct pmu_hwmodel *m,
 			     struct pmu_hwmodel_info *info)
 {
-	if (!m || !info || info->size < sizeof(*info))
+	struct pmu_hwmodel_info o = { .size = sizeof(o) };
+
+	if (!m || !pmu__out_ok(info, info ? info->size : 0))
 		return -EINVAL;
-	info->name = m->name;
-	info->desc = m->desc;
-	info->arch = arch_name(m->arch);
-	info->pmu_name = m->desc_name;
-	info->cpu_type = m->cpu_type;
-	info->features = m->features;
-	info->nr_ctrs = m->nr_ctrs;
-	info->ctr_width = m->ctr_width;
-	info->emul_width = m->emul_width;
-	info->tsc = tsc_name(m->tsc_kind);
-	info->npmcs = m->nr_pmcs;
-	info->npmds = m->nr_pmds;
+	o.name = m->name;
+	o.desc = m->desc;
+	o.arch = arch_name(m->arch);
+	o.pmu_name = m->desc_name;
+	o.cpu_type = m->cpu_type;
+	o.features = m->features;
+	o.nr_ctrs = m->nr_ctrs;
+	o.ctr_width = m->ctr_width;
+	o.emul_width = m->emul_width;
+	o.tsc = tsc_name(m->tsc_kind);
+	o.npmcs = m->nr_pmcs;
+	o.npmds = m->nr_pmds;
+	PMU__OUT(info, &o);
 	return 0;
 }
 
-PMU_API int pmu_hwmodel_reg(const struct pmu_model *m,
-			    enum pmu_hwmodel_reg_kind kind, unsigned index,
+PMU_API int pmu_hwmodel_reg(const struct pmu_hwmodel *m,
+			    enum pmu_hwmodel_reg_kind kind, size_t index,
 			    struct pmu_hwmodel_reg *reg)
 {
+	struct pmu_hwmodel_reg o = { .size = sizeof(o), .index = index };
 	const struct pmu_reg_desc *d;
 
-	if (!m || !reg || reg->size < sizeof(*reg))
+	if (!m || !pmu__out_ok(reg, reg ? reg->size : 0))
 		return -EINVAL;
 	if (kind == PMU_HWMODEL_PMC && index < m->nr_pmcs)
 		d = &m->pmcs[index];
@@ -75,12 +80,12 @@ PMU_API int pmu_hwmodel_reg(const struct pmu_model *m,
 		d = &m->pmds[index];
 	else
 		return -EINVAL;
-	reg->index = index;
-	reg->name = d->name;
-	reg->addr = d->addr;
-	reg->dfl_val = d->dfl_val;
-	reg->rsvd_msk = d->rsvd_msk;
-	reg->width = d->width;
+	o.name = d->name;
+	o.addr = d->addr;
+	o.dfl_val = d->dfl_val;
+	o.rsvd_msk = d->rsvd_msk;
+	o.width = d->width;
+	PMU__OUT(reg, &o);
 	return 0;
 }
 
@@ -112,7 +117,7 @@ static const char *amd_closest(unsigned family)
 	return family >= 16 ? "fam10h" : NULL;
 }
 
-PMU_API const struct pmu_model *pmu_hwmodel_closest(const char *vendor,
+PMU_API const struct pmu_hwmodel *pmu_hwmodel_closest(const char *vendor,
 						    unsigned family,
 						    unsigned model)
 {

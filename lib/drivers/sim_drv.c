@@ -372,7 +372,7 @@ static const struct pmu__driver_ops sim_ops = {
 int pmu__sim_driver_new(const char *model, struct pmu__drv **out,
 			struct pmu_error *err)
 {
-	const struct pmu_model *m = model ? pmu__model_find(model) : NULL;
+	const struct pmu_hwmodel *m = model ? pmu__model_find(model) : NULL;
 	struct sim_drv *d;
 
 	*out = NULL;

@@ -34,7 +34,7 @@ struct xsc_run {
 struct sim_drv {
 	struct pmu__drv drv;   /* first: the ops table */
 	struct pmu_sim *s;
-	const struct pmu_model *m;
+	const struct pmu_hwmodel *m;
 	bool xsc;              /* XScale register protocol, not perfctr */
 	bool is_open, enabled, raw_width, ever_enabled;
 	size_t nev;

@@ -199,7 +199,7 @@ static int attach_extensions(struct pmu_sim *s)
 	return 0;
 }
 
-struct pmu_sim *pmu_sim_open(const struct pmu_model *m, struct pmu_error *err)
+struct pmu_sim *pmu_sim_open(const struct pmu_hwmodel *m, struct pmu_error *err)
 {
 	struct pmu_sim *s;
 	int rc;

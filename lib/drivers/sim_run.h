@@ -69,7 +69,7 @@ struct pmu_sim {
 	size_t pebs_mem_size;
 	struct pmu_sim_pebs_record *pebs_r;
 	size_t npebs, pebscap;
-	const struct pmu_model *model;
+	const struct pmu_hwmodel *model;
 	bool controlled, running;
 	struct pmu_sim_interrupt *irqs;
 	size_t nkept, irqcap;

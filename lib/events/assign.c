@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -9,6 +10,8 @@
 #include "events/encode.h"
 #include "events/jsondir.h"
 #include "util/error.h"
+#include "util/opts.h"
+#include "util/outstruct.h"
 
 #define X86_INT (1ull << 20)
 #define P4_ESCR_T1 0x3ull
@@ -225,7 +228,7 @@ static void conflict_reason(const struct pmu__model *m,
 			    struct pmu_assignment *out)
 {
 	uint64_t ctrs = 0;
-	int nres = 0, n = out->nconflict;
+	int nres = 0, n = (int)out->nconflict;
 	char list[160] = "";
 
 	for (int j = 0; j < n; j++)
@@ -271,7 +274,7 @@ static void control_note(const struct pmu__model *m,
 			 out->ev[0].name, m->name);
 		return;
 	}
-	for (int i = 0; si && i < out->nevents; i++) {
+	for (size_t i = 0; si && i < out->nevents; i++) {
 		const struct pmu_assigned_event *e = &out->ev[i];
 		if (pmu__seed_ctl_accepts(si, e->codes[0]))
 			continue;
@@ -287,8 +290,8 @@ static void control_note(const struct pmu__model *m,
 static int place(const struct pmu__model *m, struct pmu__asg_req *req,
 		 const struct pmu_encoding *enc, struct pmu_assignment *out)
 {
-	int choice[PMU_ASSIGN_MAX_EVENTS] = { 0 };
-	int n = out->nevents;
+	int choice[PMU_ASSIGN_MAX_EVENTS] = { 0 }, set[PMU_ASSIGN_MAX_EVENTS];
+	int n = (int)out->nevents;
 	uint64_t all = (n >= 64) ? ~0ull : (1ull << n) - 1;
 
 	if (pmu__assign_solve(req, n, all, choice)) {
@@ -299,7 +302,9 @@ static int place(const struct pmu__model *m, struct pmu__asg_req *req,
 		control_note(m, out);
 		return 0;
 	}
-	out->nconflict = pmu__assign_conflict(req, n, out->conflict);
+	out->nconflict = (size_t)pmu__assign_conflict(req, n, set);
+	for (size_t j = 0; j < out->nconflict; j++)
+		out->conflict[j] = (size_t)set[j];
 	conflict_reason(m, req, out);
 	return -ENOSPC;
 }
@@ -317,54 +322,74 @@ static void init_entry(struct pmu_assigned_event *a, const char *str,
 		a->cntmsk |= 1ull << r->cand[k].ctr;
 }
 
-PMU_API int pmu_assign(const char *const *events, int n,
-		       const struct pmu_assign_opts *opts,
+/* Encode and place events[0, n) on model `m` into *out (a whole one). */
+static int assign_into(const struct pmu__model *m, const char *ctl,
+		       const char *const *events, int n, unsigned dfl_plm,
 		       struct pmu_assignment *out, struct pmu_error *err)
 {
 	struct pmu__asg_req req[PMU_ASSIGN_MAX_EVENTS];
 	struct pmu_encoding enc[PMU_ASSIGN_MAX_EVENTS];
-	bool have = opts && opts->sz >= sizeof(*opts);
-	const char *name = have && opts->model ? opts->model
-					       : pmu_event_host_model();
-	const char *ctl;
-	const struct pmu__model *m;
 	int rc;
 
-	if (!out || out->size < sizeof(*out) || (n > 0 && !events) || n < 0)
+	snprintf(out->model, sizeof(out->model), "%s", m->name);
+	snprintf(out->control_model, sizeof(out->control_model), "%s", ctl);
+	for (int i = 0; i < n; i++) {
+		const struct pmu__event *ev;
+		rc = encode_one(m, events[i], i, dfl_plm, &enc[i], &ev, err);
+		if (rc) {
+			pmu__error_index(err, i);
+			return rc;
+		}
+		build_cands(m, ev, events[i], &enc[i], &req[i]);
+		init_entry(&out->ev[i], events[i], &enc[i], &req[i]);
+	}
+	out->nevents = (size_t)n;
+	return place(m, req, enc, out);
+}
+
+static int unknown_model(const char *name, struct pmu_error *err)
+{
+	const char *near = pmu__catalog_suggest(name, strlen(name));
+
+	return pmu__error(err, -ENOENT, PMU_ERR_UNKNOWN_PMU, name, -1,
+			  "unknown model %s%s%s%s; 'pmu list --models' "
+			  "shows them", name, near ? " (did you mean '" : "",
+			  near ? near : "", near ? "'?)" : "");
+}
+
+PMU_API int pmu_assign(const char *const *events, size_t n,
+		       const struct pmu_assign_opts *opts,
+		       struct pmu_assignment *out, struct pmu_error *err)
+{
+	const char *name = PMU__OPTS_GET(opts, model, NULL), *ctl;
+	const struct pmu__model *m;
+	struct pmu_assignment *a;
+	int rc = PMU__OPTS_CHECK(opts, pmu_assign_opts, err);
+
+	if (rc)
+		return rc;
+	if (!pmu__out_ok(out, out ? out->size : 0) || (n > 0 && !events))
 		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
 				  "pmu_assign: bad arguments");
 	if (n > PMU_ASSIGN_MAX_EVENTS)
 		return pmu__error(err, -E2BIG, PMU_ERR_USAGE, NULL, -1,
 				  "at most %d events can be assigned at once",
 				  PMU_ASSIGN_MAX_EVENTS);
-	memset(out, 0, sizeof(*out));
-	out->size = sizeof(*out);
-	if (!(m = resolve_model(name, &ctl))) {
-		const char *near = pmu__catalog_suggest(name, strlen(name));
-		return pmu__error(err, -ENOENT, PMU_ERR_UNKNOWN_PMU, name, -1,
-				  "unknown model %s%s%s%s; 'pmu list --models' "
-				  "shows them", name,
-				  near ? " (did you mean '" : "",
-				  near ? near : "", near ? "'?)" : "");
-	}
+	name = name ? name : pmu_event_host_model();
+	if (!(m = resolve_model(name, &ctl)))
+		return unknown_model(name, err);
 	if (m->ncounters <= 0 && m->kind != PMU__ENC_NETBURST)
 		return pmu__error(err, -EOPNOTSUPP, PMU_ERR_NOT_SUPPORTED,
 				  name, -1, "model %s has no hardware "
 				  "counters to assign", m->name);
-	snprintf(out->model, sizeof(out->model), "%s", m->name);
-	snprintf(out->control_model, sizeof(out->control_model), "%s", ctl);
-	for (int i = 0; i < n; i++) {
-		const struct pmu__event *ev;
-		rc = encode_one(m, events[i], i, have ? opts->dfl_plm : 0,
-				&enc[i], &ev, err);
-		if (rc) {
-			if (err && err->size >= sizeof(*err))
-				err->index = i;
-			return rc;
-		}
-		build_cands(m, ev, events[i], &enc[i], &req[i]);
-		init_entry(&out->ev[i], events[i], &enc[i], &req[i]);
-	}
-	out->nevents = n;
-	return place(m, req, enc, out);
+	if (!(a = calloc(1, sizeof(*a))))
+		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
+				  "out of memory");
+	a->size = sizeof(*a);
+	rc = assign_into(m, ctl, events, (int)n,
+			 PMU__OPTS_GET(opts, dfl_plm, 0u), a, err);
+	/* the conflict and the reason are output too */
+	PMU__OUT(out, a);
+	free(a);
+	return rc;
 }

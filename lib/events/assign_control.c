@@ -33,7 +33,7 @@ static void put_array(struct out *o, const char *key,
 		      const struct pmu_assignment *a, int which)
 {
 	put(o, "  \"%s\": [", key);
-	for (int i = 0; i < a->nevents; i++) {
+	for (size_t i = 0; i < a->nevents; i++) {
 		const struct pmu_assigned_event *e = &a->ev[i];
 		if (which < 0)
 			put(o, "%s%d", i ? ", " : "", e->counter);
@@ -52,7 +52,7 @@ static bool refused(const struct pmu_assignment *a)
 
 	if (a->note[0])
 		return true;
-	for (int i = 0; si && i < a->nevents; i++)
+	for (size_t i = 0; si && i < a->nevents; i++)
 		if (!pmu__seed_ctl_accepts(si, a->ev[i].codes[0]))
 			return true;
 	return false;
@@ -62,7 +62,7 @@ static bool control_ok(const struct pmu_assignment *a)
 {
 	if (!a || !a->control_model[0] || a->nconflict || a->nevents <= 0)
 		return false;
-	for (int i = 0; i < a->nevents; i++)
+	for (size_t i = 0; i < a->nevents; i++)
 		if (a->ev[i].counter < 0 ||
 		    a->ev[i].counter >= PMU_ASSIGN_FIXED ||
 		    a->ev[i].codes[0] > 0xFFFFFFFFull ||
@@ -86,7 +86,7 @@ PMU_API int pmu_assign_control_json(const struct pmu_assignment *a,
 		return -EPERM;
 	if (buf && sz)
 		buf[0] = '\0';
-	put(&o, "{\n  \"tsc_on\": %d,\n  \"nractrs\": %d,\n  \"nrictrs\": 0,\n",
+	put(&o, "{\n  \"tsc_on\": %d,\n  \"nractrs\": %zu,\n  \"nrictrs\": 0,\n",
 	    tsc, a->nevents);
 	put_array(&o, "pmc_map", a, -1);
 	put(&o, ",\n");

@@ -109,13 +109,14 @@ PMU_API int pmu_ibs_setup(enum pmu_ibs_kind kind, uint32_t maxcnt,
 	const char *root = opts && opts->sz >= sizeof(*opts) &&
 			   opts->sysfs_root ? opts->sysfs_root
 					    : PMU__SYSFS_DEFAULT;
-	struct pmu_model_info mi = { .size = sizeof(mi) };
+	struct pmu_catalog_info mi = { .size = sizeof(mi) };
 	struct pmu_ibs_config c = { .size = sizeof(c) };
 	enum ibs_level lvl;
-	int rc, m = pmu_model_find(model);
+	ssize_t m = pmu_catalog_find(model);
+	int rc;
 
 	/* Aliases ("zen4") and any case name the same model. */
-	if (m >= 0 && pmu_model_info(m, &mi) == 0)
+	if (m >= 0 && pmu_catalog_info((size_t)m, &mi) == 0)
 		model = mi.name;
 	lvl = ibs_level(model);
 

@@ -142,20 +142,23 @@ static int same_umask(const struct pmu__model *v, const struct pmu__event *ve,
 	return -1;
 }
 
-PMU_API const char *pmu_model_vendor_desc(int model, int event, int attr)
+PMU_API const char *pmu_catalog_vendor_desc(size_t model, size_t event,
+					    size_t umask)
 {
 	const struct pmu__jsondir *jd = pmu__jsondir_env();
 	const struct pmu__model *const *ms, *m, *v;
 	const struct pmu__event *ev, *ve;
+	int attr;
 	size_t n;
 
 	ms = pmu__catalog_models(&n);
-	if (!jd || model < 0 || (size_t)model >= n)
+	if (!jd || model >= n)
 		return NULL;
 	m = ms[model];
-	if (event < 0 || (uint32_t)event >= m->nevents ||
-	    attr >= m->events[event].numasks)
+	if (event >= m->nevents || (umask != PMU_CATALOG_EVENT &&
+				    umask >= m->events[event].numasks))
 		return NULL;
+	attr = umask == PMU_CATALOG_EVENT ? -1 : (int)umask;
 	ev = &m->events[event];
 	/* A model loaded from the directory has its own descriptions. */
 	for (size_t i = 0; i < pmu__jsondir_count(jd); i++)
@@ -169,7 +172,7 @@ PMU_API const char *pmu_model_vendor_desc(int model, int event, int attr)
 	return attr < 0 ? NULL : pmu__jsondir_long_desc(jd, v, ve, attr);
 }
 
-PMU_API int pmu_events_dir_host_model(void)
+PMU_API ssize_t pmu_events_dir_host_model(void)
 {
 	const struct pmu__jsondir *jd = pmu__jsondir_env();
 	const struct pmu__model *const *ms, *m;
@@ -182,6 +185,6 @@ PMU_API int pmu_events_dir_host_model(void)
 	ms = pmu__catalog_models(&n);
 	for (size_t i = 0; i < n; i++)
 		if (ms[i] == m)
-			return (int)i;
+			return (ssize_t)i;
 	return -ENOENT;
 }

@@ -6,6 +6,7 @@
 
 #include "events/catalog.h"
 #include "events/jsondir.h"
+#include "util/outstruct.h"
 
 /*
  * The public listing of models, events and their attributes
@@ -20,12 +21,12 @@ static const struct pmu__model *const *models(size_t *n)
 	return pmu__catalog_models(n);
 }
 
-static const struct pmu__model *model_at(int idx)
+static const struct pmu__model *model_at(size_t idx)
 {
 	size_t n;
 	const struct pmu__model *const *ms = models(&n);
 
-	return idx >= 0 && (size_t)idx < n ? ms[idx] : NULL;
+	return idx < n ? ms[idx] : NULL;
 }
 
 /*
@@ -54,7 +55,7 @@ static bool is_perf(const struct pmu__model *m)
 }
 
 /* The idx-th perf modifier of ev, or -1. */
-static int perf_mod_at(const struct pmu__event *ev, int idx)
+static int perf_mod_at(const struct pmu__event *ev, size_t idx)
 {
 	for (size_t i = 0; ev && i < NPERF_MODS; i++) {
 		if (perf_mods[i].hv_only && !(ev->flags & PMU__EV_PERF_HV))
@@ -65,33 +66,33 @@ static int perf_mod_at(const struct pmu__event *ev, int idx)
 	return -1;
 }
 
-static int perf_mod_count(const struct pmu__event *ev)
+static size_t perf_mod_count(const struct pmu__event *ev)
 {
-	int n = 0;
+	size_t n = 0;
 
 	while (perf_mod_at(ev, n) >= 0)
 		n++;
 	return n;
 }
 
-static int mod_count(const struct pmu__model *m, uint32_t mask)
+static size_t mod_count(const struct pmu__model *m, uint32_t mask)
 {
-	int n = 0;
+	size_t n = 0;
 
 	for (int i = 0; i < PMU__MOD_NR; i++)
 		n += (mask & PMU__MODBIT(i)) && pmu__mod_desc(m->kind, i);
 	return n;
 }
 
-PMU_API int pmu_model_count(void)
+PMU_API size_t pmu_catalog_count(void)
 {
 	size_t n;
 
 	models(&n);
-	return (int)n;
+	return n;
 }
 
-PMU_API int pmu_model_find(const char *name)
+PMU_API ssize_t pmu_catalog_find(const char *name)
 {
 	size_t n;
 	const struct pmu__model *const *ms = models(&n);
@@ -102,11 +103,11 @@ PMU_API int pmu_model_find(const char *name)
 	m = pmu__catalog_find(name, strlen(name));
 	for (size_t i = 0; m && i < n; i++)
 		if (ms[i] == m)
-			return (int)i;
+			return (ssize_t)i;
 	return -ENOENT;
 }
 
-PMU_API const char *pmu_model_suggest(const char *name)
+PMU_API const char *pmu_catalog_suggest(const char *name)
 {
 	if (!name)
 		return NULL;
@@ -114,56 +115,55 @@ PMU_API const char *pmu_model_suggest(const char *name)
 	return pmu__catalog_suggest(name, strlen(name));
 }
 
-PMU_API int pmu_model_info(int model, struct pmu_model_info *info)
+PMU_API int pmu_catalog_info(size_t model, struct pmu_catalog_info *info)
 {
 	const struct pmu__model *m = model_at(model);
 	static const char *const none[] = { NULL };
+	struct pmu_catalog_info o = { .size = sizeof(o) };
 
-	if (!m || !info)
+	if (!m || !pmu__out_ok(info, info ? info->size : 0))
 		return m ? -EINVAL : -ENOENT;
-	memset(info, 0, sizeof(*info));
-	info->size = sizeof(*info);
-	info->name = m->name;
-	info->desc = m->desc ? m->desc : "";
-	info->aliases = m->aliases ? m->aliases : none;
-	info->nevents = (int)m->nevents;
-	info->nmodifiers = is_perf(m) ? (int)NPERF_MODS
-				      : mod_count(m, m->modmsk);
-	info->ncounters = m->ncounters;
-	info->nfixed = m->nfixed;
-	info->is_host = !strcmp(pmu_event_host_model(), m->name);
+	o.name = m->name;
+	o.desc = m->desc ? m->desc : "";
+	o.aliases = m->aliases ? m->aliases : none;
+	o.nevents = m->nevents;
+	o.nmodifiers = is_perf(m) ? NPERF_MODS : mod_count(m, m->modmsk);
+	o.ncounters = m->ncounters > 0 ? (size_t)m->ncounters : 0;
+	o.nfixed = m->nfixed > 0 ? (size_t)m->nfixed : 0;
+	o.is_host = !strcmp(pmu_event_host_model(), m->name);
+	PMU__OUT(info, &o);
 	return 0;
 }
 
-static const struct pmu__event *event_at(const struct pmu__model *m, int ev)
+static const struct pmu__event *event_at(const struct pmu__model *m,
+					 size_t ev)
 {
-	return m && ev >= 0 && (uint32_t)ev < m->nevents ? &m->events[ev]
-							 : NULL;
+	return m && ev < m->nevents ? &m->events[ev] : NULL;
 }
 
-PMU_API int pmu_model_event_info(int model, int event,
-				 struct pmu_event_info *info)
+PMU_API int pmu_catalog_event_info(size_t model, size_t event,
+				   struct pmu_event_info *info)
 {
 	const struct pmu__model *m = model_at(model);
 	const struct pmu__event *ev = event_at(m, event);
+	struct pmu_event_info o = { .size = sizeof(o) };
 
-	if (!ev || !info)
+	if (!ev || !pmu__out_ok(info, info ? info->size : 0))
 		return ev ? -EINVAL : -ENOENT;
-	memset(info, 0, sizeof(*info));
-	info->size = sizeof(*info);
-	info->name = pmu__ev_name(m, ev);
-	info->desc = ev->desc ? pmu__str(m, ev->desc) : "";
-	info->code = ev->code;
-	info->code2 = m->kind == PMU__ENC_NETBURST ? ev->code2 : 0;
-	info->cntmsk = ev->cntmsk;
-	info->numasks = ev->numasks;
-	info->nattrs = ev->numasks + (is_perf(m) ? perf_mod_count(ev)
-						 : mod_count(m, ev->modmsk));
-	info->precise = !!(ev->flags & PMU__EV_PREC);
+	o.name = pmu__ev_name(m, ev);
+	o.desc = ev->desc ? pmu__str(m, ev->desc) : "";
+	o.code = ev->code;
+	o.code2 = m->kind == PMU__ENC_NETBURST ? ev->code2 : 0;
+	o.cntmsk = ev->cntmsk;
+	o.numasks = ev->numasks;
+	o.nattrs = ev->numasks + (is_perf(m) ? perf_mod_count(ev)
+					     : mod_count(m, ev->modmsk));
+	o.precise = !!(ev->flags & PMU__EV_PREC);
+	PMU__OUT(info, &o);
 	return 0;
 }
 
-PMU_API int pmu_model_event_find(int model, const char *name)
+PMU_API ssize_t pmu_catalog_event_find(size_t model, const char *name)
 {
 	const struct pmu__model *m = model_at(model);
 	const struct pmu__event *ev;
@@ -171,11 +171,11 @@ PMU_API int pmu_model_event_find(int model, const char *name)
 	if (!m || !name)
 		return -ENOENT;
 	ev = pmu__model_event(m, name, strlen(name));
-	return ev ? (int)(ev - m->events) : -ENOENT;
+	return ev ? (ssize_t)(ev - m->events) : -ENOENT;
 }
 
 static int mod_attr(const struct pmu__model *m, const struct pmu__event *ev,
-		    int idx, struct pmu_attr_info *info)
+		    size_t idx, struct pmu_attr_info *info)
 {
 	if (is_perf(m)) {
 		int p = perf_mod_at(ev, idx);
@@ -200,25 +200,33 @@ static int mod_attr(const struct pmu__model *m, const struct pmu__event *ev,
 	return -ENOENT;
 }
 
-PMU_API int pmu_model_attr_info(int model, int event, int attr,
-				struct pmu_attr_info *info)
+static void umask_attr(const struct pmu__model *m, const struct pmu__umask *u,
+		       struct pmu_attr_info *o)
+{
+	o->name = pmu__um_name(m, u);
+	o->desc = u->desc ? pmu__str(m, u->desc) : "";
+	o->type = PMU_ATTR_UMASK;
+	o->code = u->code;
+	o->is_default = !!(u->flags & PMU__UM_DFL);
+	o->exclusive = !!(u->flags & PMU__UM_EXCL);
+	o->group = u->grp;
+}
+
+PMU_API int pmu_catalog_attr_info(size_t model, size_t event, size_t attr,
+				  struct pmu_attr_info *info)
 {
 	const struct pmu__model *m = model_at(model);
 	const struct pmu__event *ev = event_at(m, event);
+	struct pmu_attr_info o = { .size = sizeof(o) };
+	int ret = 0;
 
-	if (!ev || !info || attr < 0)
-		return ev && info ? -ENOENT : -EINVAL;
-	memset(info, 0, sizeof(*info));
-	info->size = sizeof(*info);
+	if (!ev || !pmu__out_ok(info, info ? info->size : 0))
+		return ev ? -EINVAL : -ENOENT;
 	if (attr >= ev->numasks)
-		return mod_attr(m, ev, attr - ev->numasks, info);
-	const struct pmu__umask *u = &pmu__event_umasks(m, ev)[attr];
-	info->name = pmu__um_name(m, u);
-	info->desc = u->desc ? pmu__str(m, u->desc) : "";
-	info->type = PMU_ATTR_UMASK;
-	info->code = u->code;
-	info->is_default = !!(u->flags & PMU__UM_DFL);
-	info->exclusive = !!(u->flags & PMU__UM_EXCL);
-	info->group = u->grp;
-	return 0;
+		ret = mod_attr(m, ev, attr - ev->numasks, &o);
+	else
+		umask_attr(m, &pmu__event_umasks(m, ev)[attr], &o);
+	if (!ret)
+		PMU__OUT(info, &o);
+	return ret;
 }

@@ -5,7 +5,7 @@
  */
 #include "model/check.h"
 
-static int p4_cccr(const struct pmu_model *m, const struct pmu_control *c,
+static int p4_cccr(const struct pmu_hwmodel *m, const struct pmu_control *c,
 		   uint32_t i, uint32_t pmc, struct pmu_control_result *r)
 {
 	uint32_t cccr = c->evntsel[i];
@@ -49,7 +49,7 @@ static int p4_cccr(const struct pmu_model *m, const struct pmu_control *c,
 	return 0;
 }
 
-static int p4_escr(const struct pmu_model *m, const struct pmu_control *c,
+static int p4_escr(const struct pmu_hwmodel *m, const struct pmu_control *c,
 		   uint32_t i, uint32_t pmc, bool is_global,
 		   struct pmu_control_result *r)
 {
@@ -114,7 +114,7 @@ static int p4_pebs(const struct pmu_control *c, uint32_t nrctrs,
 	return 0;
 }
 
-int pmu__check_p4(const struct pmu_model *m, const struct pmu_control *c,
+int pmu__check_p4(const struct pmu_hwmodel *m, const struct pmu_control *c,
 		  bool is_global, struct pmu_control_result *r)
 {
 	uint32_t nrctrs = c->nractrs + c->nrictrs, used = 0;

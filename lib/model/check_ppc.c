@@ -11,7 +11,7 @@ static const uint32_t max_event[6] = { 127, 63, 31, 31, 31, 63 };
 /* Where each counter's event code goes: MMCR0 for PMC1/2, MMCR1 after. */
 static const uint8_t event_shift[6] = { 6, 0, 27, 22, 17, 11 };
 
-static int ppc_counters(const struct pmu_model *m,
+static int ppc_counters(const struct pmu_hwmodel *m,
 			const struct pmu_control *c, uint32_t nrctrs,
 			uint32_t *used, uint32_t *pmi,
 			struct pmu_control_result *r)
@@ -37,7 +37,7 @@ static int ppc_counters(const struct pmu_model *m,
 	return 0;
 }
 
-static int ppc_mmcr2(const struct pmu_model *m, const struct pmu_control *c,
+static int ppc_mmcr2(const struct pmu_hwmodel *m, const struct pmu_control *c,
 		     struct pmu_control_result *r)
 {
 	uint32_t v = c->ppc.mmcr2;
@@ -58,7 +58,7 @@ static int ppc_mmcr2(const struct pmu_model *m, const struct pmu_control *c,
 
 /* PMC1 has its own overflow enable (PMC1CE); PMC2-6 share PMCjCE, so if
  * any of them interrupts, every used one of them must be i-mode. */
-static int ppc_mmcr0(const struct pmu_model *m, const struct pmu_control *c,
+static int ppc_mmcr0(const struct pmu_hwmodel *m, const struct pmu_control *c,
 		     uint32_t used, uint32_t pmi, struct pmu_control_result *r)
 {
 	uint32_t v = c->ppc.mmcr0;
@@ -89,7 +89,7 @@ static int ppc_mmcr0(const struct pmu_model *m, const struct pmu_control *c,
 	return 0;
 }
 
-int pmu__check_ppc(const struct pmu_model *m, const struct pmu_control *c,
+int pmu__check_ppc(const struct pmu_hwmodel *m, const struct pmu_control *c,
 		   bool is_global, struct pmu_control_result *r)
 {
 	uint32_t nrctrs = c->nractrs + c->nrictrs, used = 0, pmi = 0;

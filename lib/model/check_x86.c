@@ -7,7 +7,7 @@
  */
 #include "model/check.h"
 
-int pmu__check_generic(const struct pmu_model *m, const struct pmu_control *c,
+int pmu__check_generic(const struct pmu_hwmodel *m, const struct pmu_control *c,
 		       bool is_global, struct pmu_control_result *r)
 {
 	if (c->nractrs || c->nrictrs)
@@ -17,7 +17,7 @@ int pmu__check_generic(const struct pmu_model *m, const struct pmu_control *c,
 	return 0;
 }
 
-static int p5_counter(const struct pmu_model *m, const struct pmu_control *c,
+static int p5_counter(const struct pmu_hwmodel *m, const struct pmu_control *c,
 		      uint32_t i, uint16_t half[2], struct pmu_control_result *r)
 {
 	uint32_t pmc = c->pmc_map[i], evntsel = c->evntsel[i];
@@ -39,7 +39,7 @@ static int p5_counter(const struct pmu_model *m, const struct pmu_control *c,
 	return 0;
 }
 
-int pmu__check_p5(const struct pmu_model *m, const struct pmu_control *c,
+int pmu__check_p5(const struct pmu_hwmodel *m, const struct pmu_control *c,
 		  bool is_global, struct pmu_control_result *r)
 {
 	uint16_t half[2] = { 0, 0 };
@@ -64,7 +64,7 @@ int pmu__check_p5(const struct pmu_model *m, const struct pmu_control *c,
 
 /* The ENable bit: K7 wants it everywhere; P6 has one global enable in
  * EVNTSEL0, so it must be set exactly on physical counter 0. */
-static int p6_enable(const struct pmu_model *m, uint32_t i, uint32_t pmc,
+static int p6_enable(const struct pmu_hwmodel *m, uint32_t i, uint32_t pmc,
 		     uint32_t evntsel, struct pmu_control_result *r)
 {
 	bool en = evntsel & PMU_P6_EVNTSEL_ENABLE;
@@ -87,7 +87,7 @@ static int p6_enable(const struct pmu_model *m, uint32_t i, uint32_t pmc,
 	return 0;
 }
 
-static int p6_counter(const struct pmu_model *m, const struct pmu_control *c,
+static int p6_counter(const struct pmu_hwmodel *m, const struct pmu_control *c,
 		      uint32_t i, uint32_t *used, struct pmu_control_result *r)
 {
 	uint32_t pmc = c->pmc_map[i], evntsel = c->evntsel[i];
@@ -118,7 +118,7 @@ static int p6_counter(const struct pmu_model *m, const struct pmu_control *c,
 	return 0;
 }
 
-int pmu__check_p6(const struct pmu_model *m, const struct pmu_control *c,
+int pmu__check_p6(const struct pmu_hwmodel *m, const struct pmu_control *c,
 		  bool is_global, struct pmu_control_result *r)
 {
 	uint32_t nrctrs = c->nractrs + c->nrictrs, used = 0;
@@ -135,7 +135,7 @@ int pmu__check_p6(const struct pmu_model *m, const struct pmu_control *c,
 	return 0;
 }
 
-int pmu__check_vc3(const struct pmu_model *m, const struct pmu_control *c,
+int pmu__check_vc3(const struct pmu_hwmodel *m, const struct pmu_control *c,
 		   bool is_global, struct pmu_control_result *r)
 {
 	uint32_t evntsel;

@@ -8,7 +8,7 @@
 
 #define XSC_IDLE 0xFFu
 
-static void xscale_images(const struct pmu_model *m, const uint32_t ev[4],
+static void xscale_images(const struct pmu_hwmodel *m, const uint32_t ev[4],
 			  uint32_t pmi, struct pmu_control_result *r)
 {
 	if (m->check.xscale.nr_ctrs == 2) {
@@ -21,7 +21,7 @@ static void xscale_images(const struct pmu_model *m, const uint32_t ev[4],
 	r->xsc_inten = pmi << 1;
 }
 
-int pmu__check_xscale(const struct pmu_model *m, const struct pmu_control *c,
+int pmu__check_xscale(const struct pmu_hwmodel *m, const struct pmu_control *c,
 		      bool is_global, struct pmu_control_result *r)
 {
 	uint32_t nrctrs = c->nractrs + c->nrictrs, used = 0, pmi = 0;

@@ -52,7 +52,7 @@ static void result_reset(struct pmu_control_result *r)
 
 /* x86/ARM: i-mode counters start negative and overflow to non-negative;
  * PPC: they start non-negative and overflow when the MSB sets. */
-static int check_ireset(const struct pmu_model *m, const struct pmu_control *c,
+static int check_ireset(const struct pmu_hwmodel *m, const struct pmu_control *c,
 			struct pmu_control_result *r)
 {
 	uint32_t nrctrs = c->nractrs + c->nrictrs;
@@ -75,7 +75,7 @@ static int check_ireset(const struct pmu_model *m, const struct pmu_control *c,
 	return 0;
 }
 
-static int run_checks(const struct pmu_model *m, const struct pmu_control *c,
+static int run_checks(const struct pmu_hwmodel *m, const struct pmu_control *c,
 		      bool is_global, struct pmu_control_result *r)
 {
 	pmu__check_fn fn;
@@ -94,7 +94,7 @@ static int run_checks(const struct pmu_model *m, const struct pmu_control *c,
 	return err ? err : fn(m, c, is_global, r);
 }
 
-int pmu__control_check(const struct pmu_model *model,
+int pmu__control_check(const struct pmu_hwmodel *model,
 		       const struct pmu_control *c, bool is_global,
 		       struct pmu_control_result *r)
 {

@@ -77,7 +77,7 @@ struct pmu_control_result {
  * start values.  Returns 0 or a negative PMU_E* errno (also in result->err).
  * `result` must not be NULL.
  */
-int pmu__control_check(const struct pmu_model *model,
+int pmu__control_check(const struct pmu_hwmodel *model,
 		       const struct pmu_control *control, bool is_global,
 		       struct pmu_control_result *result);
 

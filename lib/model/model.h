@@ -179,7 +179,7 @@ struct pmu_reg_desc {
 /* XScale CP14 register numbers in the (CRn << 8) | CRm encoding. */
 #define PMU_CP14(crn, crm) (((uint32_t)(crn) << 8) | (uint32_t)(crm))
 
-struct pmu_model {
+struct pmu_hwmodel {
 	const char *name;       /* command-line name, e.g. "p6" */
 	const char *desc;       /* one line */
 	const char *catalog;    /* event catalog of its events, NULL if none */
@@ -209,16 +209,16 @@ struct pmu_model {
 };
 
 /* Model by exact name, NULL if unknown (binary search of a sorted table). */
-const struct pmu_model *pmu__model_find(const char *name);
+const struct pmu_hwmodel *pmu__model_find(const char *name);
 
 /* Models in name order; NULL past the end. */
-const struct pmu_model *pmu__model_at(size_t i);
+const struct pmu_hwmodel *pmu__model_at(size_t i);
 size_t pmu__model_count(void);
 
 /* Data / control register of hardware counter `hw` (flags masked off),
  * 0 when the model has no such counter. */
-uint32_t pmu__model_ctr_addr(const struct pmu_model *m, unsigned hw);
-uint32_t pmu__model_ctl_addr(const struct pmu_model *m, unsigned hw);
+uint32_t pmu__model_ctr_addr(const struct pmu_hwmodel *m, unsigned hw);
+uint32_t pmu__model_ctl_addr(const struct pmu_hwmodel *m, unsigned hw);
 
 /* P4: ESCR MSR selected by CCCR.ESCR_SELECT `sel` for counter `pmc`,
  * 0 if that combination does not exist. */

@@ -75,7 +75,7 @@
 	.tsc_kind = PMU_TSC_CCNT, .ctr_width = 32, \
 	.features = PMU_FEAT_RDTSC | PMU_FEAT_PCINT
 
-static const struct pmu_model models[] = {
+static const struct pmu_hwmodel models[] = {
 	{ .name = "fam10h", .desc = "AMD Family 10h (four counters, IBS)",
 	  .catalog = "amd64_fam10h_barcelona",
 	  K7_BASE, .cpu_type = PMU_CPU_X86_AMD_FAM10H,
@@ -207,7 +207,7 @@ static const struct pmu_model models[] = {
 	  .desc_name = "XScale2", DESC(xsc2), DESC_D(xsc2) },
 };
 
-const struct pmu_model *pmu__model_find(const char *name)
+const struct pmu_hwmodel *pmu__model_find(const char *name)
 {
 	size_t lo = 0, hi = PMU_FS_ARRAY_SIZE(models);
 
@@ -232,17 +232,17 @@ size_t pmu__model_count(void)
 	return PMU_FS_ARRAY_SIZE(models);
 }
 
-const struct pmu_model *pmu__model_at(size_t i)
+const struct pmu_hwmodel *pmu__model_at(size_t i)
 {
 	return i < PMU_FS_ARRAY_SIZE(models) ? &models[i] : NULL;
 }
 
-uint32_t pmu__model_ctr_addr(const struct pmu_model *m, unsigned hw)
+uint32_t pmu__model_ctr_addr(const struct pmu_hwmodel *m, unsigned hw)
 {
 	return hw < m->nr_hw_ctrs ? m->ctr_addr[hw] : 0;
 }
 
-uint32_t pmu__model_ctl_addr(const struct pmu_model *m, unsigned hw)
+uint32_t pmu__model_ctl_addr(const struct pmu_hwmodel *m, unsigned hw)
 {
 	return hw < m->nr_hw_ctrs ? m->ctl_addr[hw] : 0;
 }

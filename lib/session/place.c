@@ -188,7 +188,7 @@ static int assign(struct plan *p, struct pmu_session *s, uint64_t *used,
 	if (!ret && a->note[0] && !is_xscale(p->model))
 		ret = pmu__error(err, -EINVAL, PMU_ERR_NOT_SUPPORTED, NULL, -1,
 				 "%s", a->note);
-	for (int j = 0; !ret && j < a->nevents; j++) {
+	for (size_t j = 0; !ret && j < a->nevents; j++) {
 		place_from(&s->place[p->at[j]], &a->ev[j]);
 		*used |= 1ull << a->ev[j].counter;
 	}
@@ -199,9 +199,10 @@ static int assign(struct plan *p, struct pmu_session *s, uint64_t *used,
 /* Raw XScale codes take the free counters in order. */
 static void place_raw(struct plan *p, struct pmu_session *s, uint64_t used)
 {
-	struct pmu_model_info ci = { .size = sizeof(ci) };
-	int m = pmu_model_find(p->model);
-	int nctr = m >= 0 && !pmu_model_info(m, &ci) ? ci.ncounters : 0;
+	struct pmu_catalog_info ci = { .size = sizeof(ci) };
+	ssize_t m = pmu_catalog_find(p->model);
+	int nctr = m >= 0 && !pmu_catalog_info((size_t)m, &ci)
+		   ? (int)ci.ncounters : 0;
 	int c = 0;
 
 	for (size_t i = 0; i < s->n; i++) {

@@ -215,9 +215,10 @@ PMU_API const char *pmu_session_event_unit(const struct pmu_session *s,
 	return s->ev[i].unit;
 }
 
-PMU_API int pmu_session_event_group(const struct pmu_session *s, size_t i)
+PMU_API ssize_t pmu_session_event_group(const struct pmu_session *s,
+					size_t i)
 {
-	return s && i < s->n ? s->ev[i].group : -1;
+	return s && i < s->n ? s->ev[i].group : -EINVAL;
 }
 
 PMU_API const char *pmu_session_driver(const struct pmu_session *s)

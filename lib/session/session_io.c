@@ -45,8 +45,8 @@ static inline void fill_value(struct pmu_value *v, const struct pmu__count *c,
  * fields both sides know; bytes past this library's struct are left as
  * the caller set them.
  */
-PMU_API int pmu_session_read(struct pmu_session *s, struct pmu_value *vals,
-			     size_t n)
+PMU_API ssize_t pmu_session_read(struct pmu_session *s,
+				 struct pmu_value *vals, size_t n)
 {
 	size_t stride, copy, i;
 	int ret;
@@ -74,7 +74,7 @@ PMU_API int pmu_session_read(struct pmu_session *s, struct pmu_value *vals,
 		v.size = stride;
 		memcpy(dst, &v, copy);
 	}
-	return (int)n;
+	return (ssize_t)n;
 }
 
 int pmu__session_feed(struct pmu_session *s, const struct pmu__feed *f,

@@ -30,7 +30,7 @@ static void perfctr_intr(struct pmu__sim *sim, void *arg,
 int pmu__perfctr_init(struct pmu__perfctr *pc, struct pmu__sim *sim,
 		      const char *model_name)
 {
-	const struct pmu_model *m = model_name ? pmu__model_find(model_name) : NULL;
+	const struct pmu_hwmodel *m = model_name ? pmu__model_find(model_name) : NULL;
 	int err;
 
 	if (!pc || !sim)

@@ -64,7 +64,7 @@ struct pmu__perfctr_cache {
 
 struct pmu__perfctr {
 	struct pmu__sim *sim;
-	const struct pmu_model *model;
+	const struct pmu_hwmodel *model;
 	const char *cpu_name;         /* perfctr_cpu_name */
 	uint32_t features;            /* PMU_FEAT_* */
 	const char *service;          /* reserving high-level driver */

@@ -97,7 +97,7 @@ static void clear_xscale(struct pmu__perfctr *pc)
 
 void pmu__perfctr_hw_clear(struct pmu__perfctr *pc)
 {
-	const struct pmu_model *m = pc->model;
+	const struct pmu_hwmodel *m = pc->model;
 
 	pmu__sim_zero(&pc->cache, sizeof(pc->cache));
 	if (is_family(pc, PMU_CHECK_P5_LIKE))
@@ -144,7 +144,7 @@ uint32_t pmu__perfctr_hw_read_ctr(struct pmu__perfctr *pc,
 
 static void write_x86(struct pmu__perfctr *pc, const struct pmu__perfctr_state *st)
 {
-	const struct pmu_model *m = pc->model;
+	const struct pmu_hwmodel *m = pc->model;
 	unsigned n = pmu__cstatus_nrctrs(st->cstatus);
 
 	if (is_family(pc, PMU_CHECK_P5_LIKE)) {
@@ -316,7 +316,7 @@ static void xscale_clear_flags(struct pmu__perfctr *pc, uint32_t hwmask)
 void pmu__perfctr_hw_rearm(struct pmu__perfctr *pc,
 			   const struct pmu__perfctr_state *st, uint32_t *mask)
 {
-	const struct pmu_model *m = pc->model;
+	const struct pmu_hwmodel *m = pc->model;
 	uint32_t hwmask = 0;
 
 	if (m->arch == PMU_ARCH_X86 && pmu__sim_lvtpc_automask(pc->sim))

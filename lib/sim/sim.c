@@ -8,7 +8,7 @@
 #include "sim/sim_util.h"
 #include "model/control.h"
 
-int pmu__sim_init(struct pmu__sim *s, const struct pmu_model *m)
+int pmu__sim_init(struct pmu__sim *s, const struct pmu_hwmodel *m)
 {
 	if (!s || !m || m->nr_hw_ctrs > PMU_MAX_CTRS || m->ctr_width == 0 ||
 	    m->ctr_width > 64)

@@ -177,7 +177,7 @@ struct pmu__sim_stats {
 };
 
 struct pmu__sim {
-	const struct pmu_model *model;
+	const struct pmu_hwmodel *model;
 	uint32_t quirks;          /* model->quirks, cached */
 	uint32_t nr_hw;           /* hardware counters simulated */
 	uint64_t wmask;           /* (1 << ctr_width) - 1 */
@@ -234,7 +234,7 @@ struct pmu__sim {
 
 /* Initialise `sim` for `model` (all counters and controls at reset values,
  * LVTPC masked, user mode).  Returns 0 or -PMU_EINVAL. */
-int pmu__sim_init(struct pmu__sim *sim, const struct pmu_model *model);
+int pmu__sim_init(struct pmu__sim *sim, const struct pmu_hwmodel *model);
 
 /* Interrupt callback (NULL: interrupts are counted and dropped). */
 void pmu__sim_set_irq(struct pmu__sim *sim, pmu__sim_irq_fn fn, void *arg);

@@ -31,7 +31,7 @@ static void cfg_set(struct pmu__sim_cfg *c, uint32_t key, uint32_t umask,
 /* P5, MII, WinChip: two 16-bit halves of the CESR. */
 static void decode_p5(struct pmu__sim *s)
 {
-	const struct pmu_model *m = s->model;
+	const struct pmu_hwmodel *m = s->model;
 
 	for (unsigned hw = 0; hw < s->nr_hw && hw < 2; hw++) {
 		uint32_t half = (uint32_t)s->ctl[hw];

@@ -185,12 +185,12 @@ static int public_error(const char *list, const struct fault *f,
 			  fault_text(f->why));
 }
 
-PMU_API int pmu_cpulist_parse(const char *list, int *cpus, size_t max,
-			      struct pmu_error *err)
+PMU_API ssize_t pmu_cpulist_parse(const char *list, int *cpus, size_t max,
+				  struct pmu_error *err)
 {
 	unsigned char *set;
 	struct fault f;
-	int n = 0;
+	ssize_t n = 0;
 
 	if (!list || (!cpus && max))
 		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,

@@ -38,7 +38,7 @@ static void print_text(const struct pmu_assignment *a)
 	else
 		printf("model %s\n", a->model);
 	printf("%-8s %-40s %s\n", "counter", "event", "register values");
-	for (int i = 0; i < a->nevents; i++) {
+	for (size_t i = 0; i < a->nevents; i++) {
 		const struct pmu_assigned_event *e = &a->ev[i];
 		char c[16];
 		ctr_str(c, sizeof(c), e->counter);
@@ -65,7 +65,7 @@ static void print_conflict(const struct pmu_assignment *a, bool json)
 		printf("{\"model\": ");
 		pmu_tool_json_str(stdout, a->model);
 		printf(", \"ok\": false, \"conflict\": [");
-		for (int j = 0; j < a->nconflict; j++) {
+		for (size_t j = 0; j < a->nconflict; j++) {
 			printf("%s", j ? ", " : "");
 			pmu_tool_json_str(stdout, a->ev[a->conflict[j]].event);
 		}
@@ -74,9 +74,9 @@ static void print_conflict(const struct pmu_assignment *a, bool json)
 		printf("}\n");
 		return;
 	}
-	printf("conflict: these %d event(s) cannot be counted together on "
+	printf("conflict: these %zu event(s) cannot be counted together on "
 	       "%s:\n", a->nconflict, a->model);
-	for (int j = 0; j < a->nconflict; j++)
+	for (size_t j = 0; j < a->nconflict; j++)
 		printf("  %s\n", a->ev[a->conflict[j]].event);
 	printf("reason: %s\n", a->reason);
 }
@@ -88,7 +88,7 @@ static void print_json(const struct pmu_assignment *a)
 	printf(", \"control_model\": ");
 	pmu_tool_json_str(stdout, a->control_model);
 	printf(", \"ok\": true, \"events\": [");
-	for (int i = 0; i < a->nevents; i++) {
+	for (size_t i = 0; i < a->nevents; i++) {
 		const struct pmu_assigned_event *e = &a->ev[i];
 		char c[16];
 		ctr_str(c, sizeof(c), e->counter);

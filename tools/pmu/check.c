@@ -74,7 +74,7 @@ static int run(const char *model, const char *path, bool json)
 {
 	struct pmu_error err = { .size = sizeof(err) };
 	struct pmu_check_result res = { .size = sizeof(res) };
-	const struct pmu_model *m = pmu_hwmodel_find(model);
+	const struct pmu_hwmodel *m = pmu_hwmodel_find(model);
 	struct pmu_control *c;
 
 	if (!m) {

@@ -240,10 +240,11 @@ static int encode_ibs(const char *ev, const struct pmu_encode_opts *opts,
 {
 	struct pmu_ibs_opts io = { .sz = sizeof(io) };
 	struct pmu_ibs_config c = { .size = sizeof(c) };
-	struct pmu_model_info mi = { .size = sizeof(mi) };
+	struct pmu_catalog_info mi = { .size = sizeof(mi) };
 	struct ibs_req r;
 	const char *rest;
-	int kind = ibs_kind(ev, &rest), m, rc;
+	int kind = ibs_kind(ev, &rest), rc;
+	ssize_t m;
 
 	if (kind < 0)
 		return -1;
@@ -252,9 +253,9 @@ static int encode_ibs(const char *ev, const struct pmu_encode_opts *opts,
 		*cls = r.cls;
 		return 1;
 	}
-	m = pmu_model_find(r.model);
-	if (m < 0 || pmu_model_info(m, &mi)) {
-		const char *near = pmu_model_suggest(r.model);
+	m = pmu_catalog_find(r.model);
+	if (m < 0 || pmu_catalog_info((size_t)m, &mi)) {
+		const char *near = pmu_catalog_suggest(r.model);
 		ibs_fail(&r, err, PMU_ERR_UNKNOWN_PMU, r.model, "unknown pmu '%s'%s%s%s; "
 			 "see 'pmu list --models'", r.model,
 			 near ? " (did you mean '" : "", near ? near : "",
@@ -366,8 +367,8 @@ int cmd_encode(int argc, char **argv)
 		return EXIT_PMU_USAGE;
 	}
 	/* Checked after the options: --events-dir may add the model. */
-	if (opts.model && pmu_model_find(opts.model) < 0) {
-		const char *near = pmu_model_suggest(opts.model);
+	if (opts.model && pmu_catalog_find(opts.model) < 0) {
+		const char *near = pmu_catalog_suggest(opts.model);
 		pmu_tool_err("unknown model '%s'%s%s%s; see 'pmu list "
 			     "--models'", opts.model,
 			     near ? " (did you mean '" : "", near ? near : "",

@@ -31,14 +31,14 @@ static void usage(FILE *f)
 	      "See pmu-info(1).\n", f);
 }
 
-static void print_regs_json(const struct pmu_model *m,
+static void print_regs_json(const struct pmu_hwmodel *m,
 			    enum pmu_hwmodel_reg_kind kind, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++) {
 		struct pmu_hwmodel_reg r = { .size = sizeof(r) };
 
 		pmu_hwmodel_reg(m, kind, i, &r);
-		printf("%s{\"index\": %u, \"name\": ", i ? ", " : "", r.index);
+		printf("%s{\"index\": %zu, \"name\": ", i ? ", " : "", r.index);
 		pmu_tool_json_str(stdout, r.name);
 		printf(", \"addr\": \"0x%" PRIx32 "\", \"dfl_val\": \"0x%" PRIx64
 		       "\", \"rsvd_msk\": \"0x%" PRIx64 "\", \"width\": %u}",
@@ -46,7 +46,7 @@ static void print_regs_json(const struct pmu_model *m,
 	}
 }
 
-static void print_regs_text(const struct pmu_model *m,
+static void print_regs_text(const struct pmu_hwmodel *m,
 			    enum pmu_hwmodel_reg_kind kind, unsigned n)
 {
 	const char *pfx = kind == PMU_HWMODEL_PMC ? "pmc" : "pmd";
@@ -78,7 +78,7 @@ static void print_features(unsigned f)
 	printf(")");
 }
 
-static void print_model_text(const struct pmu_model *m,
+static void print_model_text(const struct pmu_hwmodel *m,
 			     const struct pmu_hwmodel_info *in)
 {
 	printf("model %s: %s\n", in->name, in->desc);
@@ -103,7 +103,7 @@ static void print_model_text(const struct pmu_model *m,
 
 static int info_model(const char *name, bool json)
 {
-	const struct pmu_model *m = pmu_hwmodel_find(name);
+	const struct pmu_hwmodel *m = pmu_hwmodel_find(name);
 	struct pmu_hwmodel_info in = { .size = sizeof(in) };
 
 	if (!m) {
@@ -240,7 +240,7 @@ static long pmu_type(const char *name)
 	return t;
 }
 
-static const char *model_name(const struct pmu_model *m)
+static const char *model_name(const struct pmu_hwmodel *m)
 {
 	struct pmu_hwmodel_info in = { .size = sizeof(in) };
 

@@ -49,19 +49,22 @@ static bool match(const char *pat, const char *name)
 }
 
 /* Vendor text, when a vendor event directory has one, else ours. */
-static const char *best_desc(int m, int e, int a, const char *own)
+static const char *best_desc(size_t m, size_t e, size_t a,
+			     const char *own)
 {
-	const char *v = pmu_model_vendor_desc(m, e, a);
+	const char *v = pmu_catalog_vendor_desc(m, e, a);
 
 	return v ? v : own ? own : "";
 }
 
-static void attrs_json(int m, int e, const struct pmu_event_info *ei)
+static void attrs_json(size_t m, size_t e, const struct pmu_event_info *ei)
 {
 	printf(", \"umasks\": [");
-	for (int a = 0, nu = 0, nm = 0; a < ei->nattrs; a++) {
+	size_t nu = 0, nm = 0;
+
+	for (size_t a = 0; a < ei->nattrs; a++) {
 		struct pmu_attr_info ai = { .size = sizeof(ai) };
-		if (pmu_model_attr_info(m, e, a, &ai))
+		if (pmu_catalog_attr_info(m, e, a, &ai))
 			continue;
 		if (a == ei->numasks)
 			printf("], \"modifiers\": [");
@@ -80,12 +83,12 @@ static void attrs_json(int m, int e, const struct pmu_event_info *ei)
 	printf(ei->numasks == ei->nattrs ? "], \"modifiers\": []" : "]");
 }
 
-static void attrs_text(int m, int e, const struct pmu_event_info *ei)
+static void attrs_text(size_t m, size_t e, const struct pmu_event_info *ei)
 {
-	for (int a = 0; a < ei->nattrs; a++) {
+	for (size_t a = 0; a < ei->nattrs; a++) {
 		struct pmu_attr_info ai = { .size = sizeof(ai) };
 		char lhs[96];
-		if (pmu_model_attr_info(m, e, a, &ai))
+		if (pmu_catalog_attr_info(m, e, a, &ai))
 			continue;
 		if (ai.type == PMU_ATTR_UMASK)
 			snprintf(lhs, sizeof(lhs), "%s 0x%02llx%s", ai.name,
@@ -99,10 +102,10 @@ static void attrs_text(int m, int e, const struct pmu_event_info *ei)
 	}
 }
 
-static void event_json(int m, int e, const char *model,
+static void event_json(size_t m, size_t e, const char *model,
 		       const struct pmu_event_info *ei)
 {
-	const char *vd = pmu_model_vendor_desc(m, e, -1);
+	const char *vd = pmu_catalog_vendor_desc(m, e, PMU_CATALOG_EVENT);
 
 	printf("{\"model\": ");
 	pmu_tool_json_str(stdout, model);
@@ -120,10 +123,10 @@ static void event_json(int m, int e, const char *model,
 	printf("}\n");
 }
 
-static void event_text(int m, int e, const char *model,
+static void event_text(size_t m, size_t e, const char *model,
 		       const struct pmu_event_info *ei, bool lng)
 {
-	const char *vd = pmu_model_vendor_desc(m, e, -1);
+	const char *vd = pmu_catalog_vendor_desc(m, e, PMU_CATALOG_EVENT);
 
 	if (ei->desc && ei->desc[0])
 		printf("%s::%-40s %s\n", model, ei->name, ei->desc);
@@ -136,15 +139,15 @@ static void event_text(int m, int e, const char *model,
 	attrs_text(m, e, ei);
 }
 
-static void list_events(int m, const struct list_args *a)
+static void list_events(size_t m, const struct list_args *a)
 {
-	struct pmu_model_info mi = { .size = sizeof(mi) };
+	struct pmu_catalog_info mi = { .size = sizeof(mi) };
 
-	if (pmu_model_info(m, &mi))
+	if (pmu_catalog_info(m, &mi))
 		return;
-	for (int e = 0; e < mi.nevents; e++) {
+	for (size_t e = 0; e < mi.nevents; e++) {
 		struct pmu_event_info ei = { .size = sizeof(ei) };
-		if (pmu_model_event_info(m, e, &ei) || !match(a->pattern,
+		if (pmu_catalog_event_info(m, e, &ei) || !match(a->pattern,
 							      ei.name))
 			continue;
 		if (a->json)
@@ -172,10 +175,10 @@ static void list_models(bool json)
 	char note[320];
 	bool cpu_known = pmu_tool_host_note(note, sizeof(note));
 
-	for (int m = 0; m < pmu_model_count(); m++) {
-		struct pmu_model_info mi = { .size = sizeof(mi) };
+	for (size_t m = 0; m < pmu_catalog_count(); m++) {
+		struct pmu_catalog_info mi = { .size = sizeof(mi) };
 		char al[128];
-		if (pmu_model_info(m, &mi))
+		if (pmu_catalog_info(m, &mi))
 			continue;
 		join_aliases(mi.aliases, al, sizeof(al));
 		if (json) {
@@ -185,12 +188,12 @@ static void list_models(bool json)
 			pmu_tool_json_str(stdout, mi.desc);
 			printf(", \"aliases\": ");
 			pmu_tool_json_str(stdout, al);
-			printf(", \"events\": %d, \"counters\": %d, "
-			       "\"fixed\": %d, \"host\": %s}\n", mi.nevents,
+			printf(", \"events\": %zu, \"counters\": %zu, "
+			       "\"fixed\": %zu, \"host\": %s}\n", mi.nevents,
 			       mi.ncounters, mi.nfixed,
 			       mi.is_host ? "true" : "false");
 		} else {
-			printf("%-24s %-34s %4d events%s%s%s\n", mi.name,
+			printf("%-24s %-34s %4zu events%s%s%s\n", mi.name,
 			       mi.desc ? mi.desc : "", mi.nevents,
 			       al[0] ? "  aka " : "", al, !mi.is_host ? "" :
 			       cpu_known ? "  (this host)" :
@@ -237,14 +240,14 @@ static void list_sysfs(const struct list_args *a)
 bool pmu_tool_host_note(char *buf, size_t sz)
 {
 	const char *env = getenv("PMU_EVENTS_MODEL"), *host;
-	struct pmu_model_info mi = { .size = sizeof(mi) };
+	struct pmu_catalog_info mi = { .size = sizeof(mi) };
 	char cpu[64] = "unknown CPU";
-	int m = env && *env ? pmu_model_find(env) : -1;
+	ssize_t m = env && *env ? pmu_catalog_find(env) : -1;
 	size_t l = 0;
 
 	buf[0] = '\0';
 	host = pmu_event_host_model();
-	if (env && *env && (m < 0 || pmu_model_info(m, &mi) ||
+	if (env && *env && (m < 0 || pmu_catalog_info((size_t)m, &mi) ||
 			    strcasecmp(mi.name, host)))
 		l = (size_t)snprintf(buf, sz, "PMU_EVENTS_MODEL='%s' names "
 				     "no built-in model and is ignored; ", env);
@@ -340,20 +343,21 @@ static int split_pattern(struct list_args *a, char *buf, size_t sz)
 	return 0;
 }
 
-static int list_host(int m, const struct list_args *a)
+static int list_host(ssize_t m, const struct list_args *a)
 {
 	char note[320];
-	int p = pmu_model_find("perf"), v = pmu_events_dir_host_model();
+	ssize_t p = pmu_catalog_find("perf"), v = pmu_events_dir_host_model();
 
 	/* Say which catalog stands for this CPU: on a CPU no catalog knows
 	 * the listing silently lacks every core event otherwise. */
 	pmu_tool_host_note(note, sizeof(note));
 	pmu_tool_err("list: %s", note);
-	list_events(m, a);
+	if (m >= 0)
+		list_events((size_t)m, a);
 	if (v >= 0 && v != m)
-		list_events(v, a);
+		list_events((size_t)v, a);
 	if (p >= 0 && p != m)
-		list_events(p, a);
+		list_events((size_t)p, a);
 	list_sysfs(a);
 	return 0;
 }
@@ -362,7 +366,8 @@ int cmd_list(int argc, char **argv)
 {
 	struct list_args a = { 0 };
 	char mbuf[64];
-	int rc = parse_args(argc, argv, &a), m;
+	int rc = parse_args(argc, argv, &a);
+	ssize_t m;
 
 	if (rc || (rc = split_pattern(&a, mbuf, sizeof(mbuf))))
 		return rc < 0 ? 0 : rc;
@@ -376,15 +381,15 @@ int cmd_list(int argc, char **argv)
 		return 0;
 	}
 	if (!a.model)
-		return list_host(pmu_model_find(pmu_event_host_model()), &a);
-	if ((m = pmu_model_find(a.model)) < 0) {
-		const char *near = pmu_model_suggest(a.model);
+		return list_host(pmu_catalog_find(pmu_event_host_model()), &a);
+	if ((m = pmu_catalog_find(a.model)) < 0) {
+		const char *near = pmu_catalog_suggest(a.model);
 		pmu_tool_err("list: unknown model '%s'%s%s%s; see 'pmu list "
 			     "--models'", a.model,
 			     near ? " (did you mean '" : "", near ? near : "",
 			     near ? "'?)" : "");
 		return EXIT_PMU_INPUT;
 	}
-	list_events(m, &a);
+	list_events((size_t)m, &a);
 	return 0;
 }

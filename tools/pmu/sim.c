@@ -209,7 +209,7 @@ static int run(const struct sim_args *a)
 {
 	struct pmu_error err = { .size = sizeof(err) };
 	struct pmu_sim_result r = { .size = sizeof(r) };
-	const struct pmu_model *m = pmu_hwmodel_find(a->model);
+	const struct pmu_hwmodel *m = pmu_hwmodel_find(a->model);
 	struct pmu_sim *s;
 	char *text = NULL;
 	size_t len = 0;

@@ -234,7 +234,7 @@ static void verbose_events(const struct stat_ctx *c)
 		const char *why = pmu_session_event_reason(c->s, i);
 		int st = pmu_session_event_status(c->s, i, NULL);
 
-		fprintf(stderr, "pmu: event %zu: %s (group %d)%s%s\n", i,
+		fprintf(stderr, "pmu: event %zu: %s (group %zd)%s%s\n", i,
 			pmu_session_event_name(c->s, i),
 			pmu_session_event_group(c->s, i),
 			st == PMU_EVENT_NOT_SUPPORTED ? ": not supported: "
@@ -789,10 +789,11 @@ static int check_cpu_list(const char *list)
 {
 	long ncpus = sysconf(_SC_NPROCESSORS_CONF);
 	struct pmu_error err = { .size = sizeof(err) };
-	int n = pmu_cpulist_parse(list, NULL, 0, &err), *cpus, top;
+	ssize_t n = pmu_cpulist_parse(list, NULL, 0, &err);
+	int *cpus, top;
 
 	if (n < 0)
-		return cpu_list_error(list, n, &err, ncpus);
+		return cpu_list_error(list, (int)n, &err, ncpus);
 	cpus = malloc((size_t)n * sizeof(*cpus));
 	if (!cpus) {
 		pmu_tool_err("out of memory");
