@@ -45,6 +45,7 @@ TESTS       := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 EXAMPLES    := $(EX_SRCS:examples/%.c=$(BUILD)/examples/%)
 FUZZ_REPLAY := $(FUZZ_SRCS:tests/fuzz/fuzz-%.c=$(BUILD)/fuzz/replay-%)
 TEST_HELPERS := $(BUILD)/tests/libinject.so $(BUILD)/tests/spin $(BUILD)/tests/evdump
+ABI_TEST    := $(BUILD)/tests/test-abi-old
 
 STATIC_LIB  := $(BUILD)/libpmu.a
 SHARED_LIB  := $(BUILD)/libpmu.so.$(VERSION)
@@ -117,6 +118,13 @@ $(BUILD)/tests/test-%: tests/test-%.c $(STATIC_LIB) $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Itests $(CFLAGS) $(LDFLAGS) -o $@ $< $(STATIC_LIB) -lcmocka $(TEST_LDLIBS_$(notdir $@)) $(LDLIBS)
 
+# A caller built against an older release's header (tests/abi/pmu-0.h,
+# smaller structs) and run against this shared library.
+$(ABI_TEST): tests/abi/test-abi-old.c tests/abi/pmu-0.h $(SHARED_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) -D_GNU_SOURCE -Itests/abi $(CFLAGS) $(LDFLAGS) -o $@ $< \
+		-L$(BUILD) -Wl,-rpath,$(abspath $(BUILD)) -lpmu -lcmocka $(LDLIBS)
+
 $(BUILD)/tests/libinject.so: tests/cli/inject.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -shared -o $@ $< -ldl
@@ -133,7 +141,7 @@ $(BUILD)/fuzz/replay-%: tests/fuzz/fuzz-%.c tests/fuzz/replay.c $(STATIC_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< tests/fuzz/replay.c $(STATIC_LIB) $(LDLIBS)
 
-check-build: all $(TESTS) $(TEST_HELPERS) $(FUZZ_REPLAY)
+check-build: all $(TESTS) $(ABI_TEST) $(TEST_HELPERS) $(FUZZ_REPLAY)
 
 # Default check: the plain build (unit tests also under valgrind) and the
 # ASan/UBSan build; SANITIZE=1 check runs only the sanitizer build.

@@ -13,6 +13,7 @@
 
 #include "drivers/control_json.h"
 #include "util/error.h"
+#include "util/outstruct.h"
 #include "util/file.h"
 
 static int field_error(struct pmu_error *err, const struct pmu_json *v,
@@ -27,8 +28,7 @@ static int field_error(struct pmu_error *err, const struct pmu_json *v,
 	pmu__error(err, -EINVAL, PMU_ERR_BAD_VALUE, name, -1,
 		   "field '%s' (line %d, column %d): %s", name,
 		   v ? v->line : 0, v ? v->col : 0, why);
-	if (err && err->size >= sizeof(*err))
-		err->index = index;
+	pmu__error_index(err, index);
 	return -EINVAL;
 }
 
@@ -247,19 +247,21 @@ PMU_API int pmu_control_check(const struct pmu_hwmodel *m,
 			      const struct pmu_control *c,
 			      struct pmu_check_result *res)
 {
+	struct pmu_check_result o = { .size = sizeof(o) };
 	struct pmu_control_result r;
 	int rc;
 
-	if (!m || !c || !res || res->size < sizeof(*res))
+	if (!m || !c || !pmu__out_ok(res, res ? res->size : 0))
 		return -EINVAL;
 	rc = pmu__control_check(m, c, c->is_global != 0, &r);
-	res->ok = rc == 0;
-	res->code = rc;
-	copy_str(res->rule, sizeof(res->rule), r.rule);
-	res->counter = r.counter;
-	copy_str(res->field, sizeof(res->field), r.field);
-	res->value = r.value;
-	copy_str(res->message, sizeof(res->message), r.message);
-	res->cstatus = r.cstatus;
+	o.ok = rc == 0;
+	o.code = rc;
+	copy_str(o.rule, sizeof(o.rule), r.rule);
+	o.counter = r.counter;
+	copy_str(o.field, sizeof(o.field), r.field);
+	o.value = r.value;
+	copy_str(o.message, sizeof(o.message), r.message);
+	o.cstatus = r.cstatus;
+	PMU__OUT(res, &o);
 	return rc;
 }

@@ -118,7 +118,6 @@ int pmu__perf_open_error(struct pmu__perf *p, size_t i, int ret,
 				 "cannot open '%s': %s", ev_name(p, i),
 				 pmu_strerror(ret));
 	}
-	if (err && err->size >= sizeof(*err))
-		err->index = (int)i;
+	pmu__error_index(err, (int)i);
 	return ret;
 }

@@ -10,6 +10,7 @@
 
 #include "drivers/sim_run.h"
 #include "util/error.h"
+#include "util/outstruct.h"
 
 struct exec {
 	struct pmu_sim *s;
@@ -245,14 +246,10 @@ int pmu_sim_run(struct pmu_sim *s, const char *text, size_t len,
 	return rc;
 }
 
-int pmu_sim_result(const struct pmu_sim *s, struct pmu_sim_result *r)
+static void fill_result(const struct pmu_sim *s, struct pmu_sim_result *r)
 {
 	uint32_t cs = s->st.cstatus;
 
-	if (!r || r->size < sizeof(*r))
-		return -EINVAL;
-	memset(r, 0, sizeof(*r));
-	r->size = sizeof(*r);
 	r->model = s->model->name;
 	r->cstatus = cs;
 	r->tsc_on = pmu__cstatus_has_tsc(cs);
@@ -273,32 +270,48 @@ int pmu_sim_result(const struct pmu_sim *s, struct pmu_sim_result *r)
 	r->cycles = s->cycles;
 	r->control_writes = s->sim.stats.ctl_writes - s->ctl_base;
 	r->counter_writes = s->sim.stats.ctr_writes - s->ctr_base;
+}
+
+int pmu_sim_result(const struct pmu_sim *s, struct pmu_sim_result *r)
+{
+	struct pmu_sim_result o = { .size = sizeof(o) };
+
+	if (!s || !pmu__out_ok(r, r ? r->size : 0))
+		return -EINVAL;
+	fill_result(s, &o);
+	PMU__OUT(r, &o);
 	return 0;
 }
 
 int pmu_sim_interrupt_at(const struct pmu_sim *s, size_t i,
 			 struct pmu_sim_interrupt *out)
 {
+	if (!s || !pmu__out_ok(out, out ? out->size : 0))
+		return -EINVAL;
 	if (i >= s->nkept)
 		return -ERANGE;
-	*out = s->irqs[i];
+	PMU__OUT(out, &s->irqs[i]);
 	return 0;
 }
 
 int pmu_sim_ibs_at(const struct pmu_sim *s, size_t i,
 		   struct pmu_sim_ibs_sample *out)
 {
+	if (!s || !pmu__out_ok(out, out ? out->size : 0))
+		return -EINVAL;
 	if (i >= s->nibs)
 		return -ERANGE;
-	*out = s->ibs_s[i];
+	PMU__OUT(out, &s->ibs_s[i]);
 	return 0;
 }
 
 int pmu_sim_pebs_at(const struct pmu_sim *s, size_t i,
 		    struct pmu_sim_pebs_record *out)
 {
+	if (!s || !pmu__out_ok(out, out ? out->size : 0))
+		return -EINVAL;
 	if (i >= s->npebs)
 		return -ERANGE;
-	*out = s->pebs_r[i];
+	PMU__OUT(out, &s->pebs_r[i]);
 	return 0;
 }

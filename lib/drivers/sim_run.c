@@ -330,8 +330,7 @@ int pmu_sim_control(struct pmu_sim *s, const struct pmu_control *c,
 		rc = pmu__error(err, rc, PMU_ERR_BAD_VALUE, s->st.check.rule, -1,
 				"control rejected: %s (%s): %s", errno_name(rc),
 				s->st.check.rule, s->st.check.message);
-		if (err)
-			err->index = s->st.check.counter;
+		pmu__error_index(err, s->st.check.counter);
 		return rc;
 	}
 	s->controlled = true;

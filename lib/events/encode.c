@@ -11,6 +11,8 @@
 #include "events/encode.h"
 #include "events/jsondir.h"
 #include "util/error.h"
+#include "util/opts.h"
+#include "util/outstruct.h"
 #include "util/nearest.h"
 
 void pmu__strlcpy(char *dst, const char *src, size_t sz)
@@ -548,11 +550,10 @@ int pmu__encode(const struct pmu__model *m, const char *str,
 	memset(&r.nu, 0, offsetof(struct pmu__enc_req, eff) -
 	       offsetof(struct pmu__enc_req, nu));
 	r.m = m;
-	r.dfl_plm = opts && opts->sz > offsetof(struct pmu_encode_opts, dfl_plm)
-		    && opts->dfl_plm ? opts->dfl_plm
-		    : PMU_PLM_USER | PMU_PLM_KERNEL;
-	r.raw_only = opts && opts->sz > offsetof(struct pmu_encode_opts, flags)
-		     && (opts->flags & PMU_ENCODE_RAW_ONLY);
+	r.dfl_plm = PMU__OPTS_GET(opts, dfl_plm, 0u);
+	if (!r.dfl_plm)
+		r.dfl_plm = PMU_PLM_USER | PMU_PLM_KERNEL;
+	r.raw_only = PMU__OPTS_GET(opts, flags, 0u) & PMU_ENCODE_RAW_ONLY;
 	if (n == 0 || n >= sizeof(name))
 		return pmu__encode_fail(out, err, PMU_ERR_SYNTAX, str,
 					"malformed event '%s'", str);
@@ -586,17 +587,16 @@ int pmu__encode(const struct pmu__model *m, const char *str,
 
 static const char *model_opt(const struct pmu_encode_opts *opts)
 {
-	if (opts && opts->sz > offsetof(struct pmu_encode_opts, model) &&
-	    opts->model)
-		return opts->model;
-	return pmu_event_host_model();
+	const char *m = PMU__OPTS_GET(opts, model, NULL);
+
+	return m ? m : pmu_event_host_model();
 }
 
-PMU_API int pmu_event_encode(const char *str,
-			     const struct pmu_encode_opts *opts,
-			     struct pmu_encoding *out, struct pmu_error *err)
+/* Encode into a whole struct pmu_encoding of this library's size. */
+static int encode_whole(const char *str, const struct pmu_encode_opts *opts,
+			struct pmu_encoding *out, struct pmu_error *err)
 {
-	struct pmu_encoding tmp;
+	const char *dir = PMU__OPTS_GET(opts, events_dir, NULL);
 	const struct pmu__model *m;
 	const char *sep, *mname;
 	size_t mlen;
@@ -604,12 +604,8 @@ PMU_API int pmu_event_encode(const char *str,
 	if (!str)
 		return pmu__encode_fail(out, err, PMU_ERR_SYNTAX, NULL,
 					"no event given");
-	if (!out) {
-		tmp.size = sizeof(tmp);
-		out = &tmp;
-	}
-	if (opts && opts->sz >= sizeof(*opts) && opts->events_dir)
-		return pmu__encode_dir(opts->events_dir, str, opts, out, err);
+	if (dir)
+		return pmu__encode_dir(dir, str, opts, out, err);
 	pmu__jsondir_env_load();
 	/* "pmu::" ends at the first ':' when there is one. */
 	sep = strchr(str, ':');
@@ -629,4 +625,32 @@ PMU_API int pmu_event_encode(const char *str,
 				  near ? near : "", near ? "'?)" : "");
 	}
 	return pmu__encode(m, sep ? sep + 2 : str, opts, out, err);
+}
+
+/*
+ * A caller's struct at least as large as ours is filled in place (its
+ * size and any newer fields kept: the encoder writes only ours); a
+ * smaller, older one gets the prefix of a whole encoding.
+ */
+PMU_API int pmu_event_encode(const char *str,
+			     const struct pmu_encode_opts *opts,
+			     struct pmu_encoding *out, struct pmu_error *err)
+{
+	struct pmu_encoding tmp = { .size = sizeof(tmp) };
+	int ret = PMU__OPTS_CHECK(opts, pmu_encode_opts, err);
+
+	if (!ret && out && !pmu__out_ok(out, out->size))
+		ret = pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
+				 "pmu_event_encode: set out->size");
+	if (ret) {
+		if (out && PMU__OUT_HAS(out, error))
+			out->error = PMU_ERR_USAGE;
+		return ret;
+	}
+	if (out && out->size >= sizeof(*out))
+		return encode_whole(str, opts, out, err);
+	ret = encode_whole(str, opts, &tmp, err);
+	if (out)
+		PMU__OUT(out, &tmp);
+	return ret;
 }

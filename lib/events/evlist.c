@@ -75,8 +75,8 @@ static int fail(struct parser *p, int code, enum pmu_error_kind kind,
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	pmu__error(p->err, code, kind, tbuf, clamp_off(off), "%s", msg);
-	if (p->err && p->err->size >= sizeof(*p->err))
-		p->err->index = (int)(p->out.n > INT_MAX ? INT_MAX : p->out.n);
+	pmu__error_index(p->err, (int)(p->out.n > INT_MAX ? INT_MAX
+							    : p->out.n));
 	return code;
 }
 

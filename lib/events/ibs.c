@@ -9,6 +9,8 @@
 
 #include "events/evparse.h"
 #include "util/error.h"
+#include "util/opts.h"
+#include "util/outstruct.h"
 
 enum ibs_level {
 	IBS_NONE,       /* no IBS (K7, K8, non-AMD) */
@@ -104,23 +106,25 @@ PMU_API int pmu_ibs_setup(enum pmu_ibs_kind kind, uint32_t maxcnt,
 			  unsigned options, const struct pmu_ibs_opts *opts,
 			  struct pmu_ibs_config *out, struct pmu_error *err)
 {
-	const char *model = opts && opts->sz >= sizeof(*opts) && opts->model ?
-			    opts->model : pmu_event_host_model();
-	const char *root = opts && opts->sz >= sizeof(*opts) &&
-			   opts->sysfs_root ? opts->sysfs_root
-					    : PMU__SYSFS_DEFAULT;
+	const char *model = PMU__OPTS_GET(opts, model, NULL);
+	const char *root = PMU__OPTS_GET(opts, sysfs_root, NULL);
 	struct pmu_catalog_info mi = { .size = sizeof(mi) };
 	struct pmu_ibs_config c = { .size = sizeof(c) };
 	enum ibs_level lvl;
-	ssize_t m = pmu_catalog_find(model);
-	int rc;
+	ssize_t m;
+	int rc = PMU__OPTS_CHECK(opts, pmu_ibs_opts, err);
 
+	if (rc)
+		return rc;
+	model = model ? model : pmu_event_host_model();
+	root = root ? root : PMU__SYSFS_DEFAULT;
+	m = pmu_catalog_find(model);
 	/* Aliases ("zen4") and any case name the same model. */
 	if (m >= 0 && pmu_catalog_info((size_t)m, &mi) == 0)
 		model = mi.name;
 	lvl = ibs_level(model);
 
-	if (!out || out->size < sizeof(*out))
+	if (!pmu__out_ok(out, out ? out->size : 0))
 		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
 				  "pmu_ibs_setup: out must be non-NULL with "
 				  "size set");
@@ -137,6 +141,6 @@ PMU_API int pmu_ibs_setup(enum pmu_ibs_kind kind, uint32_t maxcnt,
 	fill_config(kind, maxcnt, options, &c);
 	c.perf_type_known = pmu__sysfs_pmu_type(root, c.perf_pmu,
 						&c.perf_type) == 0;
-	*out = c;
+	PMU__OUT(out, &c);
 	return 0;
 }

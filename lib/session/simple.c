@@ -19,6 +19,7 @@
 #include "session/session.h"
 #include "sim/sim.h"
 #include "util/error.h"
+#include "util/outstruct.h"
 
 struct pmu_simple {
 	struct pmu_session *s;
@@ -199,9 +200,8 @@ int pmu_simple_stop(struct pmu_simple *dev, struct pmu_simple_results *res)
 {
 	struct pmu_simple_results all = { .size = sizeof(all) };
 	struct pmu_value v[3] = { { .size = sizeof(v[0]) } };
-	size_t n;
 
-	if (!dev || !res || res->size == 0)
+	if (!dev || !pmu__out_ok(res, res ? res->size : 0))
 		return -EINVAL;
 	if (!dev->running)
 		return -ENOSYS;
@@ -211,12 +211,7 @@ int pmu_simple_stop(struct pmu_simple *dev, struct pmu_simple_results *res)
 	split(v[0].raw, &all.ccnt_of, &all.ccnt);
 	split(v[1].raw, &all.pmn0_of, &all.pmn0);
 	split(v[2].raw, &all.pmn1_of, &all.pmn1);
-	/* Copy what both sides know; `size` stays the caller's. */
-	n = res->size < sizeof(all) ? res->size : sizeof(all);
-	if (n > sizeof(all.size))
-		memcpy((char *)res + sizeof(all.size),
-		       (const char *)&all + sizeof(all.size),
-		       n - sizeof(all.size));
+	PMU__OUT(res, &all);
 	return 0;
 }
 
@@ -250,9 +245,8 @@ int pmu_simple_stats(const struct pmu_simple *dev, struct pmu_simple_stats *st)
 	struct pmu_simple_stats all = { .size = sizeof(all) };
 	struct pmu__drv_stats ds;
 	const struct pmu__drv *d;
-	size_t n;
 
-	if (!dev || !st || st->size == 0)
+	if (!dev || !pmu__out_ok(st, st ? st->size : 0))
 		return -EINVAL;
 	d = dev->s->drv;
 	if (!d->ops->stats || d->ops->stats(d, &ds))
@@ -260,11 +254,7 @@ int pmu_simple_stats(const struct pmu_simple *dev, struct pmu_simple_stats *st)
 	all.pmnc_writes = ds.ctl_writes;
 	all.irqs = ds.irqs;
 	all.last_irq_pc = ds.last_irq_ip;
-	n = st->size < sizeof(all) ? st->size : sizeof(all);
-	if (n > sizeof(all.size))
-		memcpy((char *)st + sizeof(all.size),
-		       (const char *)&all + sizeof(all.size),
-		       n - sizeof(all.size));
+	PMU__OUT(st, &all);
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 #include "util/cpuid.h"
 #include "util/cpulist.h"
 #include "util/host.h"
+#include "util/outstruct.h"
 
 #define CAP_BIT_SYS_ADMIN 21
 #define CAP_BIT_PERFMON 38
@@ -120,14 +121,14 @@ int pmu__host_info_at(const char *root, struct pmu_host_info *info)
 {
 	struct pmu_host_info h = { .size = sizeof(h) };
 
-	if (!info || info->size < sizeof(*info))
+	if (!pmu__out_ok(info, info ? info->size : 0))
 		return -EINVAL;
 	h.paranoid = read_paranoid(root);
 	h.has_hw_pmu = read_has_hw_pmu(root);
 	h.virtualized = cpuinfo_hypervisor(root) || (!root && cpuid_hypervisor());
 	h.privileged = caps_privileged(root) || (!root && geteuid() == 0);
 	h.ncpus_online = count_online(root);
-	*info = h;
+	PMU__OUT(info, &h);
 	return 0;
 }
 
