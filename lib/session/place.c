@@ -171,7 +171,11 @@ static int assign_groups(struct plan *p, struct pmu_session *s,
 		j = k;
 	}
 	p->nspec = kept;
-	return kept ? try_assign(p, kept, a, err) : 0;
+	if (kept)
+		return try_assign(p, kept, a, err);
+	a->nevents = 0;         /* nothing placed: not the last failed try */
+	a->note[0] = '\0';
+	return 0;
 }
 
 static int assign(struct plan *p, struct pmu_session *s, uint64_t *used,
@@ -190,7 +194,8 @@ static int assign(struct plan *p, struct pmu_session *s, uint64_t *used,
 				 "%s", a->note);
 	for (size_t j = 0; !ret && j < a->nevents; j++) {
 		place_from(&s->place[p->at[j]], &a->ev[j]);
-		*used |= 1ull << a->ev[j].counter;
+		if (a->ev[j].counter >= 0 && a->ev[j].counter < 64)
+			*used |= 1ull << a->ev[j].counter;
 	}
 	free(a);
 	return ret;

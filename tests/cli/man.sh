@@ -20,7 +20,7 @@ for page in pmu.1 pmu-stat.1; do
 done
 # Every option that pmu stat --help lists is documented in pmu-stat.1.
 "$PMU" stat --help >"$TMP/help"
-for opt in $(grep -oE '^  (-[a-zA-Z], )?--[a-z-]+' "$TMP/help" | grep -oE -- '--[a-z-]+'); do
+for opt in $(grep -oE '^ +(-[a-zA-Z], )?--[a-z-]+' "$TMP/help" | grep -oE -- '--[a-z-]+'); do
 	expect_match "pmu-stat.1 documents $opt" "$TMP/pmu-stat.1.txt" "$opt"
 done
 done_testing

@@ -66,6 +66,18 @@ run_pmu "$TMP/out" "$TMP/err" stat -v --sim-model p6 --stream "$TMP/p6" \
 expect_match "-v says why branches is not counted" "$TMP/err" \
 	"branches .*no counter of the simulated p6 is free"
 
+# A group larger than the P6's two counters is not counted at all (a
+# group is counted whole or not), and the events after it still are.
+run_pmu "$TMP/out" "$TMP/err" stat -x, --sim-model p6 --stream "$TMP/p6" \
+	-e '{cycles,instructions,branches},BR_MISS_PRED_RETIRED'
+expect_eq "too large a group: exit 0" "$RC" 0
+for ev in cycles instructions branches; do
+	expect_match "too large a group: $ev <not counted>" "$TMP/err" \
+		"^<not counted>,,$ev,"
+done
+expect_eq "the event after it counts" \
+	"$(value "$TMP/err" BR_MISS_PRED_RETIRED)" $((LOOPS * MISS))
+
 # K8: four counters; counts stay exact far past 32 bits (the driver
 # folds the 32-bit deltas at least every 2^31 events).
 cat >"$TMP/k8" <<'EOF'
