@@ -86,11 +86,23 @@ struct pmu__ev_state {
 	char reason[192];
 };
 
-/* One reading of one event, summed over every CPU or thread. */
+/* How one event read (the values of the public enum pmu_event_status). */
+enum pmu__count_status {
+	PMU__COUNT_OK = 0,
+	PMU__COUNT_UNSUPPORTED,  /* marked at open: err says why */
+	PMU__COUNT_IDLE,         /* open but never on a counter */
+};
+
+/* One reading of one event, summed over every CPU or thread: what the
+ * public struct pmu_value holds after its size, so a driver can write
+ * straight into a caller's array. */
 struct pmu__count {
 	uint64_t raw;
 	uint64_t enabled;      /* ns (simulated PMUs: cycles) enabled */
 	uint64_t running;      /* of which on a counter */
+	uint64_t scaled;       /* raw * enabled / running (pmu__scale) */
+	enum pmu__count_status status;
+	int err;               /* negative errno when UNSUPPORTED */
 };
 
 /* ---- targets ---- */
@@ -164,9 +176,12 @@ struct pmu__driver_ops {
 	int (*enable)(struct pmu__drv *d);
 	int (*disable)(struct pmu__drv *d);
 	int (*reset)(struct pmu__drv *d);
-	/* c[0..min(n, nev)), zero for events that are not counted;
-	 * returns the number filled or a negative errno */
-	int (*read)(struct pmu__drv *d, struct pmu__count *c, size_t n);
+	/* c[0..min(n, nev)), each `stride` bytes after the previous (the
+	 * session may point c into its caller's array); events that are
+	 * not counted read 0 with their status and errno; returns the
+	 * number filled or a negative errno */
+	int (*read)(struct pmu__drv *d, struct pmu__count *c, size_t stride,
+		    size_t n);
 	void (*destroy)(struct pmu__drv *d);
 
 	/* Optional: NULL where a driver has no such thing. */

@@ -418,6 +418,8 @@ static int open_all(struct pmu__perf *p, const struct pmu__target *t,
 	if (mmap_possible(p, t))
 		map_pages(p);
 	collect_leaders(p);
+	p->direct = p->nunits == 1 && p->ngrp == 1 && p->grp[0].open &&
+		    !p->grp[0].per_event && !p->grp[0].mmap && p->fd[0] >= 0;
 	return 0;
 }
 

@@ -45,6 +45,8 @@ struct pmu__perf {
 	int *leader;        /* open leader fds: the ioctl fast path */
 	size_t nleader;
 	uint64_t *buf;      /* read scratch, big enough for any group */
+	size_t stride;      /* of the read under way's count array */
+	bool direct;        /* one unit, one group read with one read(2) */
 	struct pmu_host_info host; /* filled on first need (size != 0) */
 };
 
@@ -55,7 +57,9 @@ int pmu__perf_open_error(struct pmu__perf *p, size_t i, int ret,
 /* Facts about the machine, read on first use. */
 const struct pmu_host_info *pmu__perf_host(struct pmu__perf *p);
 
-/* Sum every event over CPUs/threads into c[0..min(n, nev)). */
-int pmu__perf_read(struct pmu__drv *d, struct pmu__count *c, size_t n);
+/* Sum every event over CPUs/threads into c[0..min(n, nev)), elements
+ * `stride` bytes apart. */
+int pmu__perf_read(struct pmu__drv *d, struct pmu__count *c, size_t stride,
+		   size_t n);
 
 #endif

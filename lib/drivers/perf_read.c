@@ -3,6 +3,11 @@
 #include <stdint.h>
 
 #include "drivers/perf_priv.h"
+#include "util/scale.h"
+
+/* Count j of the caller's array, whose elements are p->stride apart. */
+#define AT(p, vals, j) \
+	((struct pmu__count *)(void *)((char *)(vals) + (j) * (p)->stride))
 
 /* struct perf_event_mmap_page capability bits (little-endian bitfield). */
 #define CAP_USER_RDPMC (1ULL << 2)
@@ -59,7 +64,7 @@ static int read_group(struct pmu__perf *p, const struct perf_group *g,
 		size_t j = find_event(p, g, u, k, b[4 + 2 * k]);
 
 		if (j < n)
-			acc(&vals[j], b[3 + 2 * k], b[1], b[2]);
+			acc(AT(p, vals, j), b[3 + 2 * k], b[1], b[2]);
 	}
 	return 0;
 }
@@ -83,7 +88,7 @@ static int read_each(struct pmu__perf *p, const struct perf_group *g,
 		if (r < (ssize_t)(4 * sizeof(*b)))
 			return -EIO;
 		if (j < n)
-			acc(&vals[j], b[0], b[1], b[2]);
+			acc(AT(p, vals, j), b[0], b[1], b[2]);
 	}
 	return 0;
 }
@@ -160,7 +165,7 @@ static int read_mmap(struct pmu__perf *p, const struct perf_group *g,
 			return -EAGAIN;
 	for (k = 0; k < g->nev; k++)
 		if (g->first + k < n)
-			acc(&vals[g->first + k], b[3 * k], b[3 * k + 1],
+			acc(AT(p, vals, g->first + k), b[3 * k], b[3 * k + 1],
 			    b[3 * k + 2]);
 	return 0;
 }
@@ -182,68 +187,126 @@ static int read_units(struct pmu__perf *p, const struct perf_group *g,
 	return ret;
 }
 
+/* The scaled count and status of a sum. */
+static inline void finish(struct pmu__count *v)
+{
+	/* the common unmultiplexed case needs no division */
+	v->scaled = v->running >= v->enabled
+			    ? v->raw
+			    : pmu__scale(v->raw, v->enabled, v->running);
+	v->status = v->running ? PMU__COUNT_OK : PMU__COUNT_IDLE;
+	v->err = 0;
+}
+
 /* One group on one thread or CPU (the self-monitoring case): values go
- * straight from the kernel's buffer to the caller's array. */
+ * straight from the kernel's buffer to the caller's array; the group's
+ * members share its times, so the scaling is decided once. */
 static int read_group_direct(struct pmu__perf *p, const struct perf_group *g,
 			     struct pmu__count *vals, size_t n)
 {
-	uint64_t *b = p->buf, k;
-	ssize_t r = p->sys->read(p->sys->ctx, p->fd[g->first], b,
-				 (3 + 2 * g->nev) * sizeof(*b));
+	const uint64_t *ids = &p->id[g->first];
+	const uint64_t *b = p->buf;
+	size_t nev = g->nev, first = g->first, stride = p->stride, k;
+	ssize_t r = p->sys->read(p->sys->ctx, p->fd[first], p->buf,
+				 (3 + 2 * nev) * sizeof(*b));
+	enum pmu__count_status st;
+	uint64_t ena, run;
+	bool whole;
 
 	if (r < 0)
 		return errno ? -errno : -EIO;
-	if ((size_t)r != (3 + 2 * g->nev) * sizeof(*b) || b[0] != g->nev)
+	if ((size_t)r != (3 + 2 * nev) * sizeof(*b) || b[0] != nev)
 		return -EIO;
-	for (k = 0; k < g->nev; k++) {
-		size_t j = find_event(p, g, 0, k, b[4 + 2 * k]);
+	ena = b[1];
+	run = b[2];
+	whole = run >= ena;
+	st = run ? PMU__COUNT_OK : PMU__COUNT_IDLE;
+	/* locals throughout: stores through the caller's array could alias
+	 * the driver's own fields */
+	for (k = 0; k < nev; k++) {
+		uint64_t raw = b[3 + 2 * k];
+		size_t j = __builtin_expect(ids[k] == b[4 + 2 * k], 1)
+			   ? first + k : find_event(p, g, 0, k, b[4 + 2 * k]);
+		struct pmu__count *c;
 
-		if (j < n)
-			vals[j] = (struct pmu__count){ b[3 + 2 * k], b[1], b[2] };
+		if (__builtin_expect(j >= n, 0))
+			continue;
+		c = (struct pmu__count *)(void *)((char *)vals + j * stride);
+		c->raw = raw;
+		c->enabled = ena;
+		c->running = run;
+		c->scaled = whole ? raw : pmu__scale(raw, ena, run);
+		c->status = st;
+		c->err = 0;
 	}
 	return 0;
 }
 
-/* Several CPUs/threads, per-event reads or the mmap page: sum. */
+/* Several CPUs/threads, per-event reads or the mmap page: sum, then
+ * scale the sums. */
 static int read_group_summed(struct pmu__perf *p, const struct perf_group *g,
 			     struct pmu__count *vals, size_t n)
 {
 	size_t i, end = g->first + g->nev < n ? g->first + g->nev : n;
+	int ret;
 
 	for (i = g->first; i < end; i++)
-		vals[i] = (struct pmu__count){ 0 };
-	return read_units(p, g, vals, n);
+		*AT(p, vals, i) = (struct pmu__count){ 0 };
+	ret = read_units(p, g, vals, n);
+	for (i = g->first; !ret && i < end; i++)
+		finish(AT(p, vals, i));
+	return ret;
 }
 
-static void set_unsupported(const struct perf_group *g,
+static void set_unsupported(const struct pmu__perf *p,
+			    const struct perf_group *g,
 			    struct pmu__count *vals, size_t n)
 {
 	size_t i;
 
 	for (i = g->first; i < g->first + g->nev && i < n; i++)
-		vals[i] = (struct pmu__count){ 0 };
+		*AT(p, vals, i) = (struct pmu__count){
+			.status = p->st[i].err ? PMU__COUNT_UNSUPPORTED
+					       : PMU__COUNT_IDLE,
+			.err = p->st[i].err };
 }
 
-int pmu__perf_read(struct pmu__drv *d, struct pmu__count *vals, size_t n)
+/* Every group, whatever its shape. */
+static __attribute__((noinline)) int read_groups(struct pmu__perf *p,
+						 struct pmu__count *vals,
+						 size_t n)
 {
-	struct pmu__perf *p = (struct pmu__perf *)d;
 	size_t g;
 	int ret = 0;
 
-	if (!p->is_open)
-		return -EBADF;
-	if (n > p->nev)
-		n = p->nev;
 	for (g = 0; !ret && g < p->ngrp && p->grp[g].first < n; g++) {
 		const struct perf_group *gr = &p->grp[g];
 
 		if (!gr->open)
-			set_unsupported(gr, vals, n);
+			set_unsupported(p, gr, vals, n);
 		else if (p->nunits == 1 && !gr->per_event && !gr->mmap &&
 			 p->fd[gr->first] >= 0)
 			ret = read_group_direct(p, gr, vals, n);
 		else
 			ret = read_group_summed(p, gr, vals, n);
 	}
+	return ret ? ret : (int)n;
+}
+
+int pmu__perf_read(struct pmu__drv *d, struct pmu__count *vals,
+		   size_t stride, size_t n)
+{
+	struct pmu__perf *p = (struct pmu__perf *)d;
+	int ret;
+
+	if (!p->is_open)
+		return -EBADF;
+	p->stride = stride;
+	if (n > p->nev)
+		n = p->nev;
+	/* the calling thread's one group, read whole: nothing to decide */
+	if (!p->direct || n != p->nev)
+		return read_groups(p, vals, n);
+	ret = read_group_direct(p, p->grp, vals, n);
 	return ret ? ret : (int)n;
 }

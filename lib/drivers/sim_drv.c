@@ -132,6 +132,7 @@ static int sim_open(struct pmu__drv *dd, const struct pmu__ev *ev,
 		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
 				  "out of memory");
 	d->nev = nev;
+	d->st = st;
 	d->raw_width = t->raw_width;
 	rc = d->xsc ? pmu__xsc_open(d, ev, place, st, err)
 		    : pc_open(d, ev, place, st, err);
@@ -223,7 +224,8 @@ static uint64_t run_time(const struct sim_drv *d)
 	return t || !d->ever_enabled ? t : 1;
 }
 
-static int sim_read(struct pmu__drv *dd, struct pmu__count *c, size_t n)
+static int sim_read(struct pmu__drv *dd, struct pmu__count *c, size_t stride,
+		    size_t n)
 {
 	struct sim_drv *d = sim_of(dd);
 	uint64_t t;
@@ -235,13 +237,22 @@ static int sim_read(struct pmu__drv *dd, struct pmu__count *c, size_t n)
 	t = run_time(d);
 	for (size_t i = 0; i < n; i++) {
 		const struct sim_slot *sl = &d->slot[i];
+		struct pmu__count *ci = (struct pmu__count *)(void *)
+					((char *)c + i * stride);
 
 		if (sl->kind == SLOT_NONE) {
-			c[i] = (struct pmu__count){ 0 };
+			*ci = (struct pmu__count){
+				.status = d->st[i].err ? PMU__COUNT_UNSUPPORTED
+						       : PMU__COUNT_IDLE,
+				.err = d->st[i].err };
 			continue;
 		}
-		c[i].raw = d->xsc ? pmu__xsc_read(d, sl) : pc_read(d, sl);
-		c[i].enabled = c[i].running = t;
+		ci->raw = d->xsc ? pmu__xsc_read(d, sl) : pc_read(d, sl);
+		/* one PMU, no multiplexing: running is enabled */
+		ci->enabled = ci->running = t;
+		ci->scaled = ci->raw;
+		ci->status = t ? PMU__COUNT_OK : PMU__COUNT_IDLE;
+		ci->err = 0;
 	}
 	return (int)n;
 }

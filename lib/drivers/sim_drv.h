@@ -38,6 +38,7 @@ struct sim_drv {
 	bool xsc;              /* XScale register protocol, not perfctr */
 	bool is_open, enabled, raw_width, ever_enabled;
 	size_t nev;
+	const struct pmu__ev_state *st;  /* the session's, while open */
 	struct sim_slot *slot;
 	uint64_t t_enabled;    /* simulated cycles while enabled */
 	uint64_t t_mark;       /* pmu_sim.cycles at the last enable */

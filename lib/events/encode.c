@@ -593,7 +593,8 @@ static const char *model_opt(const struct pmu_encode_opts *opts)
 }
 
 /* Encode into a whole struct pmu_encoding of this library's size. */
-static int encode_whole(const char *str, const struct pmu_encode_opts *opts,
+static inline __attribute__((always_inline)) int
+encode_whole(const char *str, const struct pmu_encode_opts *opts,
 			struct pmu_encoding *out, struct pmu_error *err)
 {
 	const char *dir = PMU__OPTS_GET(opts, events_dir, NULL);
@@ -632,11 +633,23 @@ static int encode_whole(const char *str, const struct pmu_encode_opts *opts,
  * size and any newer fields kept: the encoder writes only ours); a
  * smaller, older one gets the prefix of a whole encoding.
  */
+/* A smaller, older caller's struct: the prefix of a whole encoding. */
+static __attribute__((noinline)) int
+encode_prefix(const char *str, const struct pmu_encode_opts *opts,
+	      struct pmu_encoding *out, struct pmu_error *err)
+{
+	struct pmu_encoding tmp = { .size = sizeof(tmp) };
+	int ret = encode_whole(str, opts, &tmp, err);
+
+	if (out)
+		PMU__OUT(out, &tmp);
+	return ret;
+}
+
 PMU_API int pmu_event_encode(const char *str,
 			     const struct pmu_encode_opts *opts,
 			     struct pmu_encoding *out, struct pmu_error *err)
 {
-	struct pmu_encoding tmp = { .size = sizeof(tmp) };
 	int ret = PMU__OPTS_CHECK(opts, pmu_encode_opts, err);
 
 	if (!ret && out && !pmu__out_ok(out, out->size))
@@ -649,8 +662,5 @@ PMU_API int pmu_event_encode(const char *str,
 	}
 	if (out && out->size >= sizeof(*out))
 		return encode_whole(str, opts, out, err);
-	ret = encode_whole(str, opts, &tmp, err);
-	if (out)
-		PMU__OUT(out, &tmp);
-	return ret;
+	return encode_prefix(str, opts, out, err);
 }

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,9 +56,16 @@ static void load_env(void)
 	pmu__catalog_register(env_models, env_n);
 }
 
+/* Set once the models are registered: the hot paths (every encoding,
+ * every catalog lookup) then pay one load instead of a call. */
+static _Atomic bool env_done;
+
 void pmu__jsondir_env_load(void)
 {
+	if (atomic_load_explicit(&env_done, memory_order_acquire))
+		return;
 	pthread_once(&env_once, load_env);
+	atomic_store_explicit(&env_done, true, memory_order_release);
 }
 
 const struct pmu__jsondir *pmu__jsondir_env(void)

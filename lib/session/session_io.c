@@ -24,19 +24,54 @@ PMU_API int pmu_session_reset(struct pmu_session *s)
 	return s && s->open ? s->drv->ops->reset(s->drv) : -EINVAL;
 }
 
-static inline void fill_value(struct pmu_value *v, const struct pmu__count *c,
-			      int err)
+_Static_assert(offsetof(struct pmu_value, raw) == sizeof(size_t) &&
+	       sizeof(struct pmu_value) ==
+		       sizeof(size_t) + sizeof(struct pmu__count) &&
+	       offsetof(struct pmu_value, scaled) - offsetof(struct pmu_value,
+							     raw) ==
+		       offsetof(struct pmu__count, scaled) &&
+	       offsetof(struct pmu_value, status) - offsetof(struct pmu_value,
+							     raw) ==
+		       offsetof(struct pmu__count, status) &&
+	       offsetof(struct pmu_value, err) - offsetof(struct pmu_value,
+							  raw) ==
+		       offsetof(struct pmu__count, err),
+	       "a pmu_value is its size and a driver's pmu__count");
+_Static_assert((int)PMU__COUNT_OK == (int)PMU_EVENT_OK &&
+	       (int)PMU__COUNT_UNSUPPORTED == (int)PMU_EVENT_NOT_SUPPORTED &&
+	       (int)PMU__COUNT_IDLE == (int)PMU_EVENT_NOT_COUNTED,
+	       "count statuses are the public event statuses");
+
+/* A caller's array of this library's layout or a larger one: the driver
+ * writes each reading in place, after the element's size. */
+static ssize_t read_in_place(struct pmu_session *s, struct pmu_value *vals,
+			     size_t stride, size_t n)
 {
-	v->raw = c->raw;
-	v->enabled = c->enabled;
-	v->running = c->running;
-	/* the common unmultiplexed case needs no division */
-	v->scaled = c->running >= c->enabled
-			    ? c->raw
-			    : pmu_scale(c->raw, c->enabled, c->running);
-	v->status = err ? PMU_EVENT_NOT_SUPPORTED
-			: c->running ? PMU_EVENT_OK : PMU_EVENT_NOT_COUNTED;
-	v->err = err;
+	int ret = s->drv->ops->read(s->drv, (struct pmu__count *)(void *)
+				    &vals->raw, stride, n);
+	char *v = (char *)vals;
+
+	if (ret < 0)
+		return ret;
+	for (size_t i = 1; i < n; i++)
+		((struct pmu_value *)(void *)(v + i * stride))->size = stride;
+	return (ssize_t)n;
+}
+
+/* An older, smaller layout: readings to scratch, then each element's
+ * prefix. */
+static __attribute__((noinline, cold)) ssize_t
+read_copied(struct pmu_session *s, struct pmu_value *vals, size_t stride,
+	    size_t n)
+{
+	int ret = s->drv->ops->read(s->drv, s->cnt, sizeof(*s->cnt), n);
+	struct pmu_value v = { .size = stride };
+
+	for (size_t i = 0; ret >= 0 && i < n; i++) {
+		memcpy(&v.raw, &s->cnt[i], sizeof(s->cnt[i]));
+		memcpy((char *)vals + i * stride, &v, stride);
+	}
+	return ret < 0 ? ret : (ssize_t)n;
 }
 
 /*
@@ -48,8 +83,7 @@ static inline void fill_value(struct pmu_value *v, const struct pmu__count *c,
 PMU_API ssize_t pmu_session_read(struct pmu_session *s,
 				 struct pmu_value *vals, size_t n)
 {
-	size_t stride, copy, i;
-	int ret;
+	size_t stride;
 
 	if (!s || !s->open || (!vals && n))
 		return -EINVAL;
@@ -62,19 +96,9 @@ PMU_API ssize_t pmu_session_read(struct pmu_session *s,
 	if (stride < sizeof(vals[0].size) || stride > PMU_VALUE_SIZE_MAX ||
 	    stride % _Alignof(struct pmu_value))
 		return -EINVAL;
-	ret = s->drv->ops->read(s->drv, s->cnt, n);
-	if (ret < 0)
-		return ret;
-	copy = stride < sizeof(*vals) ? stride : sizeof(*vals);
-	for (i = 0; i < n; i++) {
-		struct pmu_value v;
-		char *dst = (char *)vals + i * stride;
-
-		fill_value(&v, &s->cnt[i], s->st[i].err);
-		v.size = stride;
-		memcpy(dst, &v, copy);
-	}
-	return (ssize_t)n;
+	vals[0].size = stride;
+	return stride >= sizeof(*vals) ? read_in_place(s, vals, stride, n)
+				       : read_copied(s, vals, stride, n);
 }
 
 int pmu__session_feed(struct pmu_session *s, const struct pmu__feed *f,

@@ -24,9 +24,11 @@
 int pmu__opts_check(const void *opts, size_t user_sz, size_t known_sz,
 		    const char *type, struct pmu_error *err);
 
+/* A caller of this very release (the usual case) costs one compare. */
 #define PMU__OPTS_CHECK(opts, type, err) \
-	((opts) ? pmu__opts_check((opts), (opts)->sz, sizeof(struct type), \
-				  #type, (err)) : 0)
+	(!(opts) || (opts)->sz == sizeof(struct type) ? 0 : \
+	 pmu__opts_check((opts), (opts)->sz, sizeof(struct type), #type, \
+			 (err)))
 
 #define PMU__OPTS_HAS(opts, field) \
 	((opts) && (opts)->sz >= offsetof(__typeof__(*(opts)), field) + \

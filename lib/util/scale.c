@@ -3,12 +3,14 @@
 
 #include <pmu/session.h>
 
+#include "util/scale.h"
+
 /*
  * Multiplexed counts are extrapolated to the whole enabled time.  The
  * product can need 128 bits, so compute it exactly there instead of in
  * floating point (which loses the low bits of large counts).
  */
-PMU_API uint64_t pmu_scale(uint64_t raw, uint64_t enabled, uint64_t running)
+uint64_t pmu__scale(uint64_t raw, uint64_t enabled, uint64_t running)
 {
 	unsigned __int128 v;
 
@@ -18,4 +20,9 @@ PMU_API uint64_t pmu_scale(uint64_t raw, uint64_t enabled, uint64_t running)
 		return raw;
 	v = (unsigned __int128)raw * enabled / running;
 	return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
+}
+
+PMU_API uint64_t pmu_scale(uint64_t raw, uint64_t enabled, uint64_t running)
+{
+	return pmu__scale(raw, enabled, running);
 }

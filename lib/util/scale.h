@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PMU_UTIL_SCALE_H
+#define PMU_UTIL_SCALE_H
+
+#include <stdint.h>
+
+/* raw * enabled / running in 128 bits, saturating; 0 when running is 0,
+ * raw when running >= enabled (pmu_scale). */
+uint64_t pmu__scale(uint64_t raw, uint64_t enabled, uint64_t running);
+
+#endif
