@@ -16,6 +16,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include <pmu/host.h>
+
 #include "util/cpuid.h"
 
 #define FIX "tests/fixtures/hosts"
@@ -128,12 +130,40 @@ static void test_host(void **state)
 	assert_int_equal(h->hypervisor, now.hypervisor);
 }
 
+/* The public view is the host identity, and fills only what a smaller
+ * (older) struct has. */
+static void test_public(void **state)
+{
+	const struct pmu__cpuid *id = pmu__cpuid_host();
+	struct pmu_host_cpu c = { .size = sizeof(c) };
+	struct { struct pmu_host_cpu v; unsigned char fence[16]; } small;
+	int rc = pmu_host_cpu(&c);
+
+	(void)state;
+	assert_int_equal(rc, id->vendor[0] || id->midr || id->pvr ? 0 : -ENOENT);
+	assert_string_equal(c.vendor, id->vendor);
+	assert_string_equal(c.name, id->name);
+	assert_int_equal(c.family, id->family);
+	assert_int_equal(c.model, id->model);
+	assert_int_equal(c.midr, id->midr);
+	memset(&small, 0x5a, sizeof(small));
+	small.v.size = offsetof(struct pmu_host_cpu, name);
+	pmu_host_cpu(&small.v);
+	assert_string_equal(small.v.vendor, id->vendor);
+	assert_int_equal(small.v.name[0], 0x5a);
+	assert_int_equal(small.fence[0], 0x5a);
+	c.size = 0;
+	assert_int_equal(pmu_host_cpu(&c), -EINVAL);
+	assert_int_equal(pmu_host_cpu(NULL), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixture_trees),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_host),
+		cmocka_unit_test(test_public),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

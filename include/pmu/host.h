@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include <pmu/error.h>
@@ -27,6 +28,24 @@ struct pmu_host_info {
 
 /* Fill *info; returns 0 or a negative errno. */
 PMU_API int pmu_host_info(struct pmu_host_info *info);
+
+/* The host's processor as the kernel reports it (/proc/cpuinfo, and on
+ * arm64 MIDR_EL1): what event-model detection starts from. */
+struct pmu_host_cpu {
+	size_t size;            /* sizeof(struct pmu_host_cpu) */
+	char vendor[32];        /* x86 "GenuineIntel", "AuthenticAMD"; else "" */
+	char name[64];          /* model name (x86), cpu (POWER); else "" */
+	int family;             /* x86 family, model, stepping; -1 when */
+	int model;              /*   not known */
+	int stepping;
+	uint64_t midr;          /* arm64 MIDR_EL1, 0 when not known */
+	uint32_t pvr;           /* POWER PVR, 0 when not known */
+};
+
+/* Fill *cpu (read once per process); 0, -EINVAL for an unsized struct,
+ * -ENOENT when the kernel names no vendor, MIDR or PVR (*cpu is filled
+ * with what is known either way). */
+PMU_API int pmu_host_cpu(struct pmu_host_cpu *cpu);
 
 /*
  * Parse a CPU list in the kernel's format ("0-3,5,7-8", as in

@@ -136,3 +136,19 @@ PMU_API int pmu_host_info(struct pmu_host_info *info)
 {
 	return pmu__host_info_at(NULL, info);
 }
+
+PMU_API int pmu_host_cpu(struct pmu_host_cpu *cpu)
+{
+	const struct pmu__cpuid *id = pmu__cpuid_host();
+	struct pmu_host_cpu o = { .size = sizeof(o), .family = id->family,
+				  .model = id->model,
+				  .stepping = id->stepping, .midr = id->midr,
+				  .pvr = id->pvr };
+
+	if (!pmu__out_ok(cpu, cpu ? cpu->size : 0))
+		return -EINVAL;
+	snprintf(o.vendor, sizeof(o.vendor), "%s", id->vendor);
+	snprintf(o.name, sizeof(o.name), "%s", id->name);
+	PMU__OUT(cpu, &o);
+	return id->vendor[0] || id->midr || id->pvr ? 0 : -ENOENT;
+}

@@ -147,49 +147,6 @@ static int list_models(bool json)
 	return 0;
 }
 
-struct cpu_id {
-	char vendor[64];
-	char name[128];
-	unsigned family, model;
-	bool known;
-};
-
-static void trim_value(const char *line, char *out, size_t n)
-{
-	const char *v = strchr(line, ':');
-
-	v = v ? v + 1 : "";
-	while (*v == ' ' || *v == '\t')
-		v++;
-	snprintf(out, n, "%s", v);
-	out[strcspn(out, "\n")] = '\0';
-}
-
-static void read_cpu(struct cpu_id *c)
-{
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	char line[512], val[128];
-
-	memset(c, 0, sizeof(*c));
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f) && line[0] != '\n') {
-		if (!strncmp(line, "vendor_id", 9))
-			trim_value(line, c->vendor, sizeof(c->vendor));
-		else if (!strncmp(line, "model name", 10))
-			trim_value(line, c->name, sizeof(c->name));
-		else if (!strncmp(line, "cpu family", 10)) {
-			trim_value(line, val, sizeof(val));
-			c->family = (unsigned)strtoul(val, NULL, 10);
-			c->known = true;
-		} else if (!strncmp(line, "model\t", 6) || !strncmp(line, "model ", 6)) {
-			trim_value(line, val, sizeof(val));
-			c->model = (unsigned)strtoul(val, NULL, 10);
-		}
-	}
-	fclose(f);
-}
-
 /* perf PMUs: /sys/bus/event_source/devices/NAME/type, sorted by name. */
 static int cmp_str(const void *a, const void *b)
 {
@@ -249,12 +206,20 @@ static const char *model_name(const struct pmu_hwmodel *m)
 	return in.name;
 }
 
-static void host_text(const struct cpu_id *c, const struct pmu_host_info *h,
-		      char **pmus, size_t n, const char *closest)
+/* Family and model as pmu info always printed them: 0 when unknown. */
+static unsigned known(int v)
+{
+	return v < 0 ? 0 : (unsigned)v;
+}
+
+static void host_text(const struct pmu_host_cpu *c,
+		      const struct pmu_host_info *h, char **pmus, size_t n,
+		      const char *closest)
 {
 	printf("cpu: %s (vendor %s, family %u, model %u)\n",
 	       c->name[0] ? c->name : "unknown",
-	       c->vendor[0] ? c->vendor : "unknown", c->family, c->model);
+	       c->vendor[0] ? c->vendor : "unknown", known(c->family),
+	       known(c->model));
 	printf("virtualized: %s\n", h->virtualized ? "yes" : "no");
 	printf("core PMU: %s\n", h->has_hw_pmu ? "yes" :
 	       "no (hardware events such as cycles cannot be counted)");
@@ -268,12 +233,14 @@ static void host_text(const struct cpu_id *c, const struct pmu_host_info *h,
 	printf("closest simulated model: %s\n", closest ? closest : "none");
 }
 
-static void host_json(const struct cpu_id *c, const struct pmu_host_info *h,
-		      char **pmus, size_t n, const char *closest)
+static void host_json(const struct pmu_host_cpu *c,
+		      const struct pmu_host_info *h, char **pmus, size_t n,
+		      const char *closest)
 {
 	printf("{\"cpu\": {\"vendor\": ");
 	pmu_tool_json_str(stdout, c->vendor);
-	printf(", \"family\": %u, \"model\": %u, \"name\": ", c->family, c->model);
+	printf(", \"family\": %u, \"model\": %u, \"name\": ",
+	       known(c->family), known(c->model));
 	pmu_tool_json_str(stdout, c->name);
 	printf("}, \"virtualized\": %s, \"core_pmu\": %s, ",
 	       h->virtualized ? "true" : "false", h->has_hw_pmu ? "true" : "false");
@@ -297,18 +264,19 @@ static void host_json(const struct cpu_id *c, const struct pmu_host_info *h,
 static int info_host(bool json)
 {
 	struct pmu_host_info h = { .size = sizeof(h) };
-	struct cpu_id c;
+	struct pmu_host_cpu c = { .size = sizeof(c) };
 	char **pmus;
 	size_t n;
 	const char *closest;
 
-	read_cpu(&c);
+	pmu_host_cpu(&c);
 	if (pmu_host_info(&h) < 0) {
 		h.paranoid = PMU_PARANOID_UNKNOWN;
 		h.has_hw_pmu = false;
 		h.virtualized = false;
 	}
-	closest = model_name(pmu_hwmodel_closest(c.vendor, c.family, c.model));
+	closest = model_name(pmu_hwmodel_closest(c.vendor, known(c.family),
+						 known(c.model)));
 	n = perf_pmus(&pmus);
 	if (json)
 		host_json(&c, &h, pmus, n, closest);
