@@ -11,17 +11,28 @@ cd "$root"
 builds=()
 valgrind=0
 sanitized=0
+no_shared=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--build) builds+=("$2"); shift 2 ;;
 	--also) [ -x "$2/pmu" ] && builds+=("$2"); shift 2 ;;
 	--valgrind) valgrind=1; shift ;;
 	--sanitized) sanitized=1; shift ;;
+	--no-shared) no_shared=1; shift ;;
 	*) echo "run-tests: unknown option '$1'" >&2; exit 2 ;;
 	esac
 done
 
-export PMU_SHARED=${PMU_SHARED:-$root/../shared}
+# The shared reference directory beside the clone, when there is one;
+# tests that need it skip (and say why) without it.  --no-shared runs the
+# suite as a clone without it would, to prove that it passes there too.
+if [ "$no_shared" = 1 ]; then
+	export PMU_SHARED=
+elif [ -z "${PMU_SHARED:-}" ] && [ -d "$root/../shared" ]; then
+	export PMU_SHARED=$root/../shared
+else
+	export PMU_SHARED=${PMU_SHARED:-}
+fi
 export CMOCKA_MESSAGE_OUTPUT=TAP
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
