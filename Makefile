@@ -32,7 +32,8 @@ else
 BUILD       ?= build
 endif
 
-LIB_SRCS    := $(sort $(wildcard lib/*/*.c lib/events/tables/*.c))
+LIB_SRCS    := $(sort $(wildcard lib/*/*.c lib/events/tables/*.c \
+               lib/events/tables/kernel/*.c))
 TOOL_SRCS   := $(sort $(wildcard tools/pmu/*.c))
 TEST_SRCS   := $(sort $(wildcard tests/test-*.c))
 EX_SRCS     := $(sort $(wildcard examples/*.c))
@@ -53,7 +54,7 @@ PMU_BIN     := $(BUILD)/pmu
 PC_FILE     := $(BUILD)/libpmu.pc
 
 .PHONY: all check check-build check-noshared bench fuzz install uninstall \
-	clean tables freestanding-check
+	clean tables kernel-tables freestanding-check
 .DEFAULT_GOAL := all
 
 all: $(STATIC_LIB) $(SHARED_LIB) $(PMU_BIN) $(PC_FILE) $(EXAMPLES) freestanding-check
@@ -177,6 +178,21 @@ tables: scripts/gen-events.c scripts/gen-events.py lib/events/catalog.h
 	$(BUILD)/gen/gen-events lib/events/tables \
 		$(foreach m,$(TABLE_MODELS),$(m):$(BUILD)/gen/$(m).cnt)
 	python3 scripts/gen-seed-events.py lib/events/tables
+	$(MAKE) --no-print-directory kernel-tables \
+		KERNEL_EVENTS_DIR=$(EVENTS_DIR)/linux-6.12
+
+# Tables of every core model of the kernel's pmu-events tree (committed).
+# KERNEL_EVENTS_DIR: the tree's arch directories (x86, arm64, ...), read
+# by the library's own loader of that layout.
+KERNEL_EVENTS_DIR ?=
+kernel-tables: scripts/gen-kernel-events.c $(STATIC_LIB)
+	@test -n "$(KERNEL_EVENTS_DIR)" || { echo "make kernel-tables KERNEL_EVENTS_DIR=..." >&2; exit 2; }
+	@mkdir -p $(BUILD)/gen
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $(BUILD)/gen/gen-kernel-events $< $(STATIC_LIB) $(LDLIBS)
+	rm -rf $(BUILD)/gen/kernel && mkdir -p $(BUILD)/gen/kernel
+	$(BUILD)/gen/gen-kernel-events $(BUILD)/gen/kernel $(KERNEL_EVENTS_DIR)
+	rm -f lib/events/tables/kernel/*.c
+	cp $(BUILD)/gen/kernel/*.c lib/events/tables/kernel/
 
 bench: all
 	@$(MAKE) --no-print-directory -C bench BUILD=$(abspath $(BUILD))

@@ -102,6 +102,16 @@ struct pmu_catalog_info {
 	size_t ncounters;       /* generic counters (0 if not known) */
 	size_t nfixed;          /* fixed counters */
 	bool is_host;           /* pmu_event_host_model() */
+	/* Models of the kernel's pmu-events tree (else NULL / 0): */
+	const char *arch;       /* "x86", "arm64", "powerpc", "s390", "riscv" */
+	const char *pmu;        /* perf PMU of its events: "cpu", "cpu_core",
+				   "cpu_atom", "armv8_pmuv3", "cpum_cf" */
+	const char *patterns;   /* the mapfile's CPU identifier patterns
+				   (CPUID, MIDR, PVR...), one a line */
+	const char *hybrid;     /* the other core type's model of a hybrid
+				   CPU ("alderlake_atom"), or NULL */
+	const char *twin;       /* the libpfm4-named model of the same CPU */
+	size_t nmetrics;        /* metrics (pmu_catalog_metric_info()) */
 };
 
 enum pmu_attr_type {

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "events/catalog.h"
+#include "events/catalog_kernel.h"
 #include "events/catalog_seed.h"
 #include "util/error.h"
 #include "util/nearest.h"
@@ -58,6 +59,17 @@ void pmu__table_model(const struct pmu__table *t, struct pmu__model *m,
 	if (t->hash_size) {
 		m->hash = (const uint32_t *)(const void *)(base + t->hash);
 		m->hash_size = t->hash_size;
+	}
+	m->arch = (enum pmu__arch)t->arch;
+	m->vendor_names = t->arch != PMU__ARCH_NONE;
+	m->pmu = pmu__str(m, t->pmu);
+	m->patterns = pmu__str(m, t->patterns);
+	m->hybrid = pmu__str(m, t->hybrid);
+	m->twin = pmu__str(m, t->twin);
+	if (t->nmetrics) {
+		m->metrics = (const struct pmu__metric *)(const void *)
+			     (base + t->metrics);
+		m->nmetrics = t->nmetrics;
 	}
 	if (!aliases)
 		return;
@@ -118,19 +130,28 @@ static void fill_builtin(void)
 }
 
 #define NBUILTIN ((size_t)NBUILTIN_)
-#define MAXMODELS 64
+/* Room for the kernel's models and a vendor directory's on top. */
+#define MAXKERNEL 256
+#define MAXMODELS 640
 
 /*
  * Built-in tables first, then the seed models (both set up on first
- * use), then the models their loader registers at run time.  The count
- * is published after the slots it covers are written, and slots below a
+ * use), then the kernel's pmu-events models, each filled from its table
+ * only when it is first used (a model name lookup touches no table),
+ * then the models their loader registers at run time.  The count is
+ * published after the slots it covers are written, and slots below a
  * published count never change: readers need no lock.
  */
 static const struct pmu__model *all[MAXMODELS];
-static size_t nstatic;
+static size_t nstatic, kfirst, nkernel;
 static _Atomic size_t nall;
 static atomic_flag registered = ATOMIC_FLAG_INIT;
 static pthread_once_t all_once = PTHREAD_ONCE_INIT;
+
+static struct pmu__model kmodels[MAXKERNEL];
+static const char *kaliases[MAXKERNEL][PMU__TABLE_ALIASES + 1];
+static _Atomic(const struct pmu__model *) kslot[MAXKERNEL];
+static pthread_mutex_t kmutex = PTHREAD_MUTEX_INITIALIZER;
 
 static void init_all(void)
 {
@@ -142,13 +163,75 @@ static void init_all(void)
 		all[n++] = builtin[i];
 	for (size_t i = 0; i < ns && n < MAXMODELS; i++)
 		all[n++] = seed[i];
-	nstatic = n;
-	atomic_store_explicit(&nall, n, memory_order_release);
+	kfirst = n;
+	nkernel = pmu__ktable_count();
+	if (nkernel > MAXKERNEL)
+		nkernel = MAXKERNEL;
+	nstatic = n + nkernel;
+	atomic_store_explicit(&nall, nstatic, memory_order_release);
+}
+
+/* Kernel model k, filled from its table on first use. */
+static const struct pmu__model *kernel_model(size_t k)
+{
+	const struct pmu__model *m =
+		atomic_load_explicit(&kslot[k], memory_order_acquire);
+
+	if (m)
+		return m;
+	pthread_mutex_lock(&kmutex);
+	m = atomic_load_explicit(&kslot[k], memory_order_relaxed);
+	if (!m) {
+		pmu__table_model(pmu__ktable(k), &kmodels[k], kaliases[k]);
+		kmodels[k].aliases = kaliases[k];
+		m = &kmodels[k];
+		atomic_store_explicit(&kslot[k], m, memory_order_release);
+	}
+	pthread_mutex_unlock(&kmutex);
+	return m;
+}
+
+size_t pmu__catalog_count(void)
+{
+	pthread_once(&all_once, init_all);
+	return atomic_load_explicit(&nall, memory_order_acquire);
+}
+
+const struct pmu__model *pmu__catalog_at(size_t i)
+{
+	size_t n = pmu__catalog_count();
+
+	if (i >= n)
+		return NULL;
+	if (i >= kfirst && i < kfirst + nkernel)
+		return kernel_model(i - kfirst);
+	return all[i];
+}
+
+const char *pmu__catalog_name_at(size_t i)
+{
+	size_t n = pmu__catalog_count();
+
+	if (i >= n)
+		return NULL;
+	if (i >= kfirst && i < kfirst + nkernel)
+		return pmu__ktable_name(i - kfirst);
+	return all[i]->name;
+}
+
+static pthread_once_t kall_once = PTHREAD_ONCE_INIT;
+
+static void fill_kernel(void)
+{
+	for (size_t k = 0; k < nkernel; k++)
+		all[kfirst + k] = kernel_model(k);
 }
 
 const struct pmu__model *const *pmu__catalog_models(size_t *n)
 {
 	pthread_once(&all_once, init_all);
+	/* Whoever wants every model pays for filling every one. */
+	pthread_once(&kall_once, fill_kernel);
 	*n = atomic_load_explicit(&nall, memory_order_acquire);
 	return all;
 }
@@ -190,41 +273,45 @@ static bool name_eq(const char *a, const char *b, size_t n)
 	return a[n] == '\0';
 }
 
-/* Hash of built-in model names and aliases, filled once: each entry has
- * its name's length and hash, so that a probe compares bytes only for
- * the right name. */
-#define NAME_SLOTS 256u
+/* Hash of built-in model names and aliases and of the kernel models'
+ * names, filled once: each entry has its name's length and hash, so
+ * that a probe compares bytes only for the right name.  Entries name a
+ * catalog index, so that a lookup fills only the model it finds. */
+#define NAME_SLOTS 1024u
 static struct name_slot {
 	const char *s;
-	const struct pmu__model *m;  /* NULL: empty */
+	uint32_t idx;                /* catalog index + 1; 0: empty */
 	uint32_t len, hash;
 } name_slots[NAME_SLOTS];
 static pthread_once_t names_once = PTHREAD_ONCE_INIT;
-_Static_assert(NBUILTIN * (PMU__TABLE_ALIASES + 1) <= NAME_SLOTS / 2,
-	       "the model-name hash stays at most half full");
+_Static_assert((NBUILTIN * (PMU__TABLE_ALIASES + 1) + MAXKERNEL) <=
+	       NAME_SLOTS / 2, "the model-name hash stays at most half full");
 
-static void add_name(const char *s, const struct pmu__model *m)
+static void add_name(const char *s, size_t idx)
 {
 	uint32_t len = (uint32_t)strlen(s), h = pmu__name_hash(s, len), p = h;
 
-	while (name_slots[p & (NAME_SLOTS - 1)].m)
+	while (name_slots[p & (NAME_SLOTS - 1)].idx)
 		p++;
 	name_slots[p & (NAME_SLOTS - 1)] = (struct name_slot){
-		.s = s, .m = m, .len = len, .hash = h };
+		.s = s, .idx = (uint32_t)idx + 1, .len = len, .hash = h };
 }
 
 static void index_names(void)
 {
-	pthread_once(&builtin_once, fill_builtin);
+	pthread_once(&all_once, init_all);
 	for (size_t i = 0; i < NBUILTIN; i++) {
 		const struct pmu__model *m = builtin[i];
-		add_name(m->name, m);
+		add_name(m->name, i);
 		for (size_t a = 0; m->aliases && m->aliases[a]; a++)
-			add_name(m->aliases[a], m);
+			add_name(m->aliases[a], i);
 	}
+	for (size_t k = 0; k < nkernel; k++)
+		add_name(pmu__ktable_name(k), kfirst + k);
 }
 
-static const struct pmu__model *hashed_find(const char *name, size_t n)
+/* Catalog index of a built-in or kernel model, or -1. */
+static ssize_t hashed_find(const char *name, size_t n)
 {
 	uint32_t h = pmu__name_hash(name, n);
 
@@ -232,13 +319,13 @@ static const struct pmu__model *hashed_find(const char *name, size_t n)
 	for (uint32_t p = 0; p < NAME_SLOTS; p++) {
 		const struct name_slot *e = &name_slots[(h + p) &
 							(NAME_SLOTS - 1)];
-		if (!e->m)
-			return NULL;
+		if (!e->idx)
+			return -1;
 		if (e->hash == h && e->len == n &&
 		    pmu__name_eq_n(e->s, name, n))
-			return e->m;
+			return (ssize_t)e->idx - 1;
 	}
-	return NULL;
+	return -1;
 }
 
 const struct pmu__model *pmu__catalog_builtin_find(const char *name,
@@ -256,25 +343,31 @@ const struct pmu__model *pmu__catalog_builtin_find(const char *name,
 	return NULL;
 }
 
+ssize_t pmu__catalog_find_index(const char *name, size_t n)
+{
+	/* The built-in and kernel tables need no registry: try them
+	 * first. */
+	ssize_t b = hashed_find(name, n);
+	size_t na = pmu__catalog_count();
+
+	if (b >= 0)
+		return b;
+	for (size_t i = NBUILTIN; i < na; i++)
+		if (name_eq(pmu__catalog_name_at(i), name, n))
+			return (ssize_t)i;
+	return -1;
+}
+
 const struct pmu__model *pmu__catalog_find(const char *name, size_t n)
 {
-	/* The built-in tables need no registry: try them first. */
-	const struct pmu__model *b = hashed_find(name, n);
+	ssize_t i = pmu__catalog_find_index(name, n);
 
-	if (b)
-		return b;
-	size_t na;
-	const struct pmu__model *const *ms = pmu__catalog_models(&na);
-	for (size_t i = NBUILTIN; i < na; i++)
-		if (name_eq(ms[i]->name, name, n))
-			return ms[i];
-	return NULL;
+	return i < 0 ? NULL : pmu__catalog_at((size_t)i);
 }
 
 const char *pmu__catalog_suggest(const char *name, size_t n)
 {
-	size_t na;
-	const struct pmu__model *const *ms = pmu__catalog_models(&na);
+	size_t na = pmu__catalog_count();
 	struct pmu__nearest near;
 	char typed[128];
 
@@ -284,9 +377,12 @@ const char *pmu__catalog_suggest(const char *name, size_t n)
 	typed[n] = '\0';
 	pmu__nearest_init(&near, typed, 0);
 	for (size_t i = 0; i < na; i++) {
-		pmu__nearest_offer(&near, ms[i]->name);
-		for (size_t a = 0; ms[i]->aliases && ms[i]->aliases[a]; a++)
-			pmu__nearest_offer(&near, ms[i]->aliases[a]);
+		pmu__nearest_offer(&near, pmu__catalog_name_at(i));
+		/* Only tables have aliases; their models are filled. */
+		if (i < kfirst)
+			for (size_t a = 0; all[i]->aliases &&
+			     all[i]->aliases[a]; a++)
+				pmu__nearest_offer(&near, all[i]->aliases[a]);
 	}
 	return near.best;
 }

@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <pmu/error.h>
 #include <pmu/event.h>
@@ -35,6 +36,21 @@ enum pmu__enc_kind {
 	PMU__ENC_PERF_RAW,  /* perf_raw::rHEX */
 	PMU__ENC_SEED,      /* P5/P6/PPC/XScale models: codes only, the
 			       register images of pmu__seed_encode() */
+	PMU__ENC_CONFIG,    /* kernel pmu-events models of arm64, POWER,
+			       s390 and RISC-V: the event code is the perf
+			       config as the core PMU's sysfs format lays
+			       it out (event=config:0-N), u/k only */
+};
+
+/* Architecture of a kernel pmu-events model (which mapfile matching and
+ * which core PMU format apply). */
+enum pmu__arch {
+	PMU__ARCH_NONE,     /* libpfm4 and seed models */
+	PMU__ARCH_X86,
+	PMU__ARCH_ARM64,
+	PMU__ARCH_POWER,
+	PMU__ARCH_S390,
+	PMU__ARCH_RISCV,
 };
 
 /* Modifiers, as bits of a modifier mask; the names are what users type. */
@@ -86,6 +102,10 @@ const struct pmu__moddesc *pmu__mod_desc(enum pmu__enc_kind k,
 				 other than the ESCR (no event mask bit) */
 #define PMU__UM_EXCL_GT 0x200u /* Intel: excludes umasks (and defaults)
 				  of later groups */
+#define PMU__UM_XCODE 0x400u /* kernel models: xcode is the value of the
+				event's second register (offcore response,
+				load latency or front-end MSR: perf's
+				config1) */
 
 /*
  * Names and descriptions are 32-bit offsets into the model's string pool
@@ -109,6 +129,7 @@ struct pmu__umask {
 				than its event's (same bits); 0 = the
 				event's */
 	uint8_t grp;         /* group number within its event */
+	uint64_t xcode;      /* with PMU__UM_XCODE: second register value */
 };
 
 /* Event flags. */
@@ -143,6 +164,27 @@ struct pmu__event {
 	uint64_t cntmsk;     /* bit n generic counter n, bit 32+n fixed */
 };
 
+/*
+ * A metric of a kernel pmu-events model: perf's MetricExpr and what
+ * decides how its events are grouped and its value printed.  Strings are
+ * pool offsets (0 = none); descriptions are not kept.
+ */
+struct pmu__metric {
+	uint32_t name;       /* MetricName */
+	uint32_t expr;       /* MetricExpr, as the vendor file spells it */
+	uint32_t groups;     /* MetricGroup: "A;B" */
+	uint32_t nogroup;    /* MetricgroupNoGroup: groups that, when they
+				select it, leave its events ungrouped */
+	uint32_t dflt;       /* DefaultMetricgroupName */
+	uint32_t unit;       /* ScaleUnit: "100%", "1GHz", "1e9ns"... */
+	uint32_t flags;      /* PMU__MET_* */
+};
+
+#define PMU__MET_NO_GROUP 0x1u  /* MetricConstraint NO_GROUP_EVENTS* */
+#define PMU__MET_NO_NMI   0x2u  /* ... _NMI: ungrouped with the NMI
+				   watchdog on */
+#define PMU__MET_NO_SMT   0x4u  /* ... _SMT: ungrouped with SMT on */
+
 struct pmu__model {
 	const char *name;          /* libpfm4 name */
 	const char *desc;
@@ -168,6 +210,17 @@ struct pmu__model {
 	bool vendor_names;         /* built from vendor files: names keep
 				      the vendor's dots ("A.B.C" is umask
 				      B_C of A, or the split event A_B_C) */
+	/* Models of the kernel's pmu-events layout (built-in or run-time): */
+	enum pmu__arch arch;       /* PMU__ARCH_NONE for the others */
+	const char *pmu;           /* perf PMU of its events: "cpu",
+				      "cpu_core", "cpu_atom", "armv8_pmuv3",
+				      "cpum_cf"; NULL when none */
+	const char *patterns;      /* mapfile CPUID patterns, one a line */
+	const char *hybrid;        /* the other core type's model of a
+				      hybrid CPU ("alderlake_atom"), or NULL */
+	const char *twin;          /* libpfm4 model of the same CPU, or NULL */
+	const struct pmu__metric *metrics;
+	uint32_t nmetrics;
 };
 
 /* String at pool offset off, or NULL for 0. */
@@ -205,6 +258,10 @@ struct pmu__table {
 	uint32_t perf_type;
 	uint32_t nevents, numasks, hash_size;
 	uint32_t events, umasks, hash, strings; /* offsets from the header */
+	/* kernel pmu-events models (0 for the others): */
+	uint32_t arch;             /* enum pmu__arch */
+	uint32_t pmu, patterns, hybrid, twin; /* pool offsets */
+	uint32_t nmetrics, metrics;/* metrics: offset from the header */
 };
 
 /* Fill m from table t (pointers derived from t's address).  aliases: room
@@ -295,9 +352,21 @@ static inline bool pmu__name_eq_n(const char *a, const char *b, size_t n)
 
 /* ---- the registry of models ---- */
 
-/* Every model: the built-in tables, the seed models, then those
- * registered at run time, in a stable order (indices never change). */
+/* Every model: the built-in tables, the seed models, the kernel's
+ * pmu-events models, then those registered at run time, in a stable
+ * order (indices never change).  Fills every model: listings of all
+ * models use it; lookups of one use the calls below. */
 const struct pmu__model *const *pmu__catalog_models(size_t *n);
+
+/* Number of models, and model i (filled on first use) or its name
+ * (without filling it); NULL past the end. */
+size_t pmu__catalog_count(void);
+const struct pmu__model *pmu__catalog_at(size_t i);
+const char *pmu__catalog_name_at(size_t i);
+
+/* Index of a model by name or alias (case-insensitive, n bytes), or -1;
+ * fills no model. */
+ssize_t pmu__catalog_find_index(const char *name, size_t n);
 
 /*
  * Add models built at run time (vendor event directories) after the
@@ -336,6 +405,22 @@ struct pmu__strpool {
 };
 
 uint32_t pmu__strpool_add(struct pmu__strpool *p, const char *s);
+
+/*
+ * Does a mapfile pattern of a model of architecture `arch` match the CPU
+ * identifier `id` in perf's form (x86 "GenuineIntel-6-A7-1", arm64 MIDR
+ * "0x00000000410fd0c1", POWER PVR "0x004e1202", s390
+ * "IBM,3931,A01,3.7,002f", RISC-V "0x489-0x8000000000000007-0x0")?  By
+ * perf's rules for that architecture.
+ */
+bool pmu__cpuid_pattern_match(enum pmu__arch arch, const char *pattern,
+			      const char *id);
+
+/* "x86", "arm64", "powerpc", "s390", "riscv"; NULL for PMU__ARCH_NONE. */
+const char *pmu__arch_name(enum pmu__arch a);
+
+/* Does any of a model's patterns match `id`? */
+bool pmu__model_matches(const struct pmu__model *m, const char *id);
 
 /* Umasks of an event (ev->numasks of them). */
 static inline const struct pmu__umask *

@@ -34,6 +34,11 @@ static const struct pmu__moddesc netburst_mods[PMU__MOD_NR] = {
 	[PMU__MOD_THR] = { "thr", "threshold", true, 15 },
 };
 
+static const struct pmu__moddesc config_mods[PMU__MOD_NR] = {
+	[PMU__MOD_K] = { "k", "count in kernel mode", false, 1 },
+	[PMU__MOD_U] = { "u", "count in user mode", false, 1 },
+};
+
 const struct pmu__moddesc *pmu__mod_desc(enum pmu__enc_kind k,
 					 enum pmu__mod m)
 {
@@ -45,5 +50,7 @@ const struct pmu__moddesc *pmu__mod_desc(enum pmu__enc_kind k,
 		d = &x86_mods[m];
 	else if (k == PMU__ENC_NETBURST)
 		d = &netburst_mods[m];
+	else if (k == PMU__ENC_CONFIG)
+		d = &config_mods[m];
 	return d && d->name[0] ? d : NULL;
 }

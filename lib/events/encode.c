@@ -446,6 +446,8 @@ static int dispatch(const struct pmu__enc_req *r, struct pmu_encoding *out,
 	case PMU__ENC_PERF:
 	case PMU__ENC_PERF_RAW:
 		return pmu__encode_perf(r, out, err);
+	case PMU__ENC_CONFIG:
+		return pmu__encode_config(r, out, err);
 	case PMU__ENC_SEED:
 		break;
 	}

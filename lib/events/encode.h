@@ -71,6 +71,11 @@ int pmu__encode_x86(const struct pmu__enc_req *r, struct pmu_encoding *out,
 int pmu__encode_netburst(const struct pmu__enc_req *r,
 			 struct pmu_encoding *out, struct pmu_error *err);
 
+/* Kernel models whose event code is the perf config (arm64, POWER,
+ * s390, RISC-V). */
+int pmu__encode_config(const struct pmu__enc_req *r, struct pmu_encoding *out,
+		       struct pmu_error *err);
+
 /* perf generic/software events and perf_raw. */
 int pmu__encode_perf(const struct pmu__enc_req *r, struct pmu_encoding *out,
 		     struct pmu_error *err);

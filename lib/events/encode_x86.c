@@ -46,7 +46,8 @@ struct x86_sel {
 	uint64_t ucode;      /* umask bits, from bit 0 (may exceed 8 bits) */
 	uint64_t ucode_user; /* those of umasks the string names */
 	uint64_t ldlat, fethr;
-	bool ldlat_um, fethr_um, code_ovr;
+	uint64_t xcode;      /* kernel models: second register value */
+	bool ldlat_um, fethr_um, code_ovr, has_xcode;
 };
 
 /* Umasks of later groups than a "greater groups excluded" umask may not
@@ -165,6 +166,13 @@ static int collect(const struct pmu__enc_req *r, struct x86_sel *x,
 		x->ucode |= um->flags & PMU__UM_CODE_OVR ? um->code >> 8
 							 : um->code;
 	}
+	/* Vendor umasks are exclusive: at most one carries a value for
+	 * the second register. */
+	for (int i = 0; i < x->nu; i++)
+		if (u[x->um[i]].flags & PMU__UM_XCODE) {
+			x->xcode = u[x->um[i]].xcode;
+			x->has_xcode = true;
+		}
 	return 0;
 }
 
@@ -393,6 +401,9 @@ static int x86_codes(const struct pmu__enc_req *r, struct x86_sel *x,
 	if (xreg || x->ldlat_um) {
 		out->ncodes = 2;
 		out->codes[1] = xreg ? x->ucode : x->ldlat;
+	} else if (x->has_xcode) {
+		out->ncodes = 2;
+		out->codes[1] = x->xcode;
 	}
 	/* Intel: an edge is the crossing of a threshold, so it needs one. */
 	if (intel && (v & X86_EDGE) && !(v >> X86_CMASK_SH & 0xff))

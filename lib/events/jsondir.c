@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <ctype.h>
 #include <errno.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,8 +45,11 @@ void pmu__jsondir_free(struct pmu__jsondir *jd)
 {
 	if (!jd)
 		return;
-	for (size_t i = 0; i < jd->n; i++)
+	for (size_t i = 0; i < jd->n; i++) {
 		free(jd->models[i]->ents);
+		free(jd->models[i]->mets);
+	}
+	free(jd->std);
 	while (jd->chunks) {
 		struct jd_chunk *c = jd->chunks;
 		jd->chunks = c->next;
@@ -66,26 +68,6 @@ const struct pmu__model *pmu__jsondir_model_at(const struct pmu__jsondir *jd,
 					       size_t i)
 {
 	return jd && i < jd->n ? &jd->models[i]->m : NULL;
-}
-
-bool pmu__jd_cpuid_match(const char *pattern, const char *cpuid)
-{
-	size_t len = strlen(pattern) + 8;
-	char *anchored = malloc(len);
-	regmatch_t mt;
-	regex_t re;
-	bool ok = false;
-
-	if (!anchored)
-		return false;
-	snprintf(anchored, len, "^(%s)", pattern);
-	if (regcomp(&re, anchored, REG_EXTENDED | REG_ICASE) == 0) {
-		if (regexec(&re, cpuid, 1, &mt, 0) == 0)
-			ok = cpuid[mt.rm_eo] == '\0' || cpuid[mt.rm_eo] == '-';
-		regfree(&re);
-	}
-	free(anchored);
-	return ok;
 }
 
 static struct jd_model *jd_of(const struct pmu__jsondir *jd,
@@ -108,8 +90,9 @@ const struct pmu__model *pmu__jsondir_model(const struct pmu__jsondir *jd,
 	/* Mapfile order decides, as in the kernel: first match wins. */
 	for (size_t i = 0; i < jd->n; i++)
 		for (size_t p = 0; p < jd->models[i]->npat; p++)
-			if (pmu__jd_cpuid_match(jd->models[i]->patterns[p],
-						name_or_cpuid))
+			if (pmu__cpuid_pattern_match(jd->models[i]->arch,
+						     jd->models[i]->patterns[p],
+						     name_or_cpuid))
 				return &jd->models[i]->m;
 	return NULL;
 }
@@ -129,6 +112,24 @@ const char *pmu__jsondir_long_desc(const struct pmu__jsondir *jd,
 	if (um >= ev->numasks)
 		return NULL;
 	return jm->um_long[ev->umask0 + (uint32_t)um];
+}
+
+const char *pmu__jsondir_model_path(const struct pmu__jsondir *jd,
+				    const struct pmu__model *m)
+{
+	const struct jd_model *jm = jd_of(jd, m);
+
+	if (jm && jm->core)
+		jm = jm->core;
+	return jm && jm->nfiles ? jm->files[0] : NULL;
+}
+
+const char *pmu__jsondir_metric_desc(const struct pmu__jsondir *jd,
+				     const struct pmu__model *m, size_t i)
+{
+	const struct jd_model *jm = jd_of(jd, m);
+
+	return jm && i < jm->nmets ? jm->met_long[i] : NULL;
 }
 
 /* ---- mapfile.csv ---- */
@@ -185,8 +186,43 @@ static struct jd_model *new_model(struct pmu__jsondir *jd, const char *name,
 	jm->m.name = jm->name;
 	jm->m.desc = jm->desc;
 	jm->m.kind = kind;
+	jm->num_generic = jm->num_fixed = -1;
 	ms[jd->n++] = jm;
 	return jm;
+}
+
+/* The model hybrid parts' cpu_atom records go to: NAME_atom. */
+static struct jd_model *atom_model(struct pmu__jsondir *jd,
+				   struct jd_model *jm)
+{
+	char name[JD_NAME_MAX + 8];
+
+	if (jm->atom)
+		return jm->atom;
+	snprintf(name, sizeof(name), "%.*s_atom", JD_NAME_MAX - 6, jm->name);
+	jm->atom = new_model(jd, name, jm->m.kind);
+	if (!jm->atom)
+		return NULL;
+	jm->atom->is_dir = jm->is_dir;
+	jm->atom->core = jm;
+	jm->atom->arch = jm->arch;
+	snprintf(jm->atom->pmu, sizeof(jm->atom->pmu), "cpu_atom");
+	snprintf(jm->pmu, sizeof(jm->pmu), "cpu_core");
+	/* Detection finds the core model; the atom one goes with it. */
+	return jm->atom;
+}
+
+struct jd_model *pmu__jd_unit_model(struct pmu__jsondir *jd,
+				    struct jd_model *jm, const char *unit)
+{
+	if (!unit || !strcasecmp(unit, "cpu") || !strcasecmp(unit, "core") ||
+	    !strcasecmp(unit, "CPU-M-CF"))
+		return jm;
+	if (!strcasecmp(unit, "cpu_core"))
+		return atom_model(jd, jm) ? jm : NULL;
+	if (!strcasecmp(unit, "cpu_atom"))
+		return atom_model(jd, jm);
+	return NULL;
 }
 
 /* Grow a string array kept in jd memory by one element. */
@@ -215,8 +251,7 @@ static void row_name(const struct row *r, char *name, size_t sz, bool *is_dir)
 	const char *f = r->f[2], *b = f;
 	size_t n = r->len[2];
 
-	*is_dir = !memchr(f, '/', n) && !(n > 5 && !strncasecmp(f + n - 5,
-								 ".json", 5));
+	*is_dir = !(n > 5 && !strncasecmp(f + n - 5, ".json", 5));
 	for (size_t i = 0; i < n; i++)
 		if (f[i] == '/')
 			b = f + i + 1;
@@ -232,16 +267,51 @@ static void row_name(const struct row *r, char *name, size_t sz, bool *is_dir)
 	name[n] = '\0';
 }
 
-static enum pmu__enc_kind row_kind(const struct row *r, bool *known)
+static bool starts(const struct row *r, const char *w)
 {
-	*known = true;
-	if (r->len[0] >= 12 && !strncmp(r->f[0], "GenuineIntel", 12))
-		return PMU__ENC_INTEL;
-	*known = (r->len[0] >= 12 && !strncmp(r->f[0], "AuthenticAMD", 12)) ||
-		 (r->len[0] >= 12 && !strncmp(r->f[0], "HygonGenuine", 12));
-	return PMU__ENC_AMD64;
+	size_t n = strlen(w);
+
+	return r->len[0] >= n && !strncmp(r->f[0], w, n);
 }
 
+/* Architecture of a row, from its CPU identifier pattern: x86 vendor
+ * strings, s390 "IBM", RISC-V "MVENDORID-MARCHID-MIMPID", arm64 MIDR
+ * values (16 hex digits), POWER PVR patterns. */
+static enum pmu__arch row_arch(const struct row *r)
+{
+	size_t hex = 0;
+
+	if (starts(r, "GenuineIntel") || starts(r, "AuthenticAMD") ||
+	    starts(r, "HygonGenuine"))
+		return PMU__ARCH_X86;
+	if (starts(r, "^IBM") || starts(r, "IBM"))
+		return PMU__ARCH_S390;
+	if (!starts(r, "0x"))
+		return PMU__ARCH_NONE;
+	if (memchr(r->f[0], '-', r->len[0]))
+		return PMU__ARCH_RISCV;
+	while (2 + hex < r->len[0] && isxdigit((unsigned char)r->f[0][2 + hex]))
+		hex++;
+	return hex == 16 && r->len[0] == 18 ? PMU__ARCH_ARM64
+					      : PMU__ARCH_POWER;
+}
+
+static enum pmu__enc_kind row_kind(const struct row *r, enum pmu__arch a)
+{
+	if (a != PMU__ARCH_X86)
+		return PMU__ENC_CONFIG;
+	return starts(r, "GenuineIntel") ? PMU__ENC_INTEL : PMU__ENC_AMD64;
+}
+
+/* The perf PMU that a kernel model's core events go to. */
+static const char *arch_pmu(enum pmu__arch a)
+{
+	switch (a) {
+	case PMU__ARCH_ARM64: return "armv8_pmuv3";
+	case PMU__ARCH_S390: return "cpum_cf";
+	default: return "cpu";
+	}
+}
 
 /* Mapfile patterns are simple (classes, groups, alternation, + and *);
  * stacked or counted repetition makes regcomp's work explode, so such
@@ -254,6 +324,13 @@ static bool pattern_ok(const char *p, size_t n)
 		return false;
 	for (size_t i = 0; i < n; i++) {
 		bool q = p[i] == '+' || p[i] == '*' || p[i] == '?';
+		/* "{4}" after a class, as POWER's patterns count digits */
+		if (p[i] == '{' && i && p[i - 1] == ']' && i + 2 < n &&
+		    isdigit((unsigned char)p[i + 1]) && p[i + 2] == '}') {
+			i += 2;
+			nq++;
+			continue;
+		}
 		if (p[i] == '{' || p[i] == '\0' || (q && i && p[i - 1] == ')'))
 			return false;
 		nq += q;
@@ -262,15 +339,16 @@ static bool pattern_ok(const char *p, size_t n)
 }
 
 static int add_row(struct pmu__jsondir *jd, const char *dir,
-		   const struct row *r)
+		   const char *prefix, const struct row *r)
 {
 	char name[JD_NAME_MAX], *path = NULL;
-	bool is_dir, known;
-	enum pmu__enc_kind kind = row_kind(r, &known);
+	bool is_dir;
+	enum pmu__arch arch = row_arch(r);
+	enum pmu__enc_kind kind = row_kind(r, arch);
 	struct jd_model *jm;
 	int rc;
 
-	if (!known || !field_is(r, 3, "core") || !r->len[2])
+	if (arch == PMU__ARCH_NONE || !field_is(r, 3, "core") || !r->len[2])
 		return 0;
 	if (!pattern_ok(r->f[0], r->len[0]))
 		return -EINVAL;
@@ -285,18 +363,33 @@ static int add_row(struct pmu__jsondir *jd, const char *dir,
 		return -ENOMEM;
 	}
 	jm->is_dir = is_dir;
+	jm->arch = arch;
+	if (!jm->pmu[0])
+		snprintf(jm->pmu, sizeof(jm->pmu), "%s", arch_pmu(arch));
 	rc = push_str(jd, &jm->patterns, &jm->npat, r->f[0], r->len[0]);
-	if (!rc)
-		rc = path ? push_str(jd, &jm->files, &jm->nfiles, path,
-				     strlen(path))
-			  : push_str(jd, &jm->files, &jm->nfiles, r->f[2],
-				     r->len[2]);
+	if (!rc) {
+		char *rel = NULL;
+		if (asprintf(&rel, "%s%s%.*s", prefix, *prefix ? "/" : "",
+			     path ? (int)strlen(path) : (int)r->len[2],
+			     path ? path : r->f[2]) < 0)
+			rel = NULL;
+		rc = rel ? push_str(jd, &jm->files, &jm->nfiles, rel,
+				    strlen(rel)) : -ENOMEM;
+		free(rel);
+	}
 	free(path);
 	return rc;
 }
 
 int pmu__jsondir_add_map(struct pmu__jsondir *jd, const char *dir,
 			 const char *text, size_t len, struct pmu_error *err)
+{
+	return pmu__jd_add_map_at(jd, dir, "", text, len, err);
+}
+
+int pmu__jd_add_map_at(struct pmu__jsondir *jd, const char *dir,
+		       const char *prefix, const char *text, size_t len,
+		       struct pmu_error *err)
 {
 	const char *s = text, *end = text + len;
 	int lineno = 0;
@@ -315,14 +408,16 @@ int pmu__jsondir_add_map(struct pmu__jsondir *jd, const char *dir,
 			return pmu__error(err, -EINVAL, PMU_ERR_SYNTAX, NULL,
 					  (int)(s - text), "mapfile.csv line "
 					  "%d: NUL byte", lineno);
-		k = n ? split_row(s, n, &r) : 0;
+		/* comment lines: the header of arm64's, POWER's and RISC-V's
+		 * mapfiles */
+		k = n && s[0] != '#' ? split_row(s, n, &r) : 0;
 		if (k && !field_is(&r, 0, "Family-model")) {
 			if (k < 4)
 				return pmu__error(err, -EINVAL, PMU_ERR_SYNTAX,
 						  NULL, (int)(s - text),
 						  "mapfile.csv line %d: %d "
 						  "fields, need 4", lineno, k);
-			if ((rc = add_row(jd, dir, &r)) == -EINVAL)
+			if ((rc = add_row(jd, dir, prefix, &r)) == -EINVAL)
 				return pmu__error(err, rc, PMU_ERR_SYNTAX,
 						  NULL, (int)(s - text),
 						  "mapfile.csv line %d: CPUID "

@@ -53,6 +53,15 @@ const char *pmu__jsondir_long_desc(const struct pmu__jsondir *jd,
 				   const struct pmu__model *m,
 				   const struct pmu__event *ev, int um);
 
+/* Where model m's files are, relative to the loaded directory (the
+ * first of them; a hybrid atom model's are its core model's). */
+const char *pmu__jsondir_model_path(const struct pmu__jsondir *jd,
+				    const struct pmu__model *m);
+
+/* The vendor's description of metric `i` of model m, or NULL. */
+const char *pmu__jsondir_metric_desc(const struct pmu__jsondir *jd,
+				     const struct pmu__model *m, size_t i);
+
 /* ---- building blocks, exposed for tests and the fuzz target ---- */
 
 struct pmu__jsondir *pmu__jsondir_new(void);

@@ -11,6 +11,9 @@
 /* Modifiers of the built-in tables of the same kinds. */
 #define AMD_MODS 0x7fu   /* k u e i c h g */
 #define INTEL_MODS 0x39fu /* k u e i c t intx intxcp */
+#define CONFIG_MODS 0x3u  /* k u */
+#define PERF_AMD_MODS 0x1fu /* k u e i c: perf's AMD format has no host
+			       or guest bits; :H/:G say that */
 
 struct grp {
 	const char *name;
@@ -140,6 +143,10 @@ static void add_umask(struct jd_model *jm, struct pmu__strpool *sp,
 	u->desc = pmu__strpool_add(sp, e->brief);
 	u->code = e->ucode;
 	u->flags = PMU__UM_EXCL | fl | (e->prec ? PMU__UM_PREC : 0);
+	if (e->has_xcode) {
+		u->flags |= PMU__UM_XCODE;
+		u->xcode = e->xcode;
+	}
 	u->cntmsk = e->cntmsk;
 	jm->um_long[jm->m.numasks++] = e->full ? e->full : e->brief;
 	ev->numasks++;
@@ -165,7 +172,10 @@ static void build_event(struct jd_model *jm, struct pmu__strpool *sp,
 	ev->desc = pmu__strpool_add(sp, bare ? bare->brief : NULL);
 	jm->ev_long[jm->m.nevents] = bare ? (bare->full ? bare->full
 							: bare->brief) : NULL;
-	if (bare && (gr->nums || bare->ucode))
+	/* A lone event of a config model is its code; elsewhere a umask
+	 * value or a second register needs a umask to hold it. */
+	if (bare && (gr->nums || bare->has_xcode ||
+		     (bare->ucode && jm->m.kind != PMU__ENC_CONFIG)))
 		add_umask(jm, sp, ev, bare, "DEFAULT", PMU__UM_DFL);
 	else if (bare)
 		ev->cntmsk = bare->cntmsk, ev->flags |= bare->prec ?
@@ -188,8 +198,15 @@ static void set_counters(struct jd_model *jm)
 
 	for (size_t k = 0; k < jm->nents; k++)
 		all |= jm->ents[k].cntmsk;
-	jm->m.modmsk = jm->m.kind == PMU__ENC_INTEL ? INTEL_MODS : AMD_MODS;
+	jm->m.modmsk = jm->m.kind == PMU__ENC_INTEL ? INTEL_MODS :
+		       jm->m.kind == PMU__ENC_CONFIG ? CONFIG_MODS :
+		       jm->is_dir ? PERF_AMD_MODS : AMD_MODS;
 	jm->m.perf_type = 4; /* PERF_TYPE_RAW: core PMU */
+	if (jm->num_generic >= 0) {
+		jm->m.ncounters = jm->num_generic;
+		jm->m.nfixed = jm->num_fixed > 0 ? jm->num_fixed : 0;
+		return;
+	}
 	for (int c = 0; c < 32; c++) {
 		if (all >> c & 1)
 			jm->m.ncounters = c + 1;
@@ -205,8 +222,73 @@ static void set_counters(struct jd_model *jm)
 			       !strncmp(jm->patterns[p], "HygonGenuine-2", 14);
 		jm->m.ncounters = zen ? 6 : 4;
 	}
-	if (!jm->m.ncounters)
+	if (!jm->m.ncounters && jm->m.kind != PMU__ENC_CONFIG)
 		jm->m.ncounters = 4;
+}
+
+/* Metric records to pool offsets; the array lives in jd memory. */
+static int add_metrics(struct pmu__jsondir *jd, struct jd_model *jm,
+		       struct pmu__strpool *sp)
+{
+	struct pmu__metric *o;
+
+	if (!jm->nmets)
+		return 0;
+	o = pmu__jd_alloc(jd, jm->nmets * sizeof(*o));
+	jm->met_long = pmu__jd_alloc(jd, jm->nmets * sizeof(char *));
+	if (!o || !jm->met_long)
+		return -ENOMEM;
+	for (size_t i = 0; i < jm->nmets; i++) {
+		const struct jd_metric *m = &jm->mets[i];
+
+		o[i].name = pmu__strpool_add(sp, m->name);
+		o[i].expr = pmu__strpool_add(sp, m->expr);
+		o[i].groups = pmu__strpool_add(sp, m->groups);
+		o[i].nogroup = pmu__strpool_add(sp, m->nogroup);
+		o[i].dflt = pmu__strpool_add(sp, m->dflt);
+		o[i].unit = pmu__strpool_add(sp, m->unit);
+		o[i].flags = m->flags;
+		jm->met_long[i] = m->desc;
+	}
+	jm->metrics = o;
+	jm->m.metrics = o;
+	jm->m.nmetrics = (uint32_t)jm->nmets;
+	return 0;
+}
+
+/* The kernel layout's facts of a model into the pool: its PMU, its
+ * mapfile patterns (one a line) and its hybrid sibling's name. */
+static int add_extra(struct jd_model *jm, struct pmu__strpool *sp)
+{
+	const struct jd_model *other = jm->atom ? jm->atom : jm->core;
+	size_t len = 1;
+	char *pats;
+
+	if (jm->arch == PMU__ARCH_NONE)
+		return 0;
+	for (size_t p = 0; p < jm->npat; p++)
+		len += strlen(jm->patterns[p]) + 1;
+	if (!(pats = calloc(1, len)))
+		return -ENOMEM;
+	for (size_t p = 0; p < jm->npat; p++) {
+		strcat(pats, jm->patterns[p]);
+		if (p + 1 < jm->npat)
+			strcat(pats, "\n");
+	}
+	jm->off_pmu = pmu__strpool_add(sp, jm->pmu[0] ? jm->pmu : NULL);
+	jm->off_patterns = pmu__strpool_add(sp, jm->npat ? pats : NULL);
+	jm->off_hybrid = pmu__strpool_add(sp, other ? other->name : NULL);
+	free(pats);
+	return 0;
+}
+
+/* Point the model at its kernel-layout facts in its pool. */
+static void set_extra(struct jd_model *jm)
+{
+	jm->m.arch = jm->arch;
+	jm->m.pmu = pmu__str(&jm->m, jm->off_pmu);
+	jm->m.patterns = pmu__str(&jm->m, jm->off_patterns);
+	jm->m.hybrid = pmu__str(&jm->m, jm->off_hybrid);
 }
 
 static uint32_t hash_size(uint32_t n)
@@ -238,12 +320,15 @@ int pmu__jd_build(struct pmu__jsondir *jd, struct jd_model *jm,
 	set_counters(jm);
 	for (size_t g = 0; g < b.ng; g++)
 		build_event(jm, &sp, &b, (int)g);
+	if (add_metrics(jd, jm, &sp) || add_extra(jm, &sp))
+		goto out;
 	/* The extra "" keeps the pool non-empty for a model without events. */
 	if (sp.failed || !pmu__strpool_add(&sp, "") ||
 	    !(jm->strings = pmu__jd_alloc(jd, sp.len)))
 		goto out;
 	memcpy(jm->strings, sp.buf, sp.len);
 	jm->m.strings = jm->strings;
+	set_extra(jm);
 	jm->m.vendor_names = true;
 	jm->m.events = jm->events;
 	jm->m.umasks = jm->umasks;

@@ -155,15 +155,12 @@ PMU_API const char *pmu_catalog_vendor_desc(size_t model, size_t event,
 					    size_t umask)
 {
 	const struct pmu__jsondir *jd = pmu__jsondir_env();
-	const struct pmu__model *const *ms, *m, *v;
+	const struct pmu__model *m, *v;
 	const struct pmu__event *ev, *ve;
 	int attr;
-	size_t n;
 
-	ms = pmu__catalog_models(&n);
-	if (!jd || model >= n)
+	if (!jd || !(m = pmu__catalog_at(model)))
 		return NULL;
-	m = ms[model];
 	if (event >= m->nevents || (umask != PMU_CATALOG_EVENT &&
 				    umask >= m->events[event].numasks))
 		return NULL;
@@ -184,16 +181,11 @@ PMU_API const char *pmu_catalog_vendor_desc(size_t model, size_t event,
 PMU_API ssize_t pmu_events_dir_host_model(void)
 {
 	const struct pmu__jsondir *jd = pmu__jsondir_env();
-	const struct pmu__model *const *ms, *m;
+	const struct pmu__model *m;
 	char cpuid[64];
-	size_t n;
 
 	if (!jd || pmu__jsondir_host_cpuid(cpuid, sizeof(cpuid)) ||
 	    !(m = pmu__jsondir_model(jd, cpuid)))
 		return -ENOENT;
-	ms = pmu__catalog_models(&n);
-	for (size_t i = 0; i < n; i++)
-		if (ms[i] == m)
-			return (ssize_t)i;
-	return -ENOENT;
+	return pmu__catalog_find_index(m->name, strlen(m->name));
 }

@@ -77,7 +77,7 @@ static bool name_ok(const char *s)
 {
 	size_t n = strlen(s);
 
-	if (!n || n >= JD_NAME_MAX || *s == '.')
+	if (!n || n >= JD_EVNAME_MAX || *s == '.')
 		return false;
 	for (; *s; s++)
 		if (!(*s == '_' || *s == '.' || *s == '-' ||
@@ -123,53 +123,128 @@ static uint64_t ucode_of(const struct pmu_json *o, enum pmu__enc_kind kind,
 	       (flag_of(o, "AnyThread") ? UC_ANY : 0);
 }
 
-/* Records that a core counter cannot express on its own: uncore units,
- * and events needing a companion MSR (offcore response, load latency). */
-static bool skip_record(const struct pmu_json *o)
+/* The companion MSRs perf gives a format term of the core PMU to
+ * (offcore_rsp=, ldlat=, frontend=: config1). */
+static bool known_msr(uint64_t idx)
 {
-	uint64_t v;
-
-	if (pmu__json_get(o, "Unit") || pmu__json_get(o, "MetricName"))
-		return true;
-	return (!num_of(o, "MSRValue", &v) && v) ||
-	       (!num_of(o, "MSRIndex", &v) && v);
+	return idx == 0x1a6 || idx == 0x1a7 || idx == 0x3f6 || idx == 0x3f7;
 }
 
-static int add_record(struct pmu__jsondir *jd, struct jd_model *jm,
-		      const char *what, const struct pmu_json *o,
-		      struct pmu_error *err)
+/* Records that a core counter cannot express on its own: events needing
+ * a companion MSR, except in the kernel's layout, whose models carry
+ * the MSR value as perf does. */
+static bool skip_record(const struct jd_model *jm, const struct pmu_json *o)
 {
-	const char *name = str_of(o, "EventName"), *pe;
-	struct jd_ent e = { 0 };
-	int bad = 0, rc;
+	uint64_t idx = 0, v = 0;
 
-	if (!name || !pmu__json_get(o, "EventCode") || skip_record(o))
-		return 0;
-	if (!name_ok(name))
-		return pmu__error(err, -EINVAL, PMU_ERR_SYNTAX, name, -1,
-				  "%s: event name '%.64s' is not a plain "
-				  "identifier", what, name);
-	bad |= num_of(o, "EventCode", &e.code);
-	e.ucode = ucode_of(o, jm->m.kind, &bad);
-	if (bad || e.code > 0xfff)
+	num_of(o, "MSRIndex", &idx);
+	num_of(o, "MSRValue", &v);
+	if (!idx && !v)
+		return false;
+	return !jm->is_dir || !known_msr(idx);
+}
+
+/*
+ * perf's encodings of the architectural events that vendor files give
+ * as fixed-counter pseudo codes (tools/perf/pmu-events/jevents.py):
+ * event select, umask, any-thread.
+ */
+static const struct {
+	const char *name;
+	uint8_t evsel, umask;
+	bool any;
+} fixed_events[] = {
+	{ "inst_retired.any", 0xc0, 0, false },
+	{ "inst_retired.any_p", 0xc0, 0, false },
+	{ "cpu_clk_unhalted.ref", 0x00, 0x03, false },
+	{ "cpu_clk_unhalted.thread", 0x3c, 0, false },
+	{ "cpu_clk_unhalted.core", 0x3c, 0, false },
+	{ "cpu_clk_unhalted.thread_any", 0x3c, 0, true },
+};
+
+static void perf_fixed(const struct jd_model *jm, const char *name,
+		       struct jd_ent *e)
+{
+	if (!jm->is_dir || jm->m.kind != PMU__ENC_INTEL)
+		return;
+	for (size_t i = 0; i < sizeof(fixed_events) / sizeof(fixed_events[0]);
+	     i++) {
+		if (strcasecmp(name, fixed_events[i].name))
+			continue;
+		e->code = fixed_events[i].evsel;
+		e->ucode = fixed_events[i].umask |
+			   (fixed_events[i].any ? UC_ANY : 0);
+		/* the fixed counter, and any programmable one */
+		if (e->cntmsk >> 32 && fixed_events[i].evsel)
+			e->cntmsk |= 0xffffffffull;
+		return;
+	}
+}
+
+/* Event code of a record: x86 EventCode (12 bits), else the whole perf
+ * config: EventCode, or ConfigCode where the vendor gives the config
+ * itself (RISC-V firmware events). */
+static int code_of(const struct jd_model *jm, const struct pmu_json *o,
+		   uint64_t *code)
+{
+	if (jm->m.kind == PMU__ENC_CONFIG && pmu__json_get(o, "ConfigCode"))
+		return num_of(o, "ConfigCode", code);
+	if (num_of(o, "EventCode", code))
+		return -EINVAL;
+	return jm->m.kind != PMU__ENC_CONFIG && *code > 0xfff ? -EINVAL : 0;
+}
+
+static int fill_ent(struct jd_model *jm, const char *what, const char *name,
+		    const struct pmu_json *o, struct jd_ent *e,
+		    struct pmu_error *err)
+{
+	const char *pe;
+	int bad = code_of(jm, o, &e->code);
+
+	e->ucode = jm->m.kind == PMU__ENC_CONFIG ? e->code
+						 : ucode_of(o, jm->m.kind, &bad);
+	if (bad)
 		return pmu__error(err, -EINVAL, PMU_ERR_BAD_VALUE, name, -1,
 				  "%s: event %s has a bad EventCode, UMask "
 				  "or CounterMask", what, name);
-	e.cntmsk = counters_of(str_of(o, "Counter"));
+	e->cntmsk = counters_of(str_of(o, "Counter"));
 	pe = str_of(o, "PEBS") ? str_of(o, "PEBS") : str_of(o, "Precise");
-	e.prec = pe && strcmp(pe, "0");
-	e.brief = str_of(o, "BriefDescription");
-	e.full = str_of(o, "PublicDescription");
-	if ((rc = split_name(jd, name, &e)))
-		return pmu__error(err, rc, PMU_ERR_SYSTEM, NULL, -1,
-				  "out of memory");
-	if ((e.brief && !(e.brief = pmu__jd_strndup(jd, e.brief,
-						     strlen(e.brief)))) ||
-	    (e.full && !(e.full = pmu__jd_strndup(jd, e.full,
-						   strlen(e.full)))))
-		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
-				  "out of memory");
-	if ((rc = pmu__jd_add_ent(jd, jm, &e)) == -E2BIG)
+	e->prec = pe && strcmp(pe, "0");
+	if (pmu__json_get(o, "MSRValue") && jm->is_dir) {
+		bad = num_of(o, "MSRValue", &e->xcode);
+		e->has_xcode = !bad;
+	}
+	perf_fixed(jm, name, e);
+	return 0;
+}
+
+static int add_strings(struct pmu__jsondir *jd, const struct pmu_json *o,
+		       const char *name, struct jd_ent *e)
+{
+	const char *brief = str_of(o, "BriefDescription");
+	const char *full = str_of(o, "PublicDescription");
+
+	if (split_name(jd, name, e))
+		return -ENOMEM;
+	if (brief)
+		e->brief = brief;
+	if (full)
+		e->full = full;
+	if ((e->brief && !(e->brief = pmu__jd_strndup(jd, e->brief,
+						       strlen(e->brief)))) ||
+	    (e->full && !(e->full = pmu__jd_strndup(jd, e->full,
+						     strlen(e->full)))))
+		return -ENOMEM;
+	return 0;
+}
+
+static int push_ent(struct pmu__jsondir *jd, struct jd_model *jm,
+		    const char *what, const char *name, const struct jd_ent *e,
+		    struct pmu_error *err)
+{
+	int rc = pmu__jd_add_ent(jd, jm, e);
+
+	if (rc == -E2BIG)
 		return pmu__error(err, rc, PMU_ERR_BAD_VALUE, name, -1,
 				  "%s: model %s has more than %d events; "
 				  "not a vendor core event file", what,
@@ -178,6 +253,67 @@ static int add_record(struct pmu__jsondir *jd, struct jd_model *jm,
 		return pmu__error(err, rc, PMU_ERR_SYSTEM, NULL, -1,
 				  "out of memory");
 	return 0;
+}
+
+/* The standard record a model record names with ArchStdEvent, or an
+ * error naming it. */
+static int std_of(const struct pmu__jsondir *jd, enum pmu__arch arch,
+		  const char *what, const char *as, const struct jd_std **std,
+		  struct pmu_error *err)
+{
+	*std = pmu__jd_std_find(jd, arch, as);
+	if (*std)
+		return 0;
+	return pmu__error(err, -EINVAL, PMU_ERR_UNKNOWN_EVENT, as, -1,
+			  "%s: ArchStdEvent '%.64s' is not a standard event "
+			  "of this architecture", what, as);
+}
+
+static int add_record(struct pmu__jsondir *jd, struct jd_model *jm,
+		      const char *what, const struct pmu_json *o,
+		      struct pmu_error *err)
+{
+	const char *name = str_of(o, "EventName");
+	const char *as = str_of(o, "ArchStdEvent");
+	const struct jd_std *std = NULL;
+	struct jd_ent e = { 0 };
+	int rc;
+
+	if (pmu__json_get(o, "MetricName") || pmu__json_get(o, "MetricExpr"))
+		return pmu__jd_add_metric_record(jd, jm, what, o, err);
+	if (pmu__json_get(o, "CountersNumGeneric"))
+		return pmu__jd_counters_record(jd, jm, o);
+	if (!(jm = pmu__jd_unit_model(jd, jm, str_of(o, "Unit"))))
+		return 0;
+	if (as && (rc = std_of(jd, jm->arch, what, as, &std, err)))
+		return rc;
+	if (std && std->is_metric)
+		return pmu__jd_add_metric_record(jd, jm, what, o, err);
+	if (std) {
+		e = std->ent;
+		name = name ? name : std->name;
+	} else if (!pmu__json_get(o, "EventCode") &&
+		   !pmu__json_get(o, "ConfigCode") && !jm->is_dir) {
+		/* the kernel's files leave out a code of 0 (fixed-counter
+		 * events); Intel's always give one */
+		return 0;
+	}
+	if (!name || skip_record(jm, o))
+		return 0;
+	if (!name_ok(name))
+		return pmu__error(err, -EINVAL, PMU_ERR_SYNTAX, name, -1,
+				  "%s: event name '%.64s' is not a plain "
+				  "identifier", what, name);
+	if (!std && (rc = fill_ent(jm, what, name, o, &e, err)))
+		return rc;
+	if (add_strings(jd, o, name, &e))
+		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
+				  "out of memory");
+	if (jd->loading_std)
+		return pmu__jd_add_std(jd, name, &e, NULL) ?
+		       pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
+				  "out of memory") : 0;
+	return push_ent(jd, jm, what, name, &e, err);
 }
 
 int pmu__jd_add_ent(struct pmu__jsondir *jd, struct jd_model *jm,
@@ -244,7 +380,13 @@ int pmu__jsondir_add_events(struct pmu__jsondir *jd, size_t i,
 		prefix_message(err, what);
 		return -e;
 	}
-	if (!(recs = records_of(root)))
+	recs = records_of(root);
+	/* The kernel's metricgroups.json: group descriptions, no records. */
+	if (!recs && root->type == PMU_JSON_OBJECT && jd->models[i]->is_dir) {
+		pmu__json_free(root);
+		return 0;
+	}
+	if (!recs)
 		rc = pmu__error(err, -EINVAL, PMU_ERR_SYNTAX, NULL, -1,
 				"%s: neither a list of events nor an object "
 				"with \"Events\"", what);
@@ -252,6 +394,30 @@ int pmu__jsondir_add_events(struct pmu__jsondir *jd, size_t i,
 		if (recs->items[k]->type == PMU_JSON_OBJECT)
 			rc = add_record(jd, jd->models[i], what,
 					recs->items[k], err);
+	pmu__json_free(root);
+	return rc;
+}
+
+int pmu__jd_std_events(struct pmu__jsondir *jd, const char *what,
+		       const char *text, size_t len, struct pmu_error *err)
+{
+	struct jd_model scratch = { .is_dir = true, .num_generic = -1,
+				    .arch = jd->std_arch };
+	struct pmu_json *root;
+	const struct pmu_json *recs;
+	int rc = 0;
+
+	scratch.m.kind = PMU__ENC_CONFIG;
+	if (!(root = pmu__json_parse(text, len, err))) {
+		int e = errno ? errno : EINVAL;
+		prefix_message(err, what);
+		return -e;
+	}
+	recs = records_of(root);
+	for (size_t k = 0; recs && !rc && k < recs->n; k++)
+		if (recs->items[k]->type == PMU_JSON_OBJECT)
+			rc = add_record(jd, &scratch, what, recs->items[k],
+					err);
 	pmu__json_free(root);
 	return rc;
 }

@@ -8,8 +8,11 @@
 #include <stdint.h>
 
 #include "events/jsondir.h"
+#include "util/json.h"
 
 #define JD_NAME_MAX PMU__JSONDIR_NAME_MAX
+/* Longest vendor event name (the kernel's reach 79 bytes). */
+#define JD_EVNAME_MAX 128
 
 /* Records per model.  Vendor core files hold well under 2000; building
  * a model is quadratic in its records and an event's umask count is 16
@@ -25,7 +28,26 @@ struct jd_ent {
 	uint64_t code;         /* event select */
 	uint64_t ucode;        /* umask code in the encoder's convention */
 	uint64_t cntmsk;       /* from "Counter"; 0 = not given */
+	uint64_t xcode;        /* second register value (MSRValue) */
+	bool has_xcode;
 	bool prec;
+};
+
+/* One metric record, kept until the model is built. */
+struct jd_metric {
+	const char *name, *expr, *groups, *nogroup, *dflt, *unit;
+	const char *desc;      /* the vendor's description */
+	uint32_t flags;        /* PMU__MET_* */
+};
+
+/* An architecture standard event or metric (the arch directory's own
+ * JSON files, which model records name with "ArchStdEvent"). */
+struct jd_std {
+	const char *name;
+	enum pmu__arch arch;   /* of the directory it came from */
+	struct jd_ent ent;
+	bool is_metric;
+	struct jd_metric met;
 };
 
 struct jd_model {
@@ -37,6 +59,14 @@ struct jd_model {
 	const char **files;    /* paths (relative to the mapfile's dir) */
 	size_t nfiles;
 	bool is_dir;           /* kernel layout: files are a directory */
+	enum pmu__arch arch;
+	char pmu[16];          /* perf PMU of its events */
+	struct jd_model *atom; /* hybrid: the model of the cpu_atom events */
+	struct jd_model *core; /* ... and of the atom model, its core one */
+	uint32_t off_pmu, off_patterns, off_hybrid; /* pool offsets */
+	struct jd_metric *mets;
+	size_t nmets, mcap;
+	int num_generic, num_fixed; /* counter.json, -1 when not given */
 	struct jd_ent *ents;
 	size_t nents, cap;
 	struct pmu__event *events;
@@ -45,6 +75,8 @@ struct jd_model {
 	char *strings;         /* pool of the names and brief descriptions */
 	const char **ev_long;  /* per event / per umask full descriptions */
 	const char **um_long;
+	struct pmu__metric *metrics;
+	const char **met_long; /* per metric: the vendor's description */
 };
 
 struct jd_chunk;
@@ -53,7 +85,42 @@ struct pmu__jsondir {
 	struct jd_model **models;
 	size_t n;
 	struct jd_chunk *chunks; /* every string and array of the models */
+	struct jd_std *std;      /* architecture standard events */
+	size_t nstd, stdcap;
+	bool loading_std;        /* the records being added are std ones */
+	enum pmu__arch std_arch; /* ... of this architecture */
 };
+
+/* Add a standard event (met NULL) or metric named `name`; -ENOMEM. */
+int pmu__jd_add_std(struct pmu__jsondir *jd, const char *name,
+		    const struct jd_ent *e, const struct jd_metric *met);
+
+/* A record with MetricName or MetricExpr (or an ArchStdEvent naming a
+ * standard metric): a metric of jm, or of the standard set while those
+ * load. */
+int pmu__jd_add_metric_record(struct pmu__jsondir *jd, struct jd_model *jm,
+			      const char *what, const struct pmu_json *o,
+			      struct pmu_error *err);
+
+/* counter.json's "CountersNumGeneric"/"CountersNumFixed" of a core unit. */
+int pmu__jd_counters_record(struct pmu__jsondir *jd, struct jd_model *jm,
+			    const struct pmu_json *o);
+
+/* The records of one standard file (text) of an arch directory. */
+int pmu__jd_std_events(struct pmu__jsondir *jd, const char *what,
+		       const char *text, size_t len, struct pmu_error *err);
+
+/* Standard event or metric by name (case-insensitive), or NULL. */
+const struct jd_std *pmu__jd_std_find(const struct pmu__jsondir *jd,
+				      enum pmu__arch arch, const char *name);
+
+/* Add a metric record to a model; -ENOMEM. */
+int pmu__jd_add_metric(struct jd_model *jm, const struct jd_metric *m);
+
+/* The model records of unit `unit` go to (hybrid cpu_atom records to
+ * the atom model, created on first use); NULL: not a core unit. */
+struct jd_model *pmu__jd_unit_model(struct pmu__jsondir *jd,
+				    struct jd_model *jm, const char *unit);
 
 /* Memory owned by jd (freed with it); NULL on ENOMEM. */
 void *pmu__jd_alloc(struct pmu__jsondir *jd, size_t sz);
@@ -72,8 +139,14 @@ int pmu__jd_build(struct pmu__jsondir *jd, struct jd_model *jm,
 int pmu__jd_row_exists(const char *dir, const char *file, size_t len,
 		       bool is_dir, char **found);
 
-/* Does a mapfile pattern match a CPUID string (anchored at the start,
- * ending at the end of the string or at a '-')? */
-bool pmu__jd_cpuid_match(const char *pattern, const char *cpuid);
+/* pmu__jsondir_add_map() for the mapfile of dir, whose rows' paths
+ * are stored with `prefix/` in front (a tree of arch directories). */
+int pmu__jd_add_map_at(struct pmu__jsondir *jd, const char *dir,
+		       const char *prefix, const char *text, size_t len,
+		       struct pmu_error *err);
+
+/* Load the standard events of an arch directory (its own *.json). */
+int pmu__jd_load_std(struct pmu__jsondir *jd, const char *dir,
+		     enum pmu__arch arch, struct pmu_error *err);
 
 #endif

@@ -159,12 +159,82 @@ static struct pmu__jsondir *fail(struct pmu__jsondir *jd, int rc)
 	return NULL;
 }
 
+/* Kernel layout: the arch directory's own files hold the standard
+ * events its models name; load them before any model's records. */
+static int load_std(struct pmu__jsondir *jd, size_t first, const char *dir,
+		    struct pmu_error *err)
+{
+	for (size_t i = first; i < jd->n; i++)
+		if (jd->models[i]->is_dir)
+			return pmu__jd_load_std(jd, dir, jd->models[i]->arch,
+						err);
+	return 0;
+}
+
+/* One mapfile.csv directory; its models' paths get `prefix/`. */
+static int load_map(struct pmu__jsondir *jd, const char *dir,
+		    const char *prefix, struct pmu_error *err)
+{
+	char *map = NULL, *text, *sub = NULL;
+	size_t len, first = jd->n;
+	int rc;
+
+	if (asprintf(&sub, "%s%s%s", dir, *prefix ? "/" : "", prefix) < 0 ||
+	    asprintf(&map, "%s/mapfile.csv", sub) < 0) {
+		free(sub);
+		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
+				  "out of memory");
+	}
+	text = read_all(map, &len, err);
+	free(map);
+	rc = text ? pmu__jd_add_map_at(jd, sub, prefix, text, len, err)
+		  : -errno;
+	free(text);
+	if (!rc)
+		rc = load_std(jd, first, sub, err);
+	free(sub);
+	return rc;
+}
+
+/* The kernel's tree keeps one mapfile per architecture directory. */
+static const char *const arch_dirs[] = {
+	"x86", "arm64", "powerpc", "s390", "riscv",
+};
+
+static int load_maps(struct pmu__jsondir *jd, const char *dir,
+		     struct pmu_error *err)
+{
+	char *map = NULL;
+	bool flat;
+	int rc = 0, found = 0;
+
+	if (asprintf(&map, "%s/mapfile.csv", dir) < 0)
+		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
+				  "out of memory");
+	flat = exists(map, false);
+	free(map);
+	if (flat)
+		return load_map(jd, dir, "", err);
+	for (size_t a = 0; !rc && a < sizeof(arch_dirs) / sizeof(*arch_dirs);
+	     a++) {
+		char *m = NULL;
+		if (asprintf(&m, "%s/%s/mapfile.csv", dir, arch_dirs[a]) < 0)
+			return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL,
+					  -1, "out of memory");
+		if (exists(m, false)) {
+			found++;
+			rc = load_map(jd, dir, arch_dirs[a], err);
+		}
+		free(m);
+	}
+	/* Neither layout: report the mapfile that is missing. */
+	return rc || found ? rc : load_map(jd, dir, "", err);
+}
+
 struct pmu__jsondir *pmu__jsondir_load(const char *dir,
 				       struct pmu_error *err)
 {
 	struct pmu__jsondir *jd;
-	char *map = NULL, *text;
-	size_t len;
 	int rc;
 
 	if (!dir || !*dir) {
@@ -173,18 +243,11 @@ struct pmu__jsondir *pmu__jsondir_load(const char *dir,
 		errno = EINVAL;
 		return NULL;
 	}
-	if (asprintf(&map, "%s/mapfile.csv", dir) < 0 ||
-	    !(jd = pmu__jsondir_new())) {
-		free(map);
+	if (!(jd = pmu__jsondir_new())) {
 		errno = ENOMEM;
 		return NULL;
 	}
-	text = read_all(map, &len, err);
-	free(map);
-	if (!text)
-		return fail(jd, -errno);
-	rc = pmu__jsondir_add_map(jd, dir, text, len, err);
-	free(text);
+	rc = load_maps(jd, dir, err);
 	for (size_t i = 0; !rc && i < jd->n; i++)
 		rc = load_model(jd, i, dir, err);
 	if (!rc)

@@ -14,19 +14,11 @@
  * of $PMU_EVENTS_DIR are loaded before the first answer.
  */
 
-/* Every model, the run-time ones included. */
-static const struct pmu__model *const *models(size_t *n)
-{
-	pmu__jsondir_env_load();
-	return pmu__catalog_models(n);
-}
-
+/* A model by index, the run-time ones included; filled on first use. */
 static const struct pmu__model *model_at(size_t idx)
 {
-	size_t n;
-	const struct pmu__model *const *ms = models(&n);
-
-	return idx < n ? ms[idx] : NULL;
+	pmu__jsondir_env_load();
+	return pmu__catalog_at(idx);
 }
 
 /*
@@ -86,25 +78,19 @@ static size_t mod_count(const struct pmu__model *m, uint32_t mask)
 
 PMU_API size_t pmu_catalog_count(void)
 {
-	size_t n;
-
-	models(&n);
-	return n;
+	pmu__jsondir_env_load();
+	return pmu__catalog_count();
 }
 
 PMU_API ssize_t pmu_catalog_find(const char *name)
 {
-	size_t n;
-	const struct pmu__model *const *ms = models(&n);
-	const struct pmu__model *m;
+	ssize_t i;
 
 	if (!name)
 		return -EINVAL;
-	m = pmu__catalog_find(name, strlen(name));
-	for (size_t i = 0; m && i < n; i++)
-		if (ms[i] == m)
-			return (ssize_t)i;
-	return -ENOENT;
+	pmu__jsondir_env_load();
+	i = pmu__catalog_find_index(name, strlen(name));
+	return i < 0 ? -ENOENT : i;
 }
 
 PMU_API const char *pmu_catalog_suggest(const char *name)
@@ -131,6 +117,12 @@ PMU_API int pmu_catalog_info(size_t model, struct pmu_catalog_info *info)
 	o.ncounters = m->ncounters > 0 ? (size_t)m->ncounters : 0;
 	o.nfixed = m->nfixed > 0 ? (size_t)m->nfixed : 0;
 	o.is_host = !strcmp(pmu_event_host_model(), m->name);
+	o.arch = pmu__arch_name(m->arch);
+	o.pmu = m->pmu;
+	o.patterns = m->patterns;
+	o.hybrid = m->hybrid;
+	o.twin = m->twin;
+	o.nmetrics = m->nmetrics;
 	PMU__OUT(info, &o);
 	return 0;
 }

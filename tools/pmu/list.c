@@ -170,6 +170,48 @@ static void join_aliases(const char *const *al, char *buf, size_t sz)
 	}
 }
 
+/* Patterns one a line -> "a, b" for the listing. */
+static void join_lines(const char *s, char *buf, size_t sz)
+{
+	size_t l = 0;
+
+	buf[0] = '\0';
+	for (; s && *s && l + 3 < sz; s++) {
+		if (*s == '\n') {
+			buf[l++] = ',';
+			buf[l++] = ' ';
+		} else {
+			buf[l++] = *s;
+		}
+	}
+	buf[l < sz ? l : sz - 1] = '\0';
+}
+
+static void model_json(const struct pmu_catalog_info *mi, const char *al)
+{
+	char pat[1024];
+
+	join_lines(mi->patterns, pat, sizeof(pat));
+	printf("{\"model\": ");
+	pmu_tool_json_str(stdout, mi->name);
+	printf(", \"desc\": ");
+	pmu_tool_json_str(stdout, mi->desc);
+	printf(", \"aliases\": ");
+	pmu_tool_json_str(stdout, al);
+	printf(", \"events\": %zu, \"counters\": %zu, \"fixed\": %zu, "
+	       "\"metrics\": %zu, \"host\": %s", mi->nevents, mi->ncounters,
+	       mi->nfixed, mi->nmetrics, mi->is_host ? "true" : "false");
+	if (mi->arch) {
+		printf(", \"arch\": ");
+		pmu_tool_json_str(stdout, mi->arch);
+		printf(", \"pmu\": ");
+		pmu_tool_json_str(stdout, mi->pmu ? mi->pmu : "");
+		printf(", \"patterns\": ");
+		pmu_tool_json_str(stdout, pat);
+	}
+	printf("}\n");
+}
+
 static void list_models(bool json)
 {
 	char note[320];
@@ -182,16 +224,19 @@ static void list_models(bool json)
 			continue;
 		join_aliases(mi.aliases, al, sizeof(al));
 		if (json) {
-			printf("{\"model\": ");
-			pmu_tool_json_str(stdout, mi.name);
-			printf(", \"desc\": ");
-			pmu_tool_json_str(stdout, mi.desc);
-			printf(", \"aliases\": ");
-			pmu_tool_json_str(stdout, al);
-			printf(", \"events\": %zu, \"counters\": %zu, "
-			       "\"fixed\": %zu, \"host\": %s}\n", mi.nevents,
-			       mi.ncounters, mi.nfixed,
-			       mi.is_host ? "true" : "false");
+			model_json(&mi, al);
+		} else if (mi.patterns) {
+			char pat[1024];
+			join_lines(mi.patterns, pat, sizeof(pat));
+			printf("%-24s %-40s %4zu events %3zu metrics  %s%s\n",
+			       mi.name, mi.desc ? mi.desc : "", mi.nevents,
+			       mi.nmetrics, pat, !mi.is_host ? "" :
+			       cpu_known ? "  (this host)" :
+			       "  (this host: no CPU catalog matched)");
+		} else if (mi.hybrid) {
+			printf("%-24s %-40s %4zu events %3zu metrics  (with "
+			       "%s)\n", mi.name, mi.desc ? mi.desc : "",
+			       mi.nevents, mi.nmetrics, mi.hybrid);
 		} else {
 			printf("%-24s %-34s %4zu events%s%s%s\n", mi.name,
 			       mi.desc ? mi.desc : "", mi.nevents,

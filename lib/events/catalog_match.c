@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "events/catalog.h"
+
+/*
+ * Mapfile patterns against a CPU identifier, with the rules perf applies
+ * per architecture (tools/perf/arch/{,x86,arm64}/util/header.c): x86 and
+ * the architectures without a rule of their own match a POSIX extended
+ * regular expression that must cover the whole identifier; on x86 a
+ * pattern without a stepping ignores the identifier's; arm64 compares
+ * MIDR values without their variant and revision, which a pattern that
+ * gives them turns into a lower bound.
+ */
+
+#define MIDR_VARIANT (0xfull << 20)
+#define MIDR_REVISION 0xfull
+
+static size_t dashes(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += *s == '-';
+	return n;
+}
+
+/* Length of the leftmost-longest match of pattern in id, or -1. */
+static long match_len(const char *pattern, const char *id)
+{
+	regmatch_t mt;
+	regex_t re;
+	long len = -1;
+
+	if (regcomp(&re, pattern, REG_EXTENDED) != 0)
+		return -1;
+	if (regexec(&re, id, 1, &mt, 0) == 0 && mt.rm_so == 0)
+		len = (long)(mt.rm_eo - mt.rm_so);
+	regfree(&re);
+	return len;
+}
+
+static bool x86_match(const char *pattern, const char *id)
+{
+	size_t want = strlen(id);
+
+	/* "Vendor-Family-Model-Stepping": a pattern of three fields leaves
+	 * the stepping out. */
+	if (dashes(id) == 3 && dashes(pattern) < 3)
+		want = (size_t)(strrchr(id, '-') - id);
+	return match_len(pattern, id) == (long)want;
+}
+
+static bool arm64_match(const char *pattern, const char *id)
+{
+	unsigned long long want = strtoull(pattern, NULL, 16);
+	unsigned long long have = strtoull(id, NULL, 16);
+	unsigned long long mask = MIDR_VARIANT | MIDR_REVISION;
+
+	if ((want & ~mask) != (have & ~mask))
+		return false;
+	if (!(want & mask))
+		return true;
+	/* A later variant, or the same variant and a later revision. */
+	if ((have & MIDR_VARIANT) != (want & MIDR_VARIANT))
+		return (have & MIDR_VARIANT) > (want & MIDR_VARIANT);
+	return (have & MIDR_REVISION) >= (want & MIDR_REVISION);
+}
+
+bool pmu__cpuid_pattern_match(enum pmu__arch arch, const char *pattern,
+			      const char *id)
+{
+	if (!pattern || !id || !*id)
+		return false;
+	switch (arch) {
+	case PMU__ARCH_X86:
+		return x86_match(pattern, id);
+	case PMU__ARCH_ARM64:
+		return arm64_match(pattern, id);
+	default:
+		return match_len(pattern, id) == (long)strlen(id);
+	}
+}
+
+bool pmu__model_matches(const struct pmu__model *m, const char *id)
+{
+	const char *p = m->patterns;
+	char buf[256];
+
+	while (p && *p) {
+		size_t n = strcspn(p, "\n");
+		if (n < sizeof(buf)) {
+			memcpy(buf, p, n);
+			buf[n] = '\0';
+			if (pmu__cpuid_pattern_match(m->arch, buf, id))
+				return true;
+		}
+		p += n + (p[n] == '\n');
+	}
+	return false;
+}
+
+const char *pmu__arch_name(enum pmu__arch a)
+{
+	static const char *const names[] = {
+		[PMU__ARCH_X86] = "x86", [PMU__ARCH_ARM64] = "arm64",
+		[PMU__ARCH_POWER] = "powerpc", [PMU__ARCH_S390] = "s390",
+		[PMU__ARCH_RISCV] = "riscv",
+	};
+
+	return (unsigned)a < sizeof(names) / sizeof(names[0]) ? names[a]
+							      : NULL;
+}
