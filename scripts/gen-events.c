@@ -750,10 +750,11 @@ static const struct meta metas[] = {
 	{ "amd64_fam17h_zen2", "AMD Zen2", "PMU__ENC_AMD64", "zen2" },
 	{ "amd64_fam19h_zen3", "AMD Zen3", "PMU__ENC_AMD64", "zen3" },
 	{ "amd64_fam19h_zen4", "AMD Zen4", "PMU__ENC_AMD64", "zen4" },
-	{ "skl", "Intel Skylake", "PMU__ENC_INTEL", "skylake" },
-	{ "icl", "Intel Ice Lake", "PMU__ENC_INTEL", "icelake" },
-	{ "spr", "Intel Sapphire Rapids", "PMU__ENC_INTEL",
-	  "sapphirerapids" },
+	/* The kernel's directory names (skylake, icelake, sapphirerapids)
+	 * name the kernel's models of these CPUs. */
+	{ "skl", "Intel Skylake", "PMU__ENC_INTEL", NULL },
+	{ "icl", "Intel Ice Lake", "PMU__ENC_INTEL", NULL },
+	{ "spr", "Intel Sapphire Rapids", "PMU__ENC_INTEL", NULL },
 	/* The perfctr model names: p4 (models 0-1), p4m2 and p4ht (model
 	 * 2) are the original Pentium 4, p4m3 is Prescott (model 3 on). */
 	{ "netburst", "Intel Pentium 4", "PMU__ENC_NETBURST",

@@ -24,14 +24,14 @@ static const struct pmu__model *env_models[ENV_MAX_MODELS];
 static size_t env_n;
 static pthread_once_t env_once = PTHREAD_ONCE_INIT;
 
-/* A built-in name wins; a vendor model of the same name or alias gets a
- * suffix so both stay reachable. */
+/* A built-in name (a table's, a seed model's, a kernel model's) wins; a
+ * vendor model of the same name or alias gets a suffix so both stay
+ * reachable. */
 static void rename_clashes(struct pmu__jsondir *jd)
 {
 	for (size_t i = 0; i < jd->n; i++) {
 		struct jd_model *jm = jd->models[i];
-		if (pmu__catalog_builtin_find(jm->name, strlen(jm->name)) ||
-		    pmu__seed_model_find(jm->name)) {
+		if (pmu__catalog_find_index(jm->name, strlen(jm->name)) >= 0) {
 			size_t l = strlen(jm->name);
 			snprintf(jm->name + l, sizeof(jm->name) - l, "_json");
 		}
@@ -117,6 +117,13 @@ static const struct {
 static const struct pmu__model *counterpart(const struct pmu__jsondir *jd,
 					    const struct pmu__model *m)
 {
+	/* A kernel model's files: the directory's model of that name,
+	 * renamed NAME_json since the built-in one holds the name. */
+	if (m->arch != PMU__ARCH_NONE) {
+		char n[PMU__JSONDIR_NAME_MAX + 8];
+		snprintf(n, sizeof(n), "%s_json", m->name);
+		return pmu__jsondir_model(jd, n);
+	}
 	for (size_t i = 0; i < sizeof(rep_cpuid) / sizeof(rep_cpuid[0]); i++)
 		if (!strcmp(rep_cpuid[i].model, m->name))
 			return pmu__jsondir_model(jd, rep_cpuid[i].cpuid);
