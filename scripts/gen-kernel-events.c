@@ -303,8 +303,48 @@ static void write_model(const char *dir, const struct pmu__model *m,
 
 /* ---- the index ---- */
 
-static void write_index(const char *dir, const struct pmu__model **ms,
-			size_t n)
+static size_t index_of(const struct pmu__model **ms, size_t n,
+		       const struct pmu__model *m)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ms[i] == m)
+			return i;
+	fprintf(stderr, "gen-kernel-events: a row names no model\n");
+	exit(1);
+}
+
+/* The rows of every mapfile in order, for detection without tables. */
+static void write_rows(FILE *f, const struct pmu__jsondir *jd,
+		       const struct pmu__model **ms, size_t n)
+{
+	size_t nr = pmu__jsondir_nrows(jd), off = 0;
+	const struct pmu__model *m;
+
+	fputs("static const char patterns[] =", f);
+	for (size_t i = 0; i < nr; i++) {
+		const char *p = pmu__jsondir_row(jd, i, &m);
+		fputs("\n\t\"", f);
+		for (; *p; p++) {
+			if (*p == '"' || *p == '\\')
+				fputc('\\', f);
+			fputc(*p, f);
+		}
+		fputs("\\0\"", f);
+	}
+	fprintf(f, ";\n\nstatic const struct pmu__krow rows[%zu] = {\n", nr);
+	for (size_t i = 0; i < nr; i++) {
+		const char *p = pmu__jsondir_row(jd, i, &m);
+		fprintf(f, "\t{ %zu, %d, %zu },\n", index_of(ms, n, m),
+			(int)m->arch, off);
+		off += strlen(p) + 1;
+	}
+	fprintf(f, "};\n\nsize_t pmu__ktable_rows(const struct pmu__krow "
+		"**r, const char **p)\n{\n\t*r = rows;\n\t*p = patterns;\n"
+		"\treturn %zu;\n}\n\n", nr);
+}
+
+static void write_index(const char *dir, const struct pmu__jsondir *jd,
+			const struct pmu__model **ms, size_t n)
 {
 	char fn[4096], id[96];
 	FILE *f;
@@ -333,7 +373,9 @@ static void write_index(const char *dir, const struct pmu__model **ms,
 		fprintf(f, "%s%zu,", i % 10 ? " " : "\n\t", off);
 		off += strlen(ms[i]->name) + 1;
 	}
-	fputs("\n};\n\nsize_t pmu__ktable_count(void)\n{\n\treturn NMODELS;"
+	fputs("\n};\n\n", f);
+	write_rows(f, jd, ms, n);
+	fputs("size_t pmu__ktable_count(void)\n{\n\treturn NMODELS;"
 	      "\n}\n\nconst char *pmu__ktable_name(size_t i)\n{\n"
 	      "\treturn i < NMODELS ? names + name_off[i] : NULL;\n}\n\n"
 	      "const struct pmu__table *pmu__ktable(size_t i)\n{\n"
@@ -375,7 +417,7 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < k; i++)
 		write_model(argv[1], ms[i], pmu__jsondir_model_path(jd, ms[i]));
-	write_index(argv[1], ms, k);
+	write_index(argv[1], jd, ms, k);
 	fprintf(stderr, "gen-kernel-events: %zu models\n", k);
 	pmu__jsondir_free(jd);
 	return 0;

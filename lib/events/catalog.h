@@ -416,6 +416,11 @@ uint32_t pmu__strpool_add(struct pmu__strpool *p, const char *s);
 bool pmu__cpuid_pattern_match(enum pmu__arch arch, const char *pattern,
 			      const char *id);
 
+/* Architecture of a CPU identifier or mapfile pattern (n bytes) by its
+ * form: x86 vendor strings, s390 "IBM", RISC-V "MVENDORID-MARCHID-
+ * MIMPID", arm64 MIDR (16 hex digits), else POWER PVR "0x...". */
+enum pmu__arch pmu__cpuid_arch(const char *s, size_t n);
+
 /* "x86", "arm64", "powerpc", "s390", "riscv"; NULL for PMU__ARCH_NONE. */
 const char *pmu__arch_name(enum pmu__arch a);
 

@@ -22,4 +22,16 @@ const char *pmu__ktable_name(size_t i);
 /* Table of kernel model i, or NULL past the end. */
 const struct pmu__table *pmu__ktable(size_t i);
 
+/* The mapfile core rows of every architecture, in the mapfiles' order:
+ * the model they name, its architecture and its pattern (an offset into
+ * the string returned through `patterns`). */
+struct pmu__krow {
+	uint16_t model;
+	uint8_t arch;        /* enum pmu__arch */
+	uint32_t pattern;
+};
+
+size_t pmu__ktable_rows(const struct pmu__krow **rows,
+			const char **patterns);
+
 #endif

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <ctype.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,9 +47,11 @@ static bool x86_match(const char *pattern, const char *id)
 {
 	size_t want = strlen(id);
 
-	/* "Vendor-Family-Model-Stepping": a pattern of three fields leaves
-	 * the stepping out. */
-	if (dashes(id) == 3 && dashes(pattern) < 3)
+	/* "Vendor-Family-Model-Stepping": a pattern that is not of that
+	 * form leaves the stepping out.  Like perf, the form is told by
+	 * counting dashes: exactly three, those of a class such as
+	 * "[0-9A-F]" included. */
+	if (dashes(id) == 3 && dashes(pattern) != 3)
 		want = (size_t)(strrchr(id, '-') - id);
 	return match_len(pattern, id) == (long)want;
 }
@@ -112,4 +115,29 @@ const char *pmu__arch_name(enum pmu__arch a)
 
 	return (unsigned)a < sizeof(names) / sizeof(names[0]) ? names[a]
 							      : NULL;
+}
+
+static bool starts(const char *s, size_t n, const char *w)
+{
+	size_t k = strlen(w);
+
+	return n >= k && !strncmp(s, w, k);
+}
+
+enum pmu__arch pmu__cpuid_arch(const char *s, size_t n)
+{
+	size_t hex = 0;
+
+	if (starts(s, n, "GenuineIntel") || starts(s, n, "AuthenticAMD") ||
+	    starts(s, n, "HygonGenuine"))
+		return PMU__ARCH_X86;
+	if (starts(s, n, "^IBM") || starts(s, n, "IBM"))
+		return PMU__ARCH_S390;
+	if (!starts(s, n, "0x"))
+		return PMU__ARCH_NONE;
+	if (memchr(s, '-', n))
+		return PMU__ARCH_RISCV;
+	while (2 + hex < n && isxdigit((unsigned char)s[2 + hex]))
+		hex++;
+	return hex == 16 && n == 18 ? PMU__ARCH_ARM64 : PMU__ARCH_POWER;
 }

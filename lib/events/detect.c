@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "events/catalog.h"
+#include "events/catalog_kernel.h"
 #include "events/detect.h"
 #include "events/jsondir.h"
 #include "util/cpuid.h"
@@ -67,6 +68,40 @@ static const char *model_of(const struct pmu__cpuid *id)
 	return NULL;
 }
 
+static enum pmu__arch arch_of(const char *name)
+{
+	static const enum pmu__arch all[] = {
+		PMU__ARCH_X86, PMU__ARCH_ARM64, PMU__ARCH_POWER,
+		PMU__ARCH_S390, PMU__ARCH_RISCV,
+	};
+
+	for (size_t i = 0; name && i < sizeof(all) / sizeof(all[0]); i++)
+		if (!strcmp(pmu__arch_name(all[i]), name))
+			return all[i];
+	return PMU__ARCH_NONE;
+}
+
+/*
+ * The kernel's model for a CPU identifier of architecture `arch`: the
+ * first mapfile row that matches, as perf picks it (the index holds the
+ * rows, so no model's table is read).
+ */
+const char *pmu__detect_kernel(const char *arch, const char *id)
+{
+	const struct pmu__krow *rows;
+	const char *pats;
+	enum pmu__arch a = arch_of(arch);
+	size_t n = pmu__ktable_rows(&rows, &pats);
+
+	if (a == PMU__ARCH_NONE || !id || !*id)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].arch == a &&
+		    pmu__cpuid_pattern_match(a, pats + rows[i].pattern, id))
+			return pmu__ktable_name(rows[i].model);
+	return NULL;
+}
+
 const char *pmu__detect_model(const char *cpuinfo)
 {
 	struct pmu__cpuid id;
@@ -79,10 +114,27 @@ const char *pmu__detect_model(const char *cpuinfo)
 static const char *host_detected = "perf";
 static pthread_once_t host_once = PTHREAD_ONCE_INIT;
 
+/* The kernel's mapfiles first (their names are perf's); CPUs they do
+ * not know (K7, K8, family 10h, Pentium 4) by the libpfm4 tables. */
 static void detect_host(void)
 {
-	const char *m = model_of(pmu__cpuid_host());
+	const struct pmu__cpuid *id = pmu__cpuid_host();
+	const char *env = getenv("PMU_CPUID");
+	const char *m;
 
+	/* $PMU_CPUID stands for the host's identifier, as PERF_CPUID does
+	 * for perf: its form says its architecture. */
+	if (env && *env) {
+		m = pmu__detect_kernel(pmu__arch_name(pmu__cpuid_arch(
+					  env, strlen(env))), env);
+		if (m)
+			host_detected = m;
+		return;
+	}
+	m = pmu__detect_kernel(id->arch, id->perf_id);
+
+	if (!m)
+		m = model_of(id);
 	if (m)
 		host_detected = m;
 }

@@ -11,4 +11,10 @@
  * exposed so tests can feed fixtures. */
 const char *pmu__detect_model(const char *cpuinfo);
 
+/* The kernel pmu-events model for a CPU identifier in perf's form of
+ * architecture `arch` ("x86", "arm64", "powerpc", "s390", "riscv"; see
+ * struct pmu__cpuid.perf_id), by the mapfiles' first matching row, or
+ * NULL. */
+const char *pmu__detect_kernel(const char *arch, const char *id);
+
 #endif

@@ -88,12 +88,11 @@ const struct pmu__model *pmu__jsondir_model(const struct pmu__jsondir *jd,
 		if (!strcasecmp(jd->models[i]->name, name_or_cpuid))
 			return &jd->models[i]->m;
 	/* Mapfile order decides, as in the kernel: first match wins. */
-	for (size_t i = 0; i < jd->n; i++)
-		for (size_t p = 0; p < jd->models[i]->npat; p++)
-			if (pmu__cpuid_pattern_match(jd->models[i]->arch,
-						     jd->models[i]->patterns[p],
-						     name_or_cpuid))
-				return &jd->models[i]->m;
+	for (size_t i = 0; i < jd->nrows; i++)
+		if (pmu__cpuid_pattern_match(jd->rows[i].model->arch,
+					     jd->rows[i].pattern,
+					     name_or_cpuid))
+			return &jd->rows[i].model->m;
 	return NULL;
 }
 
@@ -244,6 +243,38 @@ static int push_str(struct pmu__jsondir *jd, const char ***arr, size_t *n,
 	return 0;
 }
 
+/* The rows in mapfile order: detection takes the first that matches. */
+static int push_row(struct pmu__jsondir *jd, struct jd_model *jm,
+		    const char *pat, size_t len)
+{
+	struct jd_row *r = pmu__jd_alloc(jd, (jd->nrows + 1) * sizeof(*r));
+	char *p = pmu__jd_strndup(jd, pat, len);
+
+	if (!r || !p)
+		return -ENOMEM;
+	if (jd->nrows)
+		memcpy(r, jd->rows, jd->nrows * sizeof(*r));
+	r[jd->nrows].model = jm;
+	r[jd->nrows].pattern = p;
+	jd->rows = r;
+	jd->nrows++;
+	return 0;
+}
+
+size_t pmu__jsondir_nrows(const struct pmu__jsondir *jd)
+{
+	return jd ? jd->nrows : 0;
+}
+
+const char *pmu__jsondir_row(const struct pmu__jsondir *jd, size_t i,
+			     const struct pmu__model **m)
+{
+	if (!jd || i >= jd->nrows)
+		return NULL;
+	*m = &jd->rows[i].model->m;
+	return jd->rows[i].pattern;
+}
+
 /* Model name of a row: the kernel layout names a directory, Intel's a
  * file "/XYZ/events/name_core.json". */
 static void row_name(const struct row *r, char *name, size_t sz, bool *is_dir)
@@ -267,40 +298,17 @@ static void row_name(const struct row *r, char *name, size_t sz, bool *is_dir)
 	name[n] = '\0';
 }
 
-static bool starts(const struct row *r, const char *w)
-{
-	size_t n = strlen(w);
-
-	return r->len[0] >= n && !strncmp(r->f[0], w, n);
-}
-
-/* Architecture of a row, from its CPU identifier pattern: x86 vendor
- * strings, s390 "IBM", RISC-V "MVENDORID-MARCHID-MIMPID", arm64 MIDR
- * values (16 hex digits), POWER PVR patterns. */
 static enum pmu__arch row_arch(const struct row *r)
 {
-	size_t hex = 0;
-
-	if (starts(r, "GenuineIntel") || starts(r, "AuthenticAMD") ||
-	    starts(r, "HygonGenuine"))
-		return PMU__ARCH_X86;
-	if (starts(r, "^IBM") || starts(r, "IBM"))
-		return PMU__ARCH_S390;
-	if (!starts(r, "0x"))
-		return PMU__ARCH_NONE;
-	if (memchr(r->f[0], '-', r->len[0]))
-		return PMU__ARCH_RISCV;
-	while (2 + hex < r->len[0] && isxdigit((unsigned char)r->f[0][2 + hex]))
-		hex++;
-	return hex == 16 && r->len[0] == 18 ? PMU__ARCH_ARM64
-					      : PMU__ARCH_POWER;
+	return pmu__cpuid_arch(r->f[0], r->len[0]);
 }
 
 static enum pmu__enc_kind row_kind(const struct row *r, enum pmu__arch a)
 {
 	if (a != PMU__ARCH_X86)
 		return PMU__ENC_CONFIG;
-	return starts(r, "GenuineIntel") ? PMU__ENC_INTEL : PMU__ENC_AMD64;
+	return r->len[0] >= 12 && !strncmp(r->f[0], "GenuineIntel", 12)
+	       ? PMU__ENC_INTEL : PMU__ENC_AMD64;
 }
 
 /* The perf PMU that a kernel model's core events go to. */
@@ -367,6 +375,8 @@ static int add_row(struct pmu__jsondir *jd, const char *dir,
 	if (!jm->pmu[0])
 		snprintf(jm->pmu, sizeof(jm->pmu), "%s", arch_pmu(arch));
 	rc = push_str(jd, &jm->patterns, &jm->npat, r->f[0], r->len[0]);
+	if (!rc)
+		rc = push_row(jd, jm, r->f[0], r->len[0]);
 	if (!rc) {
 		char *rel = NULL;
 		if (asprintf(&rel, "%s%s%.*s", prefix, *prefix ? "/" : "",

@@ -53,6 +53,11 @@ const char *pmu__jsondir_long_desc(const struct pmu__jsondir *jd,
 				   const struct pmu__model *m,
 				   const struct pmu__event *ev, int um);
 
+/* Mapfile core rows in order: pattern i and its model (*m). */
+size_t pmu__jsondir_nrows(const struct pmu__jsondir *jd);
+const char *pmu__jsondir_row(const struct pmu__jsondir *jd, size_t i,
+			     const struct pmu__model **m);
+
 /* Where model m's files are, relative to the loaded directory (the
  * first of them; a hybrid atom model's are its core model's). */
 const char *pmu__jsondir_model_path(const struct pmu__jsondir *jd,

@@ -81,7 +81,14 @@ struct jd_model {
 
 struct jd_chunk;
 
+struct jd_row {
+	struct jd_model *model;
+	const char *pattern;
+};
+
 struct pmu__jsondir {
+	struct jd_row *rows;     /* mapfile core rows, in order */
+	size_t nrows;
 	struct jd_model **models;
 	size_t n;
 	struct jd_chunk *chunks; /* every string and array of the models */

@@ -107,6 +107,70 @@ static uint32_t power_pvr(const char *text)
 	return (uint32_t)(hi & 0xffff) << 16 | (lo & 0xffff);
 }
 
+/* RISC-V cpuinfo: "mvendorid : 0x489", "marchid : 0x8...", "mimpid". */
+static bool riscv_id(const char *text, char *buf, size_t sz)
+{
+	char v[32], a[32], i[32];
+
+	if (!field(text, "mvendorid", v, sizeof(v)) ||
+	    !field(text, "marchid", a, sizeof(a)) ||
+	    !field(text, "mimpid", i, sizeof(i)))
+		return false;
+	snprintf(buf, sz, "%s-%s-%s", v, a, i);
+	return true;
+}
+
+/* The identifier perf builds on each architecture (header.c there). */
+static void perf_id(const char *text, struct pmu__cpuid *id)
+{
+	char *b = id->perf_id;
+	size_t sz = sizeof(id->perf_id);
+
+	if (id->vendor[0] && id->family >= 0 && id->model >= 0) {
+		snprintf(id->arch, sizeof(id->arch), "x86");
+		if (id->stepping >= 0)
+			snprintf(b, sz, "%s-%d-%X-%X", id->vendor, id->family,
+				 (unsigned)id->model, (unsigned)id->stepping);
+		else
+			snprintf(b, sz, "%s-%d-%X", id->vendor, id->family,
+				 (unsigned)id->model);
+	} else if (id->midr) {
+		snprintf(id->arch, sizeof(id->arch), "arm64");
+		snprintf(b, sz, "0x%016llx", (unsigned long long)id->midr);
+	} else if (id->pvr) {
+		snprintf(id->arch, sizeof(id->arch), "powerpc");
+		snprintf(b, sz, "0x%08x", (unsigned)id->pvr);
+	} else if (riscv_id(text, b, sz)) {
+		snprintf(id->arch, sizeof(id->arch), "riscv");
+	}
+}
+
+int pmu__cpuid_s390(const char *sysinfo, const char *levels,
+		    struct pmu__cpuid *id)
+{
+	char man[32] = "", type[16] = "", model[64] = "", *m = model, *save;
+	unsigned maj = 0, min = 0, auth = 0;
+	const char *cf;
+
+	if (!sysinfo || !field(sysinfo, "Manufacturer", man, sizeof(man)) ||
+	    !field(sysinfo, "Type", type, sizeof(type)))
+		return -ENOENT;
+	/* "Model: 704  A01": the model identifier is its last word */
+	field(sysinfo, "Model", model, sizeof(model));
+	for (char *w = strtok_r(model, " \t", &save); w;
+	     w = strtok_r(NULL, " \t", &save))
+		m = w;
+	cf = levels ? strstr(levels, "CPU-MF: Counter facility: version=")
+		    : NULL;
+	if (cf)
+		sscanf(cf, "CPU-MF: Counter facility: version=%u.%u "
+		       "authorization=%x", &maj, &min, &auth);
+	snprintf(id->arch, sizeof(id->arch), "s390");
+	snprintf(id->perf_id, sizeof(id->perf_id), "%s,%s,%s,%u.%u,%04x",
+		 man, type, m, maj, min, auth);
+	return 0;
+}
+
 static void clear(struct pmu__cpuid *id)
 {
 	memset(id, 0, sizeof(*id));
@@ -130,7 +194,9 @@ int pmu__cpuid_parse(const char *text, struct pmu__cpuid *id)
 	id->midr = arm_midr(text);
 	id->pvr = power_pvr(text);
 	id->hypervisor = has_hypervisor(text);
-	return id->vendor[0] || id->midr || id->pvr ? 0 : -ENOENT;
+	perf_id(text, id);
+	return id->vendor[0] || id->midr || id->pvr || id->perf_id[0]
+	       ? 0 : -ENOENT;
 }
 
 /* The first `sz - 1` bytes of a file, NUL-terminated; 0 or -errno. */
@@ -150,6 +216,23 @@ static int read_head(const char *root, const char *path, char *buf,
 	return 0;
 }
 
+/* s390 keeps its identity in /proc/sysinfo, not in cpuinfo. */
+static int read_s390(const char *root, struct pmu__cpuid *id)
+{
+	char *sys = malloc(CPUINFO_MAX), *lev = malloc(CPUINFO_MAX);
+	int rc = -ENOENT;
+
+	if (sys && lev && read_head(root, "/proc/sysinfo", sys,
+				    CPUINFO_MAX) == 0)
+		rc = pmu__cpuid_s390(sys, read_head(root, "/proc/service_levels",
+						    lev, CPUINFO_MAX) ? NULL
+								      : lev,
+				     id);
+	free(sys);
+	free(lev);
+	return rc;
+}
+
 int pmu__cpuid_read_at(const char *root, struct pmu__cpuid *id)
 {
 	char *text = malloc(CPUINFO_MAX), midr[32];
@@ -166,8 +249,13 @@ int pmu__cpuid_read_at(const char *root, struct pmu__cpuid *id)
 	if (read_head(root, MIDR_PATH, midr, sizeof(midr)) == 0 &&
 	    strtoull(midr, NULL, 0)) {
 		id->midr = strtoull(midr, NULL, 0);
+		snprintf(id->arch, sizeof(id->arch), "arm64");
+		snprintf(id->perf_id, sizeof(id->perf_id), "0x%016llx",
+			 (unsigned long long)id->midr);
 		rc = rc == -ENOENT ? 0 : rc;
 	}
+	if (!id->perf_id[0] && read_s390(root, id) == 0)
+		rc = rc == -ENOENT ? 0 : rc;
 	return rc;
 }
 

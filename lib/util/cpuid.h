@@ -23,6 +23,15 @@ struct pmu__cpuid {
 	uint32_t pvr;        /* POWER processor version register; 0 when
 				not known */
 	bool hypervisor;     /* x86: "hypervisor" among the CPU flags */
+	char arch[8];        /* "x86", "arm64", "powerpc", "s390", "riscv"
+				as far as the files tell; "" otherwise */
+	char perf_id[128];   /* the identifier perf matches the kernel's
+				event mapfiles against: x86
+				"GenuineIntel-6-A7-1", arm64 MIDR
+				"0x00000000410fd0c1", POWER PVR
+				"0x004e1202", s390 "IBM,3931,A01,3.7,002f",
+				RISC-V "0x489-0x8000000000000007-0x0"; ""
+				when not known */
 };
 
 /*
@@ -39,6 +48,15 @@ int pmu__cpuid_parse(const char *text, struct pmu__cpuid *id);
  * pmu__cpuid_parse(), or a negative errno when cpuinfo cannot be read.
  */
 int pmu__cpuid_read_at(const char *root, struct pmu__cpuid *id);
+
+/*
+ * s390: the identifier from /proc/sysinfo ("Manufacturer:", "Type:",
+ * "Model:") and /proc/service_levels (the CPU-MF counter facility's
+ * version and authorization) texts; either may be NULL.  Fills
+ * id->perf_id and id->arch; 0 or -ENOENT.
+ */
+int pmu__cpuid_s390(const char *sysinfo, const char *levels,
+		    struct pmu__cpuid *id);
 
 /* This host's identity, read on first use (thread-safe); never NULL.
  * Unreadable files leave the fields "not known". */
