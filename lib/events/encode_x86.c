@@ -405,8 +405,11 @@ static int x86_codes(const struct pmu__enc_req *r, struct x86_sel *x,
 		out->ncodes = 2;
 		out->codes[1] = x->xcode;
 	}
-	/* Intel: an edge is the crossing of a threshold, so it needs one. */
-	if (intel && (v & X86_EDGE) && !(v >> X86_CMASK_SH & 0xff))
+	/* Intel: an edge is the crossing of a threshold, so it needs one
+	 * (libpfm4's rule; vendor files have edge events without one, which
+	 * perf takes as they are). */
+	if (intel && !r->m->vendor_names && (v & X86_EDGE) &&
+	    !(v >> X86_CMASK_SH & 0xff))
 		return pmu__encode_fail(out, err, PMU_ERR_BAD_MODIFIER, "e",
 			"%s: edge detect needs a threshold (c=N)",
 			pmu__req_name(r));
