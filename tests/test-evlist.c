@@ -772,6 +772,162 @@ static void test_suggest(void **state)
 	assert_string_equal(out[0], "LLC-load-misses");
 }
 
+/*
+ * perf's syntax of a kernel pmu-events model's events.  Expected configs
+ * come from the vendor records (EventCode, UMask, CounterMask, MSRValue
+ * as the rows' comments give them) deposited through the core PMU's
+ * format as the kernel declares it: Intel event 0-7, umask 8-15, edge
+ * 18, inv 23, cmask 24-31, offcore_rsp/ldlat/frontend config1; AMD event
+ * 0-7 and 32-35, umask 8-15, cmask 24-31; arm64 event 0-15.  Without a
+ * sysfs PMU (the root below has none) those formats stand in; with the
+ * fixture's "cpu" PMU its own type and formats count.
+ */
+#define NO_SYSFS "tests/fixtures/sysfs/none"
+
+struct kern_row {
+	int line;
+	const char *model, *str;
+	uint64_t config, config1;
+	unsigned eu, ek, eh, eg, pip;
+	int n;                  /* events made (2: both core types) */
+	const char *name;       /* of the first */
+};
+
+static const struct kern_row kern_rows[] = {
+	/* ls_dispatch.ld_st_dispatch: EventCode 0x29, UMask 0x04 */
+	{ __LINE__, "amdzen5", "ls_dispatch.ld_st_dispatch", 0x429, 0,
+	  0, 0, 0, 1, 0, 1, "ls_dispatch.ld_st_dispatch" },
+	{ __LINE__, "amdzen5", "LS_DISPATCH.LD_ST_DISPATCH", 0x429, 0,
+	  0, 0, 0, 1, 0, 1, "LS_DISPATCH.LD_ST_DISPATCH" },
+	/* perf's modifiers after the vendor name */
+	{ __LINE__, "amdzen5", "ls_dispatch.ld_st_dispatch:u", 0x429, 0,
+	  0, 1, 1, 1, 0, 1, "ls_dispatch.ld_st_dispatch:u" },
+	{ __LINE__, "amdzen5", "ls_dispatch.ld_st_dispatch:kpp", 0x429, 0,
+	  1, 0, 1, 1, 2, 1, "ls_dispatch.ld_st_dispatch:kpp" },
+	/* ex_no_retire.load_not_complete: EventCode 0xd6, UMask 0x02 */
+	{ __LINE__, "amdzen5", "cpu/event=0xd6,umask=0x2/", 0x2d6, 0,
+	  0, 0, 0, 1, 0, 1, "cpu/event=0xd6,umask=0x2/" },
+	/* event bits 11:8 go to config 35:32 */
+	{ __LINE__, "amdzen5", "cpu/event=0x1aa,umask=0xff/", 0x10000ffaaull,
+	  0, 0, 0, 0, 1, 0, 1, "cpu/event=0x1aa,umask=0xff/" },
+	{ __LINE__, "amdzen5", "cpu/ls_dispatch.ld_st_dispatch,cmask=2/",
+	  0x2000429, 0, 0, 0, 0, 1, 0, 1,
+	  "cpu/ls_dispatch.ld_st_dispatch,cmask=2/" },
+	/* INST_RETIRED.ANY: perf spells the fixed counter's event 0xc0 */
+	{ __LINE__, "rocketlake", "INST_RETIRED.ANY", 0xc0, 0,
+	  0, 0, 0, 1, 0, 1, "INST_RETIRED.ANY" },
+	/* OCR.DEMAND_DATA_RD.ANY_RESPONSE: 0xb7, 0x01, MSRValue 0x10001 */
+	{ __LINE__, "rocketlake", "ocr.demand_data_rd.any_response", 0x1b7,
+	  0x10001, 0, 0, 0, 1, 0, 1, "ocr.demand_data_rd.any_response" },
+	/* MEM_TRANS_RETIRED.LOAD_LATENCY_GT_4: 0xcd, 0x01, ldlat 4 */
+	{ __LINE__, "rocketlake", "mem_trans_retired.load_latency_gt_4:p",
+	  0x1cd, 4, 0, 0, 0, 1, 1, 1,
+	  "mem_trans_retired.load_latency_gt_4:p" },
+	/* UOPS_ISSUED.STALL_CYCLES: 0x0e, 0x01, CounterMask 1, Invert */
+	{ __LINE__, "rocketlake", "UOPS_ISSUED.STALL_CYCLES", 0x180010e, 0,
+	  0, 0, 0, 1, 0, 1, "UOPS_ISSUED.STALL_CYCLES" },
+	{ __LINE__, "rocketlake", "cpu/topdown-retiring/", 0x8000, 0,
+	  0, 0, 0, 1, 0, 1, "cpu/topdown-retiring/" },
+	/* DTLB_LOAD_MISSES.STLB_HIT: EventCode 0x08, UMask 0x20 */
+	{ __LINE__, "rocketlake",
+	  "cpu/DTLB_LOAD_MISSES.STLB_HIT,cmask=1/", 0x1002008, 0,
+	  0, 0, 0, 1, 0, 1, "cpu/DTLB_LOAD_MISSES.STLB_HIT,cmask=1/" },
+	/* the libpfm4-named model of the same CPU: either naming, with
+	 * that model's own privilege levels (libpfm4 excludes AMD's
+	 * hypervisor level unless "h" is given) */
+	{ __LINE__, "amdzen4", "RETIRED_INSTRUCTIONS", 0xc0, 0,
+	  0, 0, 1, 0, 0, 1, "RETIRED_INSTRUCTIONS" },
+	/* both core types of a hybrid part */
+	{ __LINE__, "alderlake", "INST_RETIRED.ANY", 0xc0, 0,
+	  0, 0, 0, 1, 0, 2, "cpu_core/INST_RETIRED.ANY/" },
+	{ __LINE__, "alderlake", "cpu_atom/INST_RETIRED.ANY/", 0xc0, 0,
+	  0, 0, 0, 1, 0, 1, "cpu_atom/INST_RETIRED.ANY/" },
+	/* arm64: L1D_CACHE_REFILL is the standard event 0x03 */
+	{ __LINE__, "neoverse-n1", "l1d_cache_refill", 0x3, 0,
+	  0, 0, 0, 1, 0, 1, "l1d_cache_refill" },
+	{ __LINE__, "neoverse-n1", "armv8_pmuv3_0/event=0x11/", 0x11, 0,
+	  0, 0, 0, 1, 0, 1, "armv8_pmuv3_0/event=0x11/" },
+};
+
+static void test_kernel_syntax(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(kern_rows) / sizeof(kern_rows[0]); i++) {
+		const struct kern_row *r = &kern_rows[i];
+		struct pmu__parse_ctx ctx = { .sysfs_root = NO_SYSFS,
+					      .core_model = r->model };
+		const struct perf_event_attr *a;
+		struct pmu__evlist l;
+
+		parse_ok(&l, r->line, r->str, &ctx);
+		a = &l.ev[0].attr;
+		if ((int)l.n != r->n || a->config != r->config ||
+		    a->config1 != r->config1 || a->exclude_user != r->eu ||
+		    a->exclude_kernel != r->ek || a->exclude_hv != r->eh ||
+		    a->exclude_guest != r->eg || a->precise_ip != r->pip ||
+		    strcmp(l.ev[0].name, r->name))
+			fail_msg("row at line %d: n %zu config %#llx/%#llx "
+				 "u%d k%d h%d g%d p%d name %s", r->line, l.n,
+				 (unsigned long long)a->config,
+				 (unsigned long long)a->config1, a->exclude_user,
+				 a->exclude_kernel, a->exclude_hv,
+				 a->exclude_guest, a->precise_ip, l.ev[0].name);
+		CHECK(r->line, r->str, a->type == PERF_TYPE_RAW);
+		CHECK(r->line, r->str, l.ev[0].flags & PMU__EV_HW);
+		if (r->n == 2)
+			CHECK(r->line, r->str, l.ev[1].group != l.ev[0].group &&
+			      !strncmp(l.ev[1].name, "cpu_atom/", 9));
+		pmu__evlist_clear(&l);
+	}
+}
+
+static const struct err_row kern_err_rows[] = {
+	{ __LINE__, "ls_dispatch.nosuch", PMU_ERR_UNKNOWN_EVENT,
+	  "ls_dispatch.nosuch", 0, "unknown event" },
+	{ __LINE__, "ls_dispatch.ld_st_dispatch:q", PMU_ERR_BAD_MODIFIER,
+	  "ls_dispatch.ld_st_dispatch:q", 0, "'q'" },
+	{ __LINE__, "cpu/event=0x1000/", PMU_ERR_BAD_VALUE, "event", 4,
+	  "12 bits" },
+	{ __LINE__, "cpu/nosuchterm=1/", PMU_ERR_BAD_MODIFIER, "nosuchterm", 4,
+	  "event, umask, edge, inv, cmask" },
+	{ __LINE__, "cpu_core/event=0x3c/", PMU_ERR_UNKNOWN_PMU, "cpu_core", 0,
+	  "" },
+};
+
+static void test_kernel_syntax_errors(void **state)
+{
+	const struct pmu__parse_ctx ctx = { .sysfs_root = NO_SYSFS,
+					    .core_model = "amdzen5" };
+	const struct pmu__parse_ctx hyb = { .sysfs_root = NO_SYSFS,
+					    .core_model = "alderlake" };
+	const struct err_row grp = { __LINE__, "{INST_RETIRED.ANY,cycles}",
+				     PMU_ERR_CONFLICT, "INST_RETIRED.ANY", 1,
+				     "cpu_core/INST_RETIRED.ANY/" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(kern_err_rows) / sizeof(kern_err_rows[0]);
+	     i++)
+		check_err_row(&kern_err_rows[i], &ctx);
+	check_err_row(&grp, &hyb);
+}
+
+/* A sysfs core PMU decides type and formats; the vendor names remain
+ * its aliases. */
+static void test_kernel_with_sysfs(void **state)
+{
+	const struct pmu__parse_ctx ctx = { .sysfs_root = FIX_SYSFS,
+					    .core_model = "rocketlake" };
+	struct pmu__evlist l;
+
+	(void)state;
+	if (!have_fixtures())
+		skip();
+	parse_ok(&l, __LINE__, "cpu/inst_retired.any_p/", &ctx);
+	assert_int_equal(l.ev[0].attr.type, 4);
+	assert_int_equal(l.ev[0].attr.config, 0xc0);
+	pmu__evlist_clear(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -790,6 +946,9 @@ int main(void)
 		cmocka_unit_test(test_format_apply),
 		cmocka_unit_test(test_edit_distance),
 		cmocka_unit_test(test_suggest),
+		cmocka_unit_test(test_kernel_syntax),
+		cmocka_unit_test(test_kernel_syntax_errors),
+		cmocka_unit_test(test_kernel_with_sysfs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "events/catalog.h"
+#include "events/encode.h"
 #include "events/evlist.h"
 #include "events/evparse.h"
 #include "util/error.h"
@@ -30,6 +32,7 @@ struct parser {
 	struct pmu_error *err;
 	struct pmu__evlist out;
 	int group;
+	bool in_group;         /* parsing the members of {...} */
 };
 
 /* One event as it is being built: the descriptor plus what the name
@@ -40,6 +43,12 @@ struct evbuild {
 	size_t off;            /* its byte offset in the input */
 	bool own_mods;         /* the token carried modifiers */
 	bool named;            /* name= term gave the name */
+	const struct pmu__model *core; /* pmu/.../ is this kernel model's
+					  core PMU (its events are terms) */
+	bool no_sysfs;         /* ... and sysfs lacks it: the formats
+				  and aliases the kernel declares */
+	const struct pmu__model *twin; /* a bare name of a hybrid part:
+					  the other core type has it too */
 };
 
 static const char *sysfs_root(const struct parser *p)
@@ -369,14 +378,12 @@ static int resolve_tracepoint(struct parser *p, struct evbuild *b,
 
 /* A bare name of the context's default model ("INST_RETIRED:u"):
  * -ENOENT when it names none of its events. */
-static int resolve_default(struct parser *p, struct evbuild *b)
+static int resolve_in(struct parser *p, struct evbuild *b, const char *model,
+		      const char *text)
 {
 	struct pmu_error e = { .size = sizeof(e) };
-	int r;
+	int r = pmu__catalog_resolve(model, text, &b->d, &e);
 
-	if (!p->ctx || !p->ctx->default_model)
-		return -ENOENT;
-	r = pmu__catalog_resolve(p->ctx->default_model, b->text, &b->d, &e);
 	if (r == -ENOENT || (r && e.kind == PMU_ERR_UNKNOWN_EVENT)) {
 		free(b->d.spec);
 		b->d.spec = NULL;
@@ -385,6 +392,105 @@ static int resolve_default(struct parser *p, struct evbuild *b)
 	if (r)
 		return fail(p, r, e.kind, e.token, strlen(e.token), b->off,
 			    "%s", e.message);
+	return 0;
+}
+
+/* The perf_event type of a kernel model's events: its core PMU's in
+ * sysfs (hybrid and arm64 core PMUs have dynamic types), else the
+ * model's. */
+static void core_type(struct parser *p, const struct pmu__model *m,
+		      struct pmu__ev *d)
+{
+	uint32_t type;
+
+	if (m->pmu && pmu__sysfs_pmu_type(sysfs_root(p), m->pmu, &type) == 0)
+		d->attr.type = type;
+}
+
+/* Does the name part (up to ':') alone encode for m? */
+static bool name_encodes(const struct pmu__model *m, const char *t, size_t n)
+{
+	struct pmu_encoding enc = { .size = sizeof(enc) };
+	char name[160];
+
+	if (n >= sizeof(name))
+		return false;
+	memcpy(name, t, n);
+	name[n] = '\0';
+	return pmu__encode(m, name, NULL, &enc, NULL) == 0;
+}
+
+/*
+ * perf's syntax for a kernel model: the whole vendor name is the event
+ * and what follows ':' are perf's modifiers ("inst_retired.any:uppp");
+ * a name that is not a whole event keeps the catalog's own syntax
+ * ("LS_DISPATCH:LD_ST_DISPATCH:u").  The other core type of a hybrid
+ * part that knows the name counts it too, as perf counts it on both.
+ */
+static int resolve_kernel(struct parser *p, struct evbuild *b,
+			  const struct pmu__model *m)
+{
+	const char *t = b->text, *colon = strchr(t, ':');
+	size_t n = colon ? (size_t)(colon - t) : strlen(t);
+	char *name;
+	int r;
+
+	if (!name_encodes(m, t, n)) {
+		/* a dotted name is perf's: a whole event or none */
+		if (memchr(t, '.', n))
+			return -ENOENT;
+		r = resolve_in(p, b, m->name, t);
+		b->own_mods = r == 0 && colon;
+		/* the catalog's syntax: its modifiers decide */
+		if (r == 0)
+			b->d.flags &= ~PMU__EV_GUEST_DEFAULT;
+		return r;
+	}
+	if (!(name = strndup(t, n)))
+		return -ENOMEM;
+	r = resolve_in(p, b, m->name, name);
+	free(name);
+	if (r)
+		return r;
+	/* perf's modifiers start from an attr that excludes nothing */
+	b->d.attr.exclude_user = b->d.attr.exclude_kernel = 0;
+	b->d.attr.exclude_hv = b->d.attr.exclude_guest = 0;
+	b->d.attr.exclude_host = 0;
+	core_type(p, m, &b->d);
+	if (m->hybrid) {
+		const struct pmu__model *h = pmu__catalog_find(m->hybrid,
+						strlen(m->hybrid));
+		if (h && name_encodes(h, t, n))
+			b->twin = h;
+	}
+	if (!colon)
+		return 0;
+	b->own_mods = true;
+	return apply_mods(p, &b->d, colon + 1, strlen(colon + 1), t, b->off);
+}
+
+static int resolve_default(struct parser *p, struct evbuild *b)
+{
+	const struct pmu__model *m = NULL;
+	int r;
+
+	if (p->ctx && !p->ctx->default_model)
+		m = pmu__core_host(p->ctx);
+	if (m && m->arch != PMU__ARCH_NONE) {
+		r = resolve_kernel(p, b, m);
+		/* the libpfm4-named model of the same CPU: either naming */
+		if (r == -ENOENT && m->twin &&
+		    (r = resolve_in(p, b, m->twin, b->text)) == 0) {
+			b->d.flags &= ~PMU__EV_GUEST_DEFAULT;
+			b->own_mods = strchr(b->text, ':') != NULL;
+		}
+		return r;
+	}
+	if (!p->ctx || !p->ctx->default_model)
+		return -ENOENT;
+	r = resolve_in(p, b, p->ctx->default_model, b->text);
+	if (r)
+		return r;
 	b->d.flags &= ~PMU__EV_GUEST_DEFAULT;
 	b->own_mods = strchr(b->text, ':') != NULL;
 	return 0;
@@ -485,12 +591,16 @@ static int generic_term(struct parser *p, struct evbuild *b,
 	return 0;
 }
 
-static int unknown_term(struct parser *p, const struct pmuterm *pt,
-			const char *key)
+static int unknown_term(struct parser *p, const struct evbuild *b,
+			const struct pmuterm *pt, const char *key)
 {
 	char list[300];
 
-	pmu__sysfs_format_list(sysfs_root(p), pt->pmu, list, sizeof(list));
+	if (b->no_sysfs)
+		pmu__core_format_list(b->core, list, sizeof(list));
+	else
+		pmu__sysfs_format_list(sysfs_root(p), pt->pmu, list,
+				       sizeof(list));
 	return fail(p, -EINVAL, PMU_ERR_BAD_MODIFIER, key, strlen(key),
 		    pt->off, "unknown term '%s' for PMU '%s'%s%s%s; valid "
 		    "terms: %s%sconfig, config1, config2, name, period", key,
@@ -506,7 +616,8 @@ static int format_term(struct parser *p, struct evbuild *b,
 	struct pmu__format f;
 	char why[64];
 	uint64_t v = 1;
-	int r = pmu__sysfs_format(sysfs_root(p), pt->pmu, key, &f);
+	int r = b->no_sysfs ? pmu__core_format(b->core, key, &f)
+			    : pmu__sysfs_format(sysfs_root(p), pt->pmu, key, &f);
 
 	if (r == -ENOENT && !val && !pt->alias) {
 		char full[NAME_MAX * 2 + 4];
@@ -516,7 +627,7 @@ static int format_term(struct parser *p, struct evbuild *b,
 		return unknown_event(p, full, strlen(full), b->off);
 	}
 	if (r == -ENOENT)
-		return unknown_term(p, pt, key);
+		return unknown_term(p, b, pt, key);
 	if (r < 0)
 		return fail(p, r == -EINVAL ? -EINVAL : r, PMU_ERR_SYSTEM, key,
 			    strlen(key), pt->off, "cannot use the sysfs format "
@@ -534,16 +645,41 @@ static int format_term(struct parser *p, struct evbuild *b,
 	return 0;
 }
 
+/* "cpu/inst_retired.any/": an event of the kernel model whose core PMU
+ * this is, as perf takes the vendor files' events as that PMU's
+ * aliases; later terms ("cmask=1") change its fields. */
+static int model_term(struct parser *p, struct evbuild *b,
+		      const struct pmuterm *pt, const char *key)
+{
+	struct pmu_encoding enc = { .size = sizeof(enc) };
+	struct pmu_error e = { .size = sizeof(e) };
+	int r;
+
+	if (!b->core)
+		return -ENOENT;
+	r = pmu__encode(b->core, key, NULL, &enc, &e);
+	if (r == -ENOENT)
+		return -ENOENT;
+	if (r)
+		return fail(p, -EINVAL, e.kind, key, strlen(key), pt->off,
+			    "%s", e.message);
+	b->d.attr.config = enc.perf.config;
+	b->d.attr.config1 = enc.perf.config1;
+	b->d.attr.config2 = enc.perf.config2;
+	return 0;
+}
+
 /* "pmu/alias/": expand events/<alias>, whose terms may not be aliases. */
 static int alias_term(struct parser *p, struct evbuild *b,
 		      const struct pmuterm *pt, const char *key)
 {
 	struct pmu__alias a;
 	struct pmuterm inner = { .pmu = pt->pmu, .alias = key, .off = pt->off };
-	int r = pmu__sysfs_alias(sysfs_root(p), pt->pmu, key, &a);
+	int r = b->no_sysfs ? pmu__core_alias(b->core, key, &a)
+			    : pmu__sysfs_alias(sysfs_root(p), pt->pmu, key, &a);
 
 	if (r == -ENOENT)
-		return r;
+		return model_term(p, b, pt, key);
 	if (r < 0)
 		return fail(p, r, PMU_ERR_SYSTEM, key, strlen(key), pt->off,
 			    "cannot read event alias '%s' of PMU '%s': %s", key,
@@ -639,8 +775,14 @@ static int parse_pmu_event(struct parser *p, struct evbuild *b)
 		return unknown_pmu(p, b, plen);
 	memcpy(pmu, t, plen);
 	pmu[plen] = '\0';
-	if (pmu__sysfs_pmu_type(sysfs_root(p), pmu, &type) < 0)
-		return unknown_pmu(p, b, plen);
+	b->core = pmu__core_model(p->ctx, pmu);
+	if (pmu__sysfs_pmu_type(sysfs_root(p), pmu, &type) < 0) {
+		/* no such PMU here: the kernel model's core PMU stands in */
+		if (!b->core)
+			return unknown_pmu(p, b, plen);
+		b->no_sysfs = true;
+		type = b->core->perf_type;
+	}
 	b->d.attr.type = type;
 	if (is_core_pmu(pmu))
 		b->d.flags |= PMU__EV_HW;
@@ -765,6 +907,66 @@ static int spec_add_plm(struct pmu__ev *d, const char *gmods)
 	return 0;
 }
 
+/* "cpu_core/NAME/MODS": how perf names an event of one core type. */
+static char *pmu_name(const char *pmu, const char *t)
+{
+	const char *colon = strchr(t, ':');
+	size_t n = colon ? (size_t)(colon - t) : strlen(t);
+	char *name = NULL;
+
+	if (asprintf(&name, "%s/%.*s/%s", pmu, (int)n, t,
+		     colon ? colon + 1 : "") < 0)
+		return NULL;
+	return name;
+}
+
+/*
+ * A bare name both core types of a hybrid part know: perf counts it on
+ * each, as two events named after their PMUs.  The second one leads a
+ * group of its own (a group cannot span PMUs).
+ */
+static int add_twin(struct parser *p, const char *t, size_t off,
+		    const struct pmu__model *twin, struct pmu__ev *first)
+{
+	struct evbuild b = {
+		.d = { .scale = 1.0, .group = p->group + 1, .leader = true,
+		       .flags = PMU__EV_GUEST_DEFAULT },
+		.text = t, .off = off,
+	};
+	char *n1;
+	int r;
+
+	const struct pmu__model *m1 = pmu__catalog_find(first->model,
+						strlen(first->model));
+
+	if (p->in_group)
+		return fail(p, -EINVAL, PMU_ERR_CONFLICT, t, strlen(t), off,
+			    "'%s' is an event of both core types of this "
+			    "hybrid CPU; in a group name one: %s/%s/ or "
+			    "%s/%s/", t, m1->pmu, t, twin->pmu, t);
+	r = resolve_kernel(p, &b, twin);
+	if (!r && !b.own_mods)
+		b.d.attr.exclude_guest = 1;
+	b.d.attr.size = sizeof(b.d.attr);
+	n1 = pmu_name(m1->pmu, t);
+	b.d.name = pmu_name(twin->pmu, t);
+	if (!r && (!n1 || !b.d.name))
+		r = -ENOMEM;
+	if (!r) {
+		free(first->name);
+		first->name = n1;
+		n1 = NULL;
+		p->group++;
+		r = push(p, &b.d);
+	}
+	free(n1);
+	if (r) {
+		free(b.d.name);
+		free(b.d.spec);
+	}
+	return r;
+}
+
 /* One event token t (NUL-terminated copy) at offset off. */
 static int add_event(struct parser *p, const char *t, size_t off,
 		     const char *gmods, bool leader)
@@ -795,10 +997,11 @@ static int add_event(struct parser *p, const char *t, size_t off,
 	if (r < 0) {
 		free(b.d.name);
 		free(b.d.spec);
-		if (r == -ENOMEM)
-			fail(p, r, PMU_ERR_SYSTEM, t, strlen(t), off,
-			     "out of memory");
 	}
+	if (r == 0 && b.twin)
+		r = add_twin(p, t, off, b.twin, &p->out.ev[p->out.n - 1]);
+	if (r == -ENOMEM)
+		fail(p, r, PMU_ERR_SYSTEM, t, strlen(t), off, "out of memory");
 	return r;
 }
 
@@ -923,12 +1126,14 @@ static int parse_group(struct parser *p, size_t *pos)
 	if (!s[close])
 		return fail_syntax(p, open, "missing '}' for this '{'");
 	r = group_mods(p, open, close, &gmods, &after);
+	p->in_group = true;
 	for (bool first = true; r == 0; first = false) {
 		r = parse_member(p, &q, gmods, true, first);
 		if (r == 0 && s[q] == '}')
 			break;
 		q++; /* the ',' token_end stopped at */
 	}
+	p->in_group = false;
 	free(gmods);
 	*pos = after;
 	return r;

@@ -30,6 +30,14 @@ struct pmu__parse_ctx {
 	const char *default_model; /* catalog model whose events may be
 				      named bare ("INST_RETIRED"), after
 				      the generic names; NULL: none */
+	bool host_names;          /* perf's syntax of the host's kernel
+				      pmu-events model: its events named
+				      bare ("ls_dispatch.ld_st_dispatch"),
+				      as core PMU terms ("cpu/NAME/"), and
+				      its core PMU's formats where sysfs
+				      lacks the PMU */
+	const char *core_model;   /* that model by name instead of the
+				      host's (tests, simulated CPUs) */
 };
 
 /*

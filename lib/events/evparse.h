@@ -94,6 +94,26 @@ int pmu__sysfs_alias(const char *root, const char *pmu, const char *name,
 void pmu__sysfs_format_list(const char *root, const char *pmu, char *buf,
 			    size_t sz);
 
+/* ---- the core PMU of a kernel pmu-events model (evlist_core.c) ---- */
+
+struct pmu__model;
+
+/* The kernel model of the parse (ctx->core_model, else the host's when
+ * ctx->host_names), or NULL. */
+const struct pmu__model *pmu__core_host(const struct pmu__parse_ctx *ctx);
+
+/* That model, or its hybrid sibling, when `pmu` is its core PMU. */
+const struct pmu__model *pmu__core_model(const struct pmu__parse_ctx *ctx,
+					 const char *pmu);
+
+/* A format term, event alias or the list of terms of the core PMU as the
+ * kernel declares them (for when sysfs lacks the PMU); -ENOENT. */
+int pmu__core_format(const struct pmu__model *m, const char *term,
+		     struct pmu__format *f);
+int pmu__core_alias(const struct pmu__model *m, const char *name,
+		    struct pmu__alias *a);
+void pmu__core_format_list(const struct pmu__model *m, char *buf, size_t sz);
+
 /* ---- tracepoints ---- */
 
 /* Id of tracepoint sys:name; -ENOENT when not found anywhere. */

@@ -178,6 +178,8 @@ PMU_API int pmu_session_add(struct pmu_session *s, const char *events,
 		return pmu__error(err, -EBUSY, PMU_ERR_USAGE, NULL, -1,
 				  "events cannot be added to an open session");
 	ctx.default_model = default_model(s);
+	/* Real counters: perf's names of the host's kernel model too. */
+	ctx.host_names = !ctx.default_model;
 	l.ngroups = s->ngroups;
 	ret = pmu__evlist_parse(&l, events, &ctx, err);
 	if (!ret && reserve(s, l.n))

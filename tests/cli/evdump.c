@@ -2,7 +2,7 @@
 /*
  * Prints what the event-list parser makes of its arguments, one line per
  * event, so shell tests can compare it with other tools:
- *   evdump [--sysfs DIR] [--tracefs DIR] LIST...
+ *   evdump [--sysfs DIR] [--tracefs DIR] [--core-model M] LIST...
  */
 #include <stdio.h>
 #include <string.h>
@@ -37,6 +37,10 @@ int main(int argc, char **argv)
 			ctx.sysfs_root = argv[i + 1];
 		else if (!strcmp(argv[i], "--tracefs"))
 			ctx.tracefs_root = argv[i + 1];
+		else if (!strcmp(argv[i], "--core-model")) {
+			ctx.core_model = argv[i + 1];
+			ctx.host_names = true;
+		}
 		else
 			break;
 	}
