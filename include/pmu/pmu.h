@@ -9,6 +9,7 @@
 
 #include <pmu/error.h>
 #include <pmu/event.h>
+#include <pmu/metric.h>
 #include <pmu/assign.h>
 #include <pmu/ibs.h>
 #include <pmu/vendor.h>

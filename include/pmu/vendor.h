@@ -44,6 +44,13 @@ PMU_API const char *pmu_catalog_vendor_desc(size_t model, size_t event,
 					    size_t umask);
 
 /*
+ * The vendor's description of metric `metric` of catalog model `model`
+ * (pmu_catalog_metric_info()), from the $PMU_EVENTS_DIR files of that
+ * model; NULL when there is none.
+ */
+PMU_API const char *pmu_catalog_metric_desc(size_t model, size_t metric);
+
+/*
  * Catalog index of the $PMU_EVENTS_DIR model whose mapfile pattern
  * matches this host's CPUID (kernel form "Vendor-Family-Model", family
  * decimal, model hex), or -ENOENT.

@@ -469,6 +469,50 @@ static int resolve_kernel(struct parser *p, struct evbuild *b,
 	return apply_mods(p, &b->d, colon + 1, strlen(colon + 1), t, b->off);
 }
 
+static int parse_pmu_event(struct parser *p, struct evbuild *b);
+
+/* Is name (n bytes) an event alias of m's core PMU, in sysfs or, where
+ * sysfs lacks the PMU, as the kernel declares it? */
+static bool core_alias(struct parser *p, const struct pmu__model *m,
+		       const char *name, size_t n)
+{
+	struct pmu__alias a;
+	char buf[NAME_MAX + 1];
+	uint32_t type;
+
+	if (!m->pmu || n >= sizeof(buf))
+		return false;
+	memcpy(buf, name, n);
+	buf[n] = '\0';
+	if (pmu__sysfs_pmu_type(sysfs_root(p), m->pmu, &type) == 0)
+		return pmu__sysfs_alias(sysfs_root(p), m->pmu, buf, &a) == 0;
+	return pmu__core_alias(m, buf, &a) == 0;
+}
+
+/* A bare alias of the core PMU ("topdown-retiring:u"), as perf takes it:
+ * "cpu/topdown-retiring/u". */
+static int resolve_alias(struct parser *p, struct evbuild *b,
+			 const struct pmu__model *m)
+{
+	const char *t = b->text, *colon = strchr(t, ':');
+	size_t n = colon ? (size_t)(colon - t) : strlen(t);
+	const char *saved = t;
+	char *text = NULL;
+	int r;
+
+	if (!core_alias(p, m, t, n))
+		return -ENOENT;
+	if (asprintf(&text, "%s/%.*s/%s", m->pmu, (int)n, t,
+		     colon ? colon + 1 : "") < 0)
+		return -ENOMEM;
+	b->text = text;
+	r = parse_pmu_event(p, b);
+	b->text = saved;
+	b->own_mods = colon != NULL;
+	free(text);
+	return r;
+}
+
 static int resolve_default(struct parser *p, struct evbuild *b)
 {
 	const struct pmu__model *m = NULL;
@@ -478,6 +522,8 @@ static int resolve_default(struct parser *p, struct evbuild *b)
 		m = pmu__core_host(p->ctx);
 	if (m && m->arch != PMU__ARCH_NONE) {
 		r = resolve_kernel(p, b, m);
+		if (r == -ENOENT)
+			r = resolve_alias(p, b, m);
 		/* the libpfm4-named model of the same CPU: either naming */
 		if (r == -ENOENT && m->twin &&
 		    (r = resolve_in(p, b, m->twin, b->text)) == 0) {

@@ -196,3 +196,23 @@ PMU_API ssize_t pmu_events_dir_host_model(void)
 		return -ENOENT;
 	return pmu__catalog_find_index(m->name, strlen(m->name));
 }
+
+PMU_API const char *pmu_catalog_metric_desc(size_t model, size_t metric)
+{
+	const struct pmu__jsondir *jd = pmu__jsondir_env();
+	const struct pmu__model *m, *v;
+	const char *name;
+
+	if (!jd || !(m = pmu__catalog_at(model)) || metric >= m->nmetrics)
+		return NULL;
+	for (size_t i = 0; i < pmu__jsondir_count(jd); i++)
+		if (pmu__jsondir_model_at(jd, i) == m)
+			return pmu__jsondir_metric_desc(jd, m, metric);
+	if (!(v = counterpart(jd, m)))
+		return NULL;
+	name = pmu__str(m, m->metrics[metric].name);
+	for (uint32_t k = 0; name && k < v->nmetrics; k++)
+		if (!strcasecmp(pmu__str(v, v->metrics[k].name), name))
+			return pmu__jsondir_metric_desc(jd, v, k);
+	return NULL;
+}

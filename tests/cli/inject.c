@@ -12,6 +12,10 @@
  *   kill=SIG                       once an event is open on another
  *                                  process, kill it with SIG (it dies
  *                                  while pmu still holds it)
+ *   hw=fake                        raw and hardware events open as
+ *                                  software events and read
+ *                                  fake_count(config) (below), as if the
+ *                                  machine had a PMU counting them
  * ERRNO is a name (EACCES, EMFILE, ESRCH, EOPNOTSUPP, ...) or a number.
  */
 #include <dlfcn.h>
@@ -33,6 +37,26 @@
 /* A test shim: one process, one thread of interest; plain tables do. */
 static uint64_t read_formats[MAX_FDS];
 static unsigned char perf_fds[MAX_FDS];
+/* hw=fake: the config each fake fd stands for, its group leader, and
+ * each leader's members in the order they were opened */
+static uint64_t fake_config[MAX_FDS];
+static unsigned char fake[MAX_FDS];
+static int leader_of[MAX_FDS];
+static int members[MAX_FDS][16];
+static int nmembers[MAX_FDS];
+
+/* What a fake counter reads: a value the tests compute the same way. */
+static uint64_t fake_count(uint64_t config)
+{
+	return config % 1000003 + 1;
+}
+
+static int hw_fake(void)
+{
+	const char *spec = getenv("PMU_INJECT");
+
+	return spec && strstr(spec, "hw=fake") != NULL;
+}
 
 static const struct { const char *name; int value; } errnos[] = {
 	{ "EACCES", EACCES }, { "EPERM", EPERM }, { "EMFILE", EMFILE },
@@ -132,10 +156,28 @@ SHIM_API long syscall(long nr, ...)
 		errno = e;
 		return -1;
 	}
+	const struct perf_event_attr *at = (const struct perf_event_attr *)a[0];
+	struct perf_event_attr sw;
+	int is_fake = hw_fake() && (at->type == PERF_TYPE_RAW ||
+				    at->type == PERF_TYPE_HARDWARE);
+	if (is_fake) {
+		sw = *at;
+		sw.type = PERF_TYPE_SOFTWARE;
+		sw.config = PERF_COUNT_SW_DUMMY;
+		sw.precise_ip = 0;
+		a[0] = (long)&sw;
+	}
 	r = real(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 	if (r >= 0 && r < MAX_FDS) {
+		int g = (int)a[3];
 		perf_fds[r] = 1;
-		read_formats[r] = ((const struct perf_event_attr *)a[0])->read_format;
+		read_formats[r] = at->read_format;
+		fake[r] = (unsigned char)is_fake;
+		fake_config[r] = at->config;
+		leader_of[r] = g >= 0 && g < MAX_FDS ? g : (int)r;
+		nmembers[r] = 0;
+		if (g >= 0 && g < MAX_FDS && nmembers[g] < 16)
+			members[g][nmembers[g]++] = (int)r;
 	}
 	if (r >= 0)
 		kill_target((pid_t)a[1]);
@@ -156,6 +198,31 @@ static void rewrite_running(void *buf, ssize_t len, uint64_t fmt, int pct)
 	v[run] = v[ena] * (uint64_t)pct / 100;
 }
 
+/* The values of a read of a fake fd: its own, or (group read) its
+ * group's in the order the members were opened. */
+static void rewrite_fake(int fd, void *buf, ssize_t len)
+{
+	uint64_t fmt = read_formats[fd], *v = buf;
+	size_t stride = 1 + !!(fmt & PERF_FORMAT_ID), at;
+	size_t skip = !!(fmt & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+		      !!(fmt & PERF_FORMAT_TOTAL_TIME_RUNNING);
+
+	if (!(fmt & PERF_FORMAT_GROUP)) {
+		if (fake[fd] && len >= 8)
+			v[0] = fake_count(fake_config[fd]);
+		return;
+	}
+	at = 1 + skip;
+	if (fake[fd] && (at + 1) * 8 <= (size_t)len)
+		v[at] = fake_count(fake_config[fd]);
+	for (int i = 0; i < nmembers[fd]; i++) {
+		int m = members[fd][i];
+		at = 1 + skip + (size_t)(i + 1) * stride;
+		if (fake[m] && (at + 1) * 8 <= (size_t)len)
+			v[at] = fake_count(fake_config[m]);
+	}
+}
+
 SHIM_API ssize_t read(int fd, void *buf, size_t count)
 {
 	ssize_t (*real)(int, void *, size_t) =
@@ -169,6 +236,8 @@ SHIM_API ssize_t read(int fd, void *buf, size_t count)
 	if (r > 0 && fd >= 0 && fd < MAX_FDS && perf_fds[fd] &&
 	    (pct = mux_percent()) > 0)
 		rewrite_running(buf, r, read_formats[fd], pct);
+	if (r > 0 && fd >= 0 && fd < MAX_FDS && perf_fds[fd] && hw_fake())
+		rewrite_fake(fd, buf, r);
 	return r;
 }
 

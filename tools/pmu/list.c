@@ -15,14 +15,16 @@
 
 struct list_args {
 	const char *model, *pattern, *events_dir;
-	bool lng, json, models;
+	bool lng, json, models, metrics;
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: pmu list [--model M] [--long] [--json] "
 		   "[--events-dir DIR] [PATTERN]\n"
-		   "       pmu list --models [--json] [--events-dir DIR]\n\n"
+		   "       pmu list --models [--json] [--events-dir DIR]\n"
+		   "       pmu list --metrics [--model M] [--long] [--json] "
+		   "[GROUP|PATTERN]\n\n"
 		   "List events with their unit masks, modifiers and "
 		   "descriptions.\n"
 		   "  -m, --model M  a catalog model (default: this host's, "
@@ -31,6 +33,9 @@ static void usage(FILE *f)
 		   "  -l, --long     unit masks and modifiers too\n"
 		   "  -j, --json     one JSON object per event per line\n"
 		   "      --models   list the models\n"
+		   "      --metrics  list the model's metrics (pmu stat -M), "
+		   "those of a\n"
+		   "                 metric group or matching PATTERN\n"
 		   "  -E, --events-dir DIR  also the models of a vendor event "
 		   "directory\n"
 		   "                 (DIR/mapfile.csv) and their full "
@@ -343,6 +348,7 @@ static int parse_args(int argc, char **argv, struct list_args *a)
 		{ "long", no_argument, NULL, 'l' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "models", no_argument, NULL, 'M' },
+		{ "metrics", no_argument, NULL, 'X' },
 		{ "events-dir", required_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -356,6 +362,7 @@ static int parse_args(int argc, char **argv, struct list_args *a)
 		case 'l': a->lng = true; break;
 		case 'j': a->json = true; break;
 		case 'M': a->models = true; break;
+		case 'X': a->metrics = true; break;
 		case 'E': a->events_dir = optarg; break;
 		case 'h': usage(stdout); return -1;
 		default: usage(stderr); return EXIT_PMU_USAGE;
@@ -407,6 +414,97 @@ static int list_host(ssize_t m, const struct list_args *a)
 	return 0;
 }
 
+/* A metric is listed when the pattern names one of its groups, or
+ * matches its name. */
+static bool metric_match(const char *pat, const struct pmu_metric_info *mi)
+{
+	const char *g = mi->groups;
+	size_t n;
+
+	if (!pat)
+		return true;
+	for (; *g; g += n + (g[n] == ';')) {
+		n = strcspn(g, ";");
+		if (strlen(pat) == n && !strncasecmp(g, pat, n))
+			return true;
+	}
+	return match(pat, mi->name);
+}
+
+static void metric_line(size_t m, size_t x, const char *model,
+			const struct pmu_metric_info *mi, bool lng, bool json)
+{
+	const char *desc = pmu_catalog_metric_desc(m, x);
+	const char *unit = pmu_metric_unit(mi->unit, NULL);
+
+	if (json) {
+		printf("{\"model\": ");
+		pmu_tool_json_str(stdout, model);
+		printf(", \"metric\": ");
+		pmu_tool_json_str(stdout, mi->name);
+		printf(", \"groups\": ");
+		pmu_tool_json_str(stdout, mi->groups);
+		printf(", \"unit\": ");
+		pmu_tool_json_str(stdout, mi->unit);
+		printf(", \"expr\": ");
+		pmu_tool_json_str(stdout, mi->expr);
+		if (desc) {
+			printf(", \"desc\": ");
+			pmu_tool_json_str(stdout, desc);
+		}
+		printf("}\n");
+		return;
+	}
+	printf("%-44s %-12s %s\n", mi->name, *unit ? unit : "-",
+	       mi->groups);
+	if (lng && desc)
+		printf("    %s\n", desc);
+	if (lng)
+		printf("    = %s\n", mi->expr);
+}
+
+static void list_model_metrics(size_t m, const struct list_args *a)
+{
+	struct pmu_catalog_info ci = { .size = sizeof(ci) };
+
+	if (pmu_catalog_info(m, &ci))
+		return;
+	for (size_t x = 0; x < pmu_catalog_metric_count(m); x++) {
+		struct pmu_metric_info mi = { .size = sizeof(mi) };
+		if (!pmu_catalog_metric_info(m, x, &mi) &&
+		    metric_match(a->pattern, &mi))
+			metric_line(m, x, ci.name, &mi, a->lng, a->json);
+	}
+}
+
+/* The metrics of the model (the host's by default) and of its hybrid
+ * sibling. */
+static int list_metrics(const struct list_args *a)
+{
+	const char *name = a->model ? a->model : pmu_event_host_model();
+	struct pmu_catalog_info ci = { .size = sizeof(ci) };
+	ssize_t m = pmu_catalog_find(name), h;
+
+	if (m < 0 || pmu_catalog_info((size_t)m, &ci)) {
+		pmu_tool_err("list: unknown model '%s'; see 'pmu list "
+			     "--models'", name);
+		return EXIT_PMU_INPUT;
+	}
+	if (!ci.nmetrics && !ci.hybrid) {
+		pmu_tool_err("list: model %s has no metrics (the kernel's "
+			     "pmu-events models have them)", ci.name);
+		return EXIT_PMU_INPUT;
+	}
+	if (!a->json)
+		pmu_tool_err("list: metrics of %s%s%s", ci.name,
+			     ci.hybrid ? " and " : "",
+			     ci.hybrid ? ci.hybrid : "");
+	list_model_metrics((size_t)m, a);
+	if (ci.hybrid && (h = pmu_catalog_find(ci.hybrid)) >= 0)
+		list_model_metrics((size_t)h, a);
+	return 0;
+}
+
 int cmd_list(int argc, char **argv)
 {
 	struct list_args a = { 0 };
@@ -425,6 +523,8 @@ int cmd_list(int argc, char **argv)
 		list_models(a.json);
 		return 0;
 	}
+	if (a.metrics)
+		return list_metrics(&a);
 	if (!a.model)
 		return list_host(pmu_catalog_find(pmu_event_host_model()), &a);
 	if ((m = pmu_catalog_find(a.model)) < 0) {

@@ -41,6 +41,7 @@ struct stat_ctx {
 	size_t explain;            /* first hidden event, SIZE_MAX: none */
 	double t0, last_ts;        /* CLOCK_MONOTONIC seconds */
 	struct rusage ru;
+	struct pmu_metric_set *mset; /* -M */
 };
 
 static double now_s(void)
@@ -163,6 +164,10 @@ static int open_session(struct stat_ctx *c, pid_t child)
 		return EXIT_PMU_INPUT;
 	}
 	rc = add_events(c->s, o);
+	if (!rc && o->nmetrics && !c->mset)
+		rc = stat_mset_new(&c->mset, o);
+	if (!rc && c->mset)
+		rc = stat_mset_add(c->mset, c->s);
 	if (rc)
 		return rc;
 	if (o->sim_model) {
@@ -309,8 +314,15 @@ static void print_rows(struct stat_ctx *c, size_t nrows, double wall_ns,
 		       const double *ts)
 {
 	stat_metrics_compute(c->rows, nrows, wall_ns);
-	for (size_t k = 0; k < nrows; k++)
+	for (size_t k = 0; k < nrows; k++) {
 		stat_out_row(c->out, c->o, &c->rows[k], ts);
+		if (c->mset)
+			stat_mset_print(c->out, c->o, c->mset, c->rows, nrows,
+					k, wall_ns);
+	}
+	if (c->mset)
+		stat_mset_print(c->out, c->o, c->mset, c->rows, nrows, nrows,
+				wall_ns);
 	fflush(c->out);
 }
 
@@ -682,6 +694,7 @@ enum opt_id {
 	OPT_CPU = 'C', OPT_INTERVAL = 'I', OPT_REPEAT = 'r', OPT_SEP = 'x',
 	OPT_JSON = 'j', OPT_OUTPUT = 'o', OPT_VERBOSE = 'v', OPT_HELP = 'h',
 	OPT_NO_SCALE = 256, OPT_SIM_MODEL, OPT_STREAM,
+	OPT_METRICS = 'M', OPT_METRIC_NO_GROUP = 300,
 };
 
 static const struct option long_opts[] = {
@@ -698,6 +711,8 @@ static const struct option long_opts[] = {
 	{ "no-scale", no_argument, NULL, OPT_NO_SCALE },
 	{ "sim-model", required_argument, NULL, OPT_SIM_MODEL },
 	{ "stream", required_argument, NULL, OPT_STREAM },
+	{ "metrics", required_argument, NULL, OPT_METRICS },
+	{ "metric-no-group", no_argument, NULL, OPT_METRIC_NO_GROUP },
 	{ "verbose", no_argument, NULL, OPT_VERBOSE },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
@@ -723,6 +738,9 @@ static void usage(FILE *f)
 	      "  -j, --json                one JSON object per event and line\n"
 	      "  -o, --output FILE         write the counts to FILE instead of stderr\n"
 	      "      --no-scale            print raw counts, do not scale multiplexed events\n"
+	      "  -M, --metrics NAMES       metrics and metric groups of this CPU's model\n"
+	      "                            ('pmu list --metrics'), comma list; repeatable\n"
+	      "      --metric-no-group     do not group the events of a metric\n"
 	      "      --sim-model MODEL     count on a simulated PMU ('pmu info --list-models')\n"
 	      "      --stream FILE         ... the event stream FILE runs on it ('-': stdin;\n"
 	      "                            docs/stream-format.md) instead of a COMMAND\n"
@@ -898,6 +916,12 @@ static int apply_opt(struct stat_opts *o, enum opt_id id, const char *val)
 	case OPT_EVENT:
 		o->events[o->nevents++] = val;
 		return 0;
+	case OPT_METRICS:
+		o->metrics[o->nmetrics++] = val;
+		return 0;
+	case OPT_METRIC_NO_GROUP:
+		o->metric_no_group = true;
+		return 0;
 	case OPT_PID:
 	case OPT_TID:
 		return set_pid(o, id, val);
@@ -1026,7 +1050,8 @@ static int parse_args(struct stat_opts *o, int argc, char **argv)
 	int c, rc;
 
 	o->events = calloc((size_t)argc + 1, sizeof(*o->events));
-	if (!o->events)
+	o->metrics = calloc((size_t)argc + 1, sizeof(*o->metrics));
+	if (!o->events || !o->metrics)
 		return EXIT_PMU_INPUT;
 	o->repeat = 1;
 	o->sep = ",";
@@ -1048,12 +1073,13 @@ static int parse_args(struct stat_opts *o, int argc, char **argv)
 			return rc;
 	}
 	o->argv = optind < argc ? argv + optind : NULL;
-	o->default_events = o->nevents == 0;
+	o->default_events = o->nevents == 0 && o->nmetrics == 0;
 	return check_combination(o);
 }
 
 static void ctx_free(struct stat_ctx *c)
 {
+	pmu_metric_set_free(c->mset);
 	pmu_session_free(c->s);
 	free(c->cur);
 	free(c->prev);
@@ -1076,12 +1102,14 @@ int cmd_stat(int argc, char **argv)
 	rc = parse_args(&o, argc, argv);
 	if (rc) {
 		free(o.events);
+		free(o.metrics);
 		free(o.pids);
 		return rc < 0 ? 0 : rc;
 	}
 	if (o.outfile && !(c.out = fopen(o.outfile, "w"))) {
 		pmu_tool_err("cannot write -o '%s': %s", o.outfile, strerror(errno));
 		free(o.events);
+		free(o.metrics);
 		free(o.pids);
 		return EXIT_PMU_INPUT;
 	}
@@ -1097,6 +1125,7 @@ int cmd_stat(int argc, char **argv)
 	     : o.argv ? run_command(&c) : run_target(&c);
 	ctx_free(&c);
 	free(o.events);
+	free(o.metrics);
 	free(o.pids);
 	return rc;
 }

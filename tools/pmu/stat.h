@@ -28,6 +28,9 @@ struct stat_opts {
 	const char *outfile;       /* -o */
 	bool no_scale;
 	bool verbose;
+	const char **metrics;      /* -M values, in order */
+	size_t nmetrics;
+	bool metric_no_group;      /* --metric-no-group */
 	const char *sim_model;     /* --sim-model: count a stream on it */
 	const char *stream;        /* --stream */
 	char **argv;               /* the command, NULL when none */
@@ -58,6 +61,18 @@ struct stat_times {
 
 /* stat_metrics.c: fill metric fields of every row; wall_ns = elapsed. */
 void stat_metrics_compute(struct stat_row *rows, size_t n, double wall_ns);
+
+/* stat_mexpr.c: -M, the catalog's metrics.  Build the set from the -M
+ * lists (0, or an exit status after saying why), add its events to a
+ * session, print the metrics shown on row k (k = nrows: those on no
+ * row) after that row. */
+struct pmu_metric_set;
+int stat_mset_new(struct pmu_metric_set **ms, const struct stat_opts *o);
+int stat_mset_add(struct pmu_metric_set *ms, struct pmu_session *s);
+void stat_mset_print(FILE *f, const struct stat_opts *o,
+		     const struct pmu_metric_set *ms,
+		     const struct stat_row *rows, size_t nrows, size_t k,
+		     double wall_ns);
 
 /* stat_output.c */
 void stat_out_header(FILE *f, const struct stat_opts *o);
