@@ -223,6 +223,50 @@ static void infer_intel(struct ev *e)
 	}
 }
 
+/*
+ * Intel umasks that carry a counter mask, invert, edge, any-thread or
+ * transaction bit either fix it (libpfm4 refuses a modifier that
+ * contradicts it) or only set it (a modifier ORs into it): a probe that
+ * contradicts the bit tells which.
+ */
+static void infer_hardwired(struct ev *e)
+{
+	static const struct {
+		uint64_t bits;       /* in the umask code (register >> 8) */
+		int mod;
+		unsigned flag;
+	} f[] = {
+		{ 0xff0000ull, PMU__MOD_C, PMU__UM_HW_C },
+		{ 1ull << 15, PMU__MOD_I, PMU__UM_HW_I },
+		{ 1ull << 10, PMU__MOD_E, PMU__UM_HW_E },
+		{ 1ull << 13, PMU__MOD_T, PMU__UM_HW_T },
+		{ 3ull << 24, PMU__MOD_INTX, PMU__UM_HW_TX },
+	};
+
+	for (int i = 0; i < e->nu; i++) {
+		struct um *u = &e->u[i];
+		for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
+			char mod[32];
+			uint64_t c[2];
+			int n;
+
+			if (u->equiv[0] || !(u->code & f[k].bits) ||
+			    !(e->modmsk & PMU__MODBIT(f[k].mod)))
+				continue;
+			if (f[k].mod == PMU__MOD_C)
+				snprintf(mod, sizeof(mod), "c=%llu",
+					 (unsigned long long)
+					 (((u->code >> 16) & 0xff) ^ 1));
+			else
+				snprintf(mod, sizeof(mod), "%s=0",
+					 mod_names[f[k].mod]);
+			if (probe_codes(e, u->name, mod, c, &n) ==
+			    PFM_ERR_ATTR_SET)
+				u->xflags |= f[k].flag;
+		}
+	}
+}
+
 /* netburst umasks that set no ESCR event-mask bit. */
 static void infer_netburst(struct ev *e)
 {
@@ -674,6 +718,16 @@ static void emit_umask(const struct ev *e, const struct um *u)
 		fprintf(out, " | PMU__UM_NOBITS");
 	if (u->xflags & PMU__UM_EXCL_GT)
 		fprintf(out, " | PMU__UM_EXCL_GT");
+	if (u->xflags & PMU__UM_HW_C)
+		fprintf(out, " | PMU__UM_HW_C");
+	if (u->xflags & PMU__UM_HW_I)
+		fprintf(out, " | PMU__UM_HW_I");
+	if (u->xflags & PMU__UM_HW_E)
+		fprintf(out, " | PMU__UM_HW_E");
+	if (u->xflags & PMU__UM_HW_T)
+		fprintf(out, " | PMU__UM_HW_T");
+	if (u->xflags & PMU__UM_HW_TX)
+		fprintf(out, " | PMU__UM_HW_TX");
 	fprintf(out, ", %#llx, %#llx, %d }, /* %s */\n",
 	       (unsigned long long)u->code,
 	       (unsigned long long)(u->cntmsk != e->cntmsk ? u->cntmsk : 0),
@@ -965,6 +1019,7 @@ static int read_rows(const char *name, const char *counters, FILE *f)
 		if (!strcmp(meta->kind, "PMU__ENC_INTEL")) {
 			infer_intel(e);
 			infer_excl_gt(e);
+			infer_hardwired(e);
 		}
 		if (!strcmp(meta->kind, "PMU__ENC_NETBURST"))
 			infer_netburst(e);

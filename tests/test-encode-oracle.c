@@ -4,7 +4,14 @@
  * with each of its umasks alone, with pairs of its first twelve umasks,
  * and with a set of modifier combinations, pmu must give libpfm4's raw
  * codes, full string, perf_event_attr fields and error class; any
- * difference fails the model's test.  libpfm4 only encodes for PMUs it
+ * difference fails the model's test.  Then the hard strings users and
+ * scripts type, generated for every event, counted by class: raw umasks
+ * wider than the umask field (offcore response events take them whole),
+ * raw umasks beside named ones, named umasks given a value, three
+ * umasks, every spelling of a boolean's value, malformed strings
+ * ("EV::", "EV:UM:", "EV:=1", a trailing ':'), precise= out of range,
+ * modifiers given twice, c= against a umask's own counter mask, and raw
+ * umask 0.  libpfm4 only encodes for PMUs it
  * believes present, so each model is forced in turn with
  * LIBPFM_FORCE_PMU.
  */
@@ -31,8 +38,23 @@ struct oracle {
 	char fstr[512];
 };
 
+/* The classes of hard strings users and scripts type, counted apart. */
+enum hard {
+	H_NONE, H_WIDE, H_MIXED, H_BOOL, H_MALFORMED, H_PERF, H_ZERO, H_NR
+};
+
+static const char *const hard_names[H_NR] = {
+	[H_NONE] = "plain", [H_WIDE] = "wide raw umask",
+	[H_MIXED] = "raw/named/valued/three umasks",
+	[H_BOOL] = "boolean values", [H_MALFORMED] = "malformed",
+	[H_PERF] = "precise, repeated and fixed modifiers",
+	[H_ZERO] = "raw umask 0",
+};
+
 struct counts {
 	unsigned compared, mismatched;
+	unsigned hc[H_NR], hm[H_NR];   /* per hard class */
+	enum hard cls;                 /* of the strings being compared */
 };
 
 static const char *pfm_class(int ret)
@@ -112,6 +134,7 @@ static void mismatch(struct counts *c, const char *s, const char *what,
 		     const char *want, const char *got)
 {
 	c->mismatched++;
+	c->hm[c->cls]++;
 	if (diag_budget-- > 0)
 		printf("# %s: %s: libpfm4 '%s', pmu '%s'\n", s, what, want, got);
 }
@@ -126,6 +149,7 @@ static void cmp_raw(const char *s, struct counts *c)
 	pfm_raw(s, &o);
 	ret = pmu_event_encode(s, NULL, &e, NULL);
 	c->compared++;
+	c->hc[c->cls]++;
 	/* An encoding valid for perf_event use only has no raw codes, where
 	 * libpfm4's raw encoding rejects the perf modifier. */
 	if (!ret && !e.ncodes && o.ret == PFM_ERR_ATTR)
@@ -162,6 +186,7 @@ static void cmp_raw_only(const char *s, struct counts *c)
 	pfm_raw(s, &o);
 	ret = pmu_event_encode(s, &opts, &e, NULL);
 	c->compared++;
+	c->hc[c->cls]++;
 	if (strcmp(pfm_class(o.ret), ret ? our_class(e.error) : "")
 	    || (!ret && (e.has_perf || e.perf_fstr[0]))) {
 		mismatch(c, s, "raw-only class", pfm_class(o.ret),
@@ -206,9 +231,11 @@ static void cmp_perf(const char *s, struct counts *c, bool raw_only)
 	pfm_perf(s, &o, &a);
 	ret = pmu_event_encode(s, NULL, &e, NULL);
 	c->compared++;
+	c->hc[c->cls]++;
 	/* A raw-only encoding (model modifier with no perf_event meaning)
 	 * is libpfm4's attr error for perf_event use. */
-	if ((!ret && !e.has_perf) || (ret && raw_only)) {
+	if ((!ret && !e.has_perf) ||
+	    (ret && raw_only && e.error != PMU_ERR_SYNTAX)) {
 		if (o.ret != PFM_ERR_ATTR)
 			mismatch(c, s, "perf class", pfm_class(o.ret),
 				 "no perf encoding");
@@ -302,6 +329,180 @@ static void check_event(const struct pmu__model *m,
 	}
 }
 
+/* ---- hard strings: generated probes of every class ---- */
+
+/* One probe: raw, raw-only and perf encodings against libpfm4's. */
+static void probe(const struct pmu__model *m, const struct pmu__event *ev,
+		  enum hard cls, struct counts *c, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static void probe(const struct pmu__model *m, const struct pmu__event *ev,
+		  enum hard cls, struct counts *c, const char *fmt, ...)
+{
+	bool perf_model = m->kind == PMU__ENC_PERF ||
+			  m->kind == PMU__ENC_PERF_RAW;
+	bool raw_h = (ev->modmsk & PMU__MODBIT(PMU__MOD_H)) &&
+		     !(ev->flags & PMU__EV_PERF_HV);
+	char s[512], tail[400];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	vsnprintf(tail, sizeof(tail), fmt, ap);
+	va_end(ap);
+	n = snprintf(s, sizeof(s), "%s::%s%s", m->name, pmu__ev_name(m, ev),
+		     tail);
+	if (n < 0 || (size_t)n >= sizeof(s))
+		return;
+	c->cls = cls;
+	if (!perf_only(tail, perf_model))
+		cmp_raw(s, c);
+	cmp_raw_only(s, c);
+	cmp_perf(s, c, raw_h && has_mod(tail, "h"));
+	c->cls = H_NONE;
+}
+
+/* The first n umasks of ev that are not aliases. */
+static int plain_umasks(const struct pmu__model *m,
+			const struct pmu__event *ev, const char **names,
+			int n)
+{
+	const struct pmu__umask *u = pmu__event_umasks(m, ev);
+	int k = 0;
+
+	for (int i = 0; i < ev->numasks && k < n; i++)
+		if (!u[i].equiv)
+			names[k++] = pmu__um_name(m, &u[i]);
+	return k;
+}
+
+static void hard_umasks(const struct pmu__model *m,
+			const struct pmu__event *ev, struct counts *c)
+{
+	static const char *const wide[] = { "0x100", "0x1ff", "0xffff",
+					    "0x12345", "0x10001" };
+	const char *um[3];
+	int nu = plain_umasks(m, ev, um, 3);
+
+	for (size_t i = 0; i < sizeof(wide) / sizeof(wide[0]); i++)
+		probe(m, ev, H_WIDE, c, ":%s", wide[i]);
+	probe(m, ev, H_ZERO, c, ":0x0");
+	probe(m, ev, H_ZERO, c, ":0x00:u");
+	probe(m, ev, H_ZERO, c, ":0x0:k=1");
+	if (!nu)
+		return;
+	probe(m, ev, H_MIXED, c, ":%s:0x1", um[0]);
+	probe(m, ev, H_MIXED, c, ":0x1:%s", um[0]);
+	probe(m, ev, H_MIXED, c, ":%s=1", um[0]);
+	probe(m, ev, H_MIXED, c, ":%s=0", um[0]);
+	probe(m, ev, H_MIXED, c, ":%s:%s", um[0], um[0]);
+	if (nu == 3)
+		probe(m, ev, H_MIXED, c, ":%s:%s:%s", um[0], um[1], um[2]);
+	probe(m, ev, H_MALFORMED, c, ":%s:", um[0]);
+	probe(m, ev, H_MALFORMED, c, "::%s", um[0]);
+	probe(m, ev, H_MALFORMED, c, ":%s::u", um[0]);
+}
+
+/* Boolean modifiers of ev, model ones and the perf ones it takes. */
+static int bools_of(const struct pmu__model *m, const struct pmu__event *ev,
+		    const char **names, int max)
+{
+	int n = 0;
+
+	for (int k = 0; k < PMU__MOD_NR && n < max; k++) {
+		const struct pmu__moddesc *d = pmu__mod_desc(m->kind, k);
+		if (d && !d->is_int && (ev->modmsk & PMU__MODBIT(k)))
+			names[n++] = d->name;
+	}
+	if (m->kind != PMU__ENC_SEED && n + 3 <= max) {
+		names[n++] = "excl";
+		names[n++] = "mg";
+		names[n++] = "mh";
+	}
+	return n;
+}
+
+static void hard_bools(const struct pmu__model *m,
+		       const struct pmu__event *ev, uint32_t idx,
+		       struct counts *c)
+{
+	static const char *const vals[] = {
+		"y", "n", "Y", "N", "yes", "no", "true", "0x1", "2", "-1",
+		"", "01", "00", "1 ", "+1", "0x0",
+	};
+	const char *b[16];
+	int nb = bools_of(m, ev, b, 16);
+
+	if (!nb)
+		return;
+	/* every value for one of its booleans, a rotating one */
+	for (size_t v = 0; v < sizeof(vals) / sizeof(vals[0]); v++)
+		probe(m, ev, H_BOOL, c, ":%s=%s", b[idx % (uint32_t)nb],
+		      vals[v]);
+}
+
+static void hard_malformed(const struct pmu__model *m,
+			   const struct pmu__event *ev, struct counts *c)
+{
+	static const char *const tails[] = {
+		"::", ":", ":=1", ":=", ":u::k", ":u:", ":c=", ":u=",
+	};
+
+	for (size_t i = 0; i < sizeof(tails) / sizeof(tails[0]); i++)
+		probe(m, ev, H_MALFORMED, c, "%s", tails[i]);
+}
+
+/* A umask whose code fixes the counter mask (Intel: bits 16+), or -1. */
+static int fixed_c_umask(const struct pmu__model *m,
+			 const struct pmu__event *ev, unsigned *cval)
+{
+	const struct pmu__umask *u = pmu__event_umasks(m, ev);
+
+	if (m->kind != PMU__ENC_INTEL)
+		return -1;
+	for (int i = 0; i < ev->numasks; i++)
+		if (!u[i].equiv && (u[i].code >> 16 & 0xff) &&
+		    !(u[i].flags & (PMU__UM_LDLAT | PMU__UM_FETHR))) {
+			*cval = (unsigned)(u[i].code >> 16 & 0xff);
+			return i;
+		}
+	return -1;
+}
+
+static void hard_perf(const struct pmu__model *m,
+		      const struct pmu__event *ev, struct counts *c)
+{
+	static const char *const tails[] = {
+		":precise=4", ":precise=-1", ":precise=0x2", ":precise=",
+		":precise=1:precise=2", ":precise=1:precise=1",
+		":excl:excl=0", ":mg=1:mg=0", ":mh=0:mh=1", ":c=1:c=2",
+		":c=1:c=1", ":c=256", ":c=0x100", ":u=1:u=0",
+	};
+	const struct pmu__umask *u = pmu__event_umasks(m, ev);
+	unsigned cv = 0;
+	int fc;
+
+	for (size_t i = 0; i < sizeof(tails) / sizeof(tails[0]); i++)
+		probe(m, ev, H_PERF, c, "%s", tails[i]);
+	if ((fc = fixed_c_umask(m, ev, &cv)) < 0)
+		return;
+	probe(m, ev, H_PERF, c, ":%s:c=%u", pmu__um_name(m, &u[fc]), cv);
+	probe(m, ev, H_PERF, c, ":%s:c=%u", pmu__um_name(m, &u[fc]), cv + 1);
+	probe(m, ev, H_PERF, c, ":%s:c=%u:c=%u", pmu__um_name(m, &u[fc]), cv,
+	      cv + 1);
+	probe(m, ev, H_PERF, c, ":%s:c=256", pmu__um_name(m, &u[fc]));
+}
+
+static void check_hard(const struct pmu__model *m,
+		       const struct pmu__event *ev, uint32_t idx,
+		       struct counts *c)
+{
+	hard_umasks(m, ev, c);
+	hard_bools(m, ev, idx, c);
+	hard_malformed(m, ev, c);
+	hard_perf(m, ev, c);
+}
+
 /* The modifiers a listing shows for a perf event, comma-separated: what
  * libpfm4's perf_event layer offers (PFM_OS_PERF_EVENT, umasks left out)
  * against what pmu_catalog_attr_info() gives after the umasks. */
@@ -376,17 +577,22 @@ static bool force(const char *name)
 static void test_model(void **state)
 {
 	const struct pmu__model *m = *state;
-	struct counts c = { 0, 0 };
+	struct counts c = { 0 };
 
 	if (!force(m->name))
 		skip();
 	diag_budget = getenv("ORACLE_DIAG") ? atoi(getenv("ORACLE_DIAG")) : 12;
 	for (uint32_t i = 0; i < m->nevents; i++)
 		check_event(m, &m->events[i], &c);
+	for (uint32_t i = 0; i < m->nevents; i++)
+		check_hard(m, &m->events[i], i, &c);
 	if (m->kind == PMU__ENC_PERF || m->kind == PMU__ENC_PERF_RAW)
 		cmp_perf_mods(m, &c);
 	printf("# %s: %u encodings compared, %u differ\n", m->name,
 	       c.compared, c.mismatched);
+	for (int h = H_WIDE; h < H_NR; h++)
+		printf("#   %s: %u compared, %u differ\n", hard_names[h],
+		       c.hc[h], c.hm[h]);
 	assert_true(c.compared > 0);
 	assert_int_equal(c.mismatched, 0);
 }

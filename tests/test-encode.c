@@ -66,7 +66,9 @@ static const struct row rows[] = {
 	{ __LINE__, "zen4", "RETIRED_OPS:u=0:u=1", PMU_ERR_REPEATED, 0, "u=1" },
 	{ __LINE__, "zen4", "RETIRED_OPS:bogus", PMU_ERR_BAD_MODIFIER, 0, "bogus" },
 	{ __LINE__, "zen4", "RETIRED_OPZ", PMU_ERR_UNKNOWN_EVENT, 0, "RETIRED_OPZ" },
-	{ __LINE__, "zen4", "RETIRED_OPS:u:", PMU_ERR_SYNTAX, 0, NULL },
+	/* a trailing ':' opens an attribute without a name: libpfm4's
+	 * "invalid attribute", not a malformed string */
+	{ __LINE__, "zen4", "RETIRED_OPS:u:", PMU_ERR_BAD_MODIFIER, 0, NULL },
 	{ __LINE__, "zen4", "", PMU_ERR_SYNTAX, 0, NULL },
 	{ __LINE__, NULL, "nosuchpmu::X", PMU_ERR_UNKNOWN_PMU, 0, NULL },
 	/* Intel: '.' separates, the event code carries no umask. */
@@ -77,7 +79,9 @@ static const struct row rows[] = {
 	/* A raw umask byte replaces the table's umasks. */
 	{ __LINE__, "zen4", "RETIRED_OPS:0x3", PMU_ERR_NONE,
 	  0xc1 | 0x300 | ON | USR | OS, NULL },
-	{ __LINE__, "zen4", "RETIRED_OPS:0x100", PMU_ERR_BAD_UMASK, 0, NULL },
+	/* wider than the umask byte: libpfm4's "invalid attribute" */
+	{ __LINE__, "zen4", "RETIRED_OPS:0x100", PMU_ERR_BAD_MODIFIER, 0,
+	  NULL },
 };
 
 static void test_rows(void **state)

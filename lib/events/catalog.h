@@ -102,6 +102,13 @@ const struct pmu__moddesc *pmu__mod_desc(enum pmu__enc_kind k,
 				 other than the ESCR (no event mask bit) */
 #define PMU__UM_EXCL_GT 0x200u /* Intel: excludes umasks (and defaults)
 				  of later groups */
+#define PMU__UM_HW_C 0x800u /* Intel: its counter mask is fixed: a
+				 different c= is an error (without the
+				 flag, c= ORs into it, as libpfm4 does) */
+#define PMU__UM_HW_I 0x1000u /* ... its invert bit */
+#define PMU__UM_HW_E 0x2000u /* ... its edge bit */
+#define PMU__UM_HW_T 0x4000u /* ... its any-thread bit */
+#define PMU__UM_HW_TX 0x8000u /* ... its transaction bits */
 #define PMU__UM_XCODE 0x400u /* kernel models: xcode is the value of the
 				event's second register (offcore response,
 				load latency or front-end MSR: perf's

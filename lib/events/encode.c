@@ -131,32 +131,67 @@ static const char *near_attr(const struct pmu__enc_req *r, const char *tok)
 	return near.best;
 }
 
-static int parse_value(const char *s, uint64_t *v)
+/*
+ * Values as libpfm4 reads them: an integer is what strtoull() takes,
+ * whole (so "+1" and " 1" pass, "-1" wraps past any limit); a boolean is
+ * one character of y, t, 1 or n, f, 0 in either case.
+ */
+static int parse_int(const char *s, uint64_t *v)
 {
 	char *end;
 
-	if (!*s || *s == '-' || *s == '+')
+	if (!*s)
 		return -1;
 	errno = 0;
 	*v = strtoull(s, &end, 0);
-	return errno || *end ? -1 : 0;
+	if (errno == ERANGE)
+		*v = UINT64_MAX;
+	return *end ? -1 : 0;
 }
 
-static int set_value(uint64_t *slot, uint32_t *set, unsigned bit,
-		     uint64_t v)
+static int parse_bool(const char *s, uint64_t *v)
 {
-	if ((*set & (1u << bit)) && *slot != v)
+	if (!s[0] || s[1])
 		return -1;
-	*slot = v;
-	*set |= 1u << bit;
-	return 0;
+	switch (s[0]) {
+	case 'y': case 'Y': case 't': case 'T': case '1':
+		*v = 1;
+		return 0;
+	case 'n': case 'N': case 'f': case 'F': case '0':
+		*v = 0;
+		return 0;
+	}
+	return -1;
 }
 
+/* The first error of a kind libpfm4 reports after parsing. */
 struct attr_tok {
 	char name[64];
 	const char *val;      /* NULL when no '=' */
 	const char *text;     /* whole token, for messages */
 };
+
+static void late(struct pmu__enc_req *r, enum pmu_error_kind k,
+		 const struct attr_tok *t, uint64_t max)
+{
+	if (r->late == PMU_ERR_REPEATED ||
+	    (r->late && k != PMU_ERR_REPEATED))
+		return;
+	r->late = k;
+	r->late_max = max;
+	pmu__strlcpy(r->late_tok, t->text, sizeof(r->late_tok));
+	pmu__strlcpy(r->late_name, t->name, sizeof(r->late_name));
+}
+
+static int set_value(struct pmu__enc_req *r, uint64_t *slot, uint32_t *set,
+		     unsigned bit, uint64_t v, const struct attr_tok *t)
+{
+	if ((*set & (1u << bit)) && *slot != v)
+		late(r, PMU_ERR_REPEATED, t, 0);
+	*slot = v;
+	*set |= 1u << bit;
+	return 0;
+}
 
 static int add_umask(struct pmu__enc_req *r, int idx)
 {
@@ -190,65 +225,74 @@ static int parse_attrs(struct pmu__enc_req *r, const char *s,
 		       struct pmu_encoding *out, struct pmu_error *err);
 
 static int find_mod(const struct pmu__enc_req *r, const char *name);
-static int find_pmod(const char *name);
-static bool pmod_ok(const struct pmu__enc_req *r, int p);
 
-/* Whether "name=value" goes to a modifier rather than a umask of the same
- * name (P6 MESI umasks E and I against the modifiers e and i): umasks
- * never take a value, so a value means the modifier. */
-static bool value_for_mod(const struct pmu__enc_req *r,
-			  const struct attr_tok *t)
+/* What one list of attributes has named so far: libpfm4 forbids a raw
+ * umask beside a named one within a list, not across the lists of an
+ * alias and of the string. */
+struct attr_seen {
+	bool raw, umask;
+};
+
+/* "0x..": one raw umask, alone, of a model that takes them. */
+static int apply_raw(struct pmu__enc_req *r, const struct attr_tok *t,
+		     struct attr_seen *seen, struct pmu_encoding *out,
+		     struct pmu_error *err)
 {
-	int p;
+	uint64_t v;
 
-	if (!t->val)
-		return false;
-	if (find_mod(r, t->name) >= 0)
-		return true;
-	p = r->raw_only ? -1 : find_pmod(t->name);
-	return p >= 0 && pmod_ok(r, p);
+	if (seen->raw || seen->umask)
+		return pmu__encode_fail(out, err, PMU_ERR_BAD_MODIFIER, t->text,
+			"%s: a raw umask '%s' cannot be combined with another "
+			"umask", pmu__req_name(r), t->name);
+	/* ESCR event masks are named bits: netburst takes no raw umask;
+	 * nor do perf's events, whose raw codes are the event itself */
+	if (r->m->kind == PMU__ENC_PERF || r->m->kind == PMU__ENC_PERF_RAW ||
+	    r->m->kind == PMU__ENC_NETBURST || parse_int(t->name, &v))
+		return pmu__encode_fail(out, err, PMU_ERR_BAD_MODIFIER, t->text,
+			"%s takes no raw umask '%s'", pmu__req_name(r),
+			t->name);
+	if (t->val)
+		return pmu__encode_fail(out, err, PMU_ERR_BAD_VALUE, t->text,
+			"raw umask '%s' takes no value", t->name);
+	r->raw = v;
+	r->has_raw = true;
+	seen->raw = true;
+	return 0;
 }
 
 static int apply_attr(struct pmu__enc_req *r, const struct attr_tok *t,
-		      struct pmu_encoding *out, struct pmu_error *err)
+		      struct attr_seen *seen, struct pmu_encoding *out,
+		      struct pmu_error *err)
 {
-	int u = value_for_mod(r, t) ? -1 : find_umask(r, t->name);
+	int u;
 
-	if (u >= 0) {
-		const struct pmu__umask *um = &pmu__event_umasks(r->m, r->ev)[u];
-		const char *eq = pmu__str(r->m, um->equiv);
-		if (t->val)
-			return pmu__encode_fail(out, err, PMU_ERR_BAD_VALUE,
-				t->text, "umask '%s' of %s takes no value",
-				t->name, pmu__req_name(r));
-		/* An alias stands for its umasks and modifiers (possibly
-		 * aliases again), which full strings spell out. */
-		if (eq && r->equiv_depth < 4) {
-			r->equiv_depth++;
-			int ret = parse_attrs(r, eq, out, err);
-			r->equiv_depth--;
-			return ret;
-		}
-		if (add_umask(r, u))
-			return pmu__encode_fail(out, err, PMU_ERR_SYNTAX,
-				t->text, "too many umasks");
-		return 0;
+	if (t->name[0] == '0' && (t->name[1] | 0x20) == 'x')
+		return apply_raw(r, t, seen, out, err);
+	/* umasks take no value: "NAME=v" is a modifier or nothing (P6 MESI
+	 * umasks E and I beside the modifiers e and i) */
+	u = t->val ? -1 : find_umask(r, t->name);
+	if (u < 0)
+		return apply_mod(r, t, out, err);
+	if (seen->raw)
+		return pmu__encode_fail(out, err, PMU_ERR_BAD_MODIFIER, t->text,
+			"%s: umask '%s' cannot be combined with a raw umask",
+			pmu__req_name(r), t->name);
+	seen->umask = true;
+	const struct pmu__umask *um = &pmu__event_umasks(r->m, r->ev)[u];
+	const char *eq = pmu__str(r->m, um->equiv);
+	/* An alias stands for its umasks and modifiers (possibly aliases
+	 * again), which full strings spell out. */
+	if (eq && r->equiv_depth < 4) {
+		r->equiv_depth++;
+		int ret = parse_attrs(r, eq, out, err);
+		r->equiv_depth--;
+		return ret;
 	}
-	/* ESCR event masks are named bits: netburst takes no raw umask. */
-	if (!t->val && t->name[0] == '0' && (t->name[1] | 0x20) == 'x' &&
-	    r->m->kind != PMU__ENC_PERF && r->m->kind != PMU__ENC_NETBURST) {
-		uint64_t v;
-		if (parse_value(t->name, &v) || v > 0xff)
-			return pmu__encode_fail(out, err, PMU_ERR_BAD_UMASK,
-				t->text, "raw umask '%s' is not a byte",
-				t->name);
-		r->raw |= v;
-		r->has_raw = true;
-		return 0;
-	}
-	return apply_mod(r, t, out, err);
+	if (add_umask(r, u))
+		return pmu__encode_fail(out, err, PMU_ERR_SYNTAX, t->text,
+					"too many umasks");
+	return 0;
 }
-
 static int find_mod(const struct pmu__enc_req *r, const char *name)
 {
 	for (int m = 0; m < PMU__MOD_NR; m++) {
@@ -289,101 +333,145 @@ static bool pmod_ok(const struct pmu__enc_req *r, int p)
 	}
 }
 
-static int mod_value(const struct attr_tok *t, bool is_int, uint64_t max,
-		     uint64_t *v)
-{
-	if (!t->val)
-		return is_int ? -1 : (*v = 1, 0);
-	return parse_value(t->val, v) || *v > max ? -1 : 0;
-}
-
-static int bad_value(const struct pmu__enc_req *r, const struct attr_tok *t,
-		     uint64_t max, struct pmu_encoding *out,
+static int bad_value(const struct pmu__enc_req *r, const char *tok,
+		     const char *name, uint64_t max, struct pmu_encoding *out,
 		     struct pmu_error *err)
 {
-	return pmu__encode_fail(out, err, PMU_ERR_BAD_VALUE, t->text,
-		"modifier '%s' of %s needs a value from 0 to %llu",
-		t->name, pmu__req_name(r), (unsigned long long)max);
+	return pmu__encode_fail(out, err, PMU_ERR_BAD_VALUE, tok,
+		"modifier '%s' of %s needs a value from 0 to %llu%s", name,
+		pmu__req_name(r), (unsigned long long)max,
+		max == 1 ? " (or y, n, t, f)" : "");
+}
+
+/*
+ * A modifier's value: booleans default to 1; a value that does not read
+ * is an error now, one out of range later (libpfm4 checks ranges once
+ * every attribute has parsed).
+ */
+static int mod_value(struct pmu__enc_req *r, const struct attr_tok *t,
+		     bool is_int, uint64_t max, uint64_t *v,
+		     struct pmu_encoding *out, struct pmu_error *err)
+{
+	if (!t->val && !is_int) {
+		*v = 1;
+		return 0;
+	}
+	if (!t->val || (is_int ? parse_int(t->val, v) : parse_bool(t->val, v)))
+		return bad_value(r, t->text, t->name, max, out, err);
+	if (*v > max)
+		late(r, PMU_ERR_BAD_VALUE, t, max);
+	return 0;
 }
 
 static int apply_mod(struct pmu__enc_req *r, const struct attr_tok *t,
 		     struct pmu_encoding *out, struct pmu_error *err)
 {
-	int m = find_mod(r, t->name), p;
+	int m = find_mod(r, t->name), p, ret;
 	uint64_t v;
 
 	if (m >= 0) {
 		const struct pmu__moddesc *md = pmu__mod_desc(r->m->kind, m);
-		if (mod_value(t, md->is_int, md->max, &v) ||
-		    (!v && (m == PMU__MOD_LDLAT || m == PMU__MOD_FE_THRES)))
-			return bad_value(r, t, md->max, out, err);
-		if (set_value(&r->mod[m], &r->modset, (unsigned)m, v))
-			goto twice;
-		return 0;
+		ret = mod_value(r, t, md->is_int, md->max, &v, out, err);
+		if (ret)
+			return ret;
+		if (!v && (m == PMU__MOD_LDLAT || m == PMU__MOD_FE_THRES))
+			late(r, PMU_ERR_BAD_VALUE, t, md->max);
+		return set_value(r, &r->mod[m], &r->modset, (unsigned)m, v, t);
 	}
 	/* Raw-only encodings know no perf_event modifiers at all. */
 	p = r->raw_only ? -1 : find_pmod(t->name);
 	if (p >= 0 && pmod_ok(r, p)) {
 		uint64_t max = p == PMU__PMOD_PRECISE ? 3 : 1;
-		if (mod_value(t, p == PMU__PMOD_PRECISE, max, &v))
-			return bad_value(r, t, max, out, err);
-		if (set_value(&r->pmod[p], &r->pmodset, (unsigned)p, v))
-			goto twice;
-		return 0;
+		enum pmu_error_kind keep = r->late;
+		ret = mod_value(r, t, p == PMU__PMOD_PRECISE, max, &v, out,
+				err);
+		if (ret)
+			return ret;
+		/* libpfm4's perf layer checks its ranges after the PMU's
+		 * encoding */
+		if (v > max && r->late != keep) {
+			r->late = keep;
+			r->perf_late = true;
+			pmu__strlcpy(r->perf_late_tok, t->text,
+				     sizeof(r->perf_late_tok));
+		}
+		return set_value(r, &r->pmod[p], &r->pmodset, (unsigned)p, v,
+				 t);
 	}
 	const char *near = near_attr(r, t->name);
 	return pmu__encode_fail(out, err, PMU_ERR_BAD_MODIFIER, t->text,
-		"%s has no umask or modifier '%s'%s%s%s", pmu__req_name(r),
-		t->name,
+		"%s has no umask or modifier '%s'%s%s%s%s", pmu__req_name(r),
+		t->name, t->val && find_umask(r, t->name) >= 0 ?
+		" taking a value (a umask takes none)" : "",
 		near ? " (did you mean '" : "", near ? near : "",
 		near ? "'?)" : "");
-twice:
-	return pmu__encode_fail(out, err, PMU_ERR_REPEATED, t->text,
-		"modifier '%s' of %s is given twice with different values",
-		t->name, pmu__req_name(r));
 }
 
-/* Split the next attribute off *s (':' or '.' separated). */
-static int next_attr(const char **s, struct attr_tok *t, char *text,
-		     size_t tsz)
+/* The attribute [s, e) into t: "name" or "name=value". */
+static int split_attr(const char *s, const char *e, struct attr_tok *t,
+		      char *text, size_t tsz)
 {
-	const char *p = *s, *e = p + strcspn(p, ":.");
-	size_t n = (size_t)(e - p);
+	size_t n = (size_t)(e - s);
 	const char *eq;
 
-	if (n == 0 || n >= tsz || (*e && !e[1]))
-		return -1;
-	memcpy(text, p, n);
+	if (n >= tsz)
+		n = tsz - 1;
+	memcpy(text, s, n);
 	text[n] = '\0';
 	eq = strchr(text, '=');
 	t->text = text;
 	t->val = eq ? eq + 1 : NULL;
 	n = eq ? (size_t)(eq - text) : n;
-	if (n == 0 || n >= sizeof(t->name))
+	if (n == 0 || n >= sizeof(t->name) || (size_t)(e - s) >= tsz)
 		return -1;
 	memcpy(t->name, text, n);
 	t->name[n] = '\0';
-	*s = *e ? e + 1 : e;
 	return 0;
 }
 
+/*
+ * Attributes after the event name, separated by ':' or '.' as libpfm4
+ * separates them: every separator opens one, so "EV:", "EV::U" and
+ * "EV:=1" name an attribute with no name, which no event has.  s is
+ * NULL when the name had no separator after it.
+ */
 static int parse_attrs(struct pmu__enc_req *r, const char *s,
 		       struct pmu_encoding *out, struct pmu_error *err)
 {
-	while (*s) {
+	struct attr_seen seen = { false, false };
+
+	while (s) {
+		const char *e = s + strcspn(s, ":."), *start = s;
 		struct attr_tok t;
 		char text[128];
-		const char *start = s;
 		int ret;
 
-		if (next_attr(&s, &t, text, sizeof(text)))
-			return pmu__encode_fail(out, err, PMU_ERR_SYNTAX, start,
-				"malformed attribute in '%s'", start);
-		ret = apply_attr(r, &t, out, err);
+		s = *e ? e + 1 : NULL;
+		if (split_attr(start, e, &t, text, sizeof(text)))
+			return pmu__encode_fail(out, err, PMU_ERR_BAD_MODIFIER,
+				start, "%s has no attribute '%.*s'",
+				pmu__req_name(r), (int)(e - start), start);
+		ret = apply_attr(r, &t, &seen, out, err);
 		if (ret)
 			return ret;
 	}
 	return 0;
+}
+
+/* What libpfm4 finds wrong once the attributes have all parsed. */
+static int late_error(const struct pmu__enc_req *r, struct pmu_encoding *out,
+		      struct pmu_error *err)
+{
+	if (r->late == PMU_ERR_REPEATED)
+		return pmu__encode_fail(out, err, PMU_ERR_REPEATED, r->late_tok,
+			"modifier '%s' of %s is given twice with different "
+			"values", r->late_name, pmu__req_name(r));
+	return pmu__encode_fail(out, err, PMU_ERR_BAD_VALUE, r->late_tok,
+		"modifier '%s' of %s needs a value from %s to %llu",
+		r->late_name, pmu__req_name(r),
+		!strcmp(r->late_name, "ldlat") ||
+		!strcmp(r->late_name, "fe_thres") ? "1" : "0",
+		(unsigned long long)r->late_max);
 }
 
 static int not_found(const struct pmu__model *m, const char *name,
@@ -488,7 +576,7 @@ static int expand_equiv(struct pmu__enc_req *r, struct pmu_encoding *out,
 	if (!t)
 		return 0;
 	r->ev = t;
-	return parse_attrs(r, eq[n] ? eq + n + 1 : eq + n, out, err);
+	return parse_attrs(r, eq[n] ? eq + n + 1 : NULL, out, err);
 }
 
 static bool has_umask(const struct pmu__model *m, const struct pmu__event *ev,
@@ -551,12 +639,14 @@ int pmu__encode(const struct pmu__model *m, const char *str,
 	/* um[] fills as it grows and eff[] is computed: skip them. */
 	memset(&r.nu, 0, offsetof(struct pmu__enc_req, eff) -
 	       offsetof(struct pmu__enc_req, nu));
+	r.late = PMU_ERR_NONE;
 	r.m = m;
 	r.dfl_plm = PMU__OPTS_GET(opts, dfl_plm, 0u);
 	if (!r.dfl_plm)
 		r.dfl_plm = PMU_PLM_USER | PMU_PLM_KERNEL;
 	r.raw_only = PMU__OPTS_GET(opts, flags, 0u) & PMU_ENCODE_RAW_ONLY;
-	if (n == 0 || n >= sizeof(name))
+	/* one event at a time: a list or a blank is libpfm4's "invalid" */
+	if (n == 0 || n >= sizeof(name) || strpbrk(str, ", \t\n"))
 		return pmu__encode_fail(out, err, PMU_ERR_SYNTAX, str,
 					"malformed event '%s'", str);
 	if (m->vendor_names) {
@@ -580,11 +670,18 @@ int pmu__encode(const struct pmu__model *m, const char *str,
 	else
 		pmu__strlcpy(out->event, pmu__req_name(&r),
 			     sizeof(out->event));
-	ret = parse_attrs(&r, str[n] ? str + n + 1 : str + n, out, err);
+	ret = parse_attrs(&r, str[n] ? str + n + 1 : NULL, out, err);
+	if (!ret && r.late)
+		ret = late_error(&r, out, err);
 	if (ret)
 		return ret;
 	pmu__encode_resolve(&r);
-	return dispatch(&r, out, err);
+	ret = dispatch(&r, out, err);
+	if (!ret && r.perf_late && !r.raw_only)
+		ret = pmu__encode_fail(out, err, PMU_ERR_BAD_VALUE,
+			r.perf_late_tok, "modifier '%s' of %s needs a value "
+			"from 0 to 3", r.perf_late_tok, pmu__req_name(&r));
+	return ret;
 }
 
 static const char *model_opt(const struct pmu_encode_opts *opts)

@@ -52,6 +52,16 @@ struct pmu__enc_req {
 	uint32_t pmodset;
 	unsigned dfl_plm;
 	int equiv_depth;                  /* umask aliases being expanded */
+	/* Errors libpfm4 reports only once every attribute has parsed: an
+	 * attribute set twice to different values, then a value out of its
+	 * range (kind 0: none; tok the attribute's text). */
+	enum pmu_error_kind late;
+	char late_tok[64];                /* the attribute as written */
+	char late_name[64];               /* its name */
+	uint64_t late_max;
+	bool perf_late;                   /* a perf modifier out of range,
+					     reported after the encoding */
+	char perf_late_tok[64];
 	bool raw_only;                    /* PMU_ENCODE_RAW_ONLY */
 	uint64_t eff[PMU__MOD_NR];        /* modifiers in effect, defaults
 					     resolved (pmu__encode_resolve) */

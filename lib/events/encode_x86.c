@@ -176,23 +176,49 @@ static int collect(const struct pmu__enc_req *r, struct x86_sel *x,
 	return 0;
 }
 
-/* Umasks that carry edge/invert/threshold bits fix those modifiers: the
- * string may repeat them, not contradict them. */
-static int check_hardwired(const struct pmu__enc_req *r, uint64_t reg_um)
+/* Umasks that fix edge/invert/threshold bits (libpfm4's tables say
+ * which; a vendor file's umasks fix all they carry): the string may
+ * repeat them, not contradict them.  Bits a umask only sets take the
+ * modifier ORed in. */
+static int check_hardwired(const struct pmu__enc_req *r, uint64_t reg_um,
+			   uint32_t hwflags)
 {
-	static const struct { enum pmu__mod m; uint64_t mask; int sh; } f[] = {
-		{ PMU__MOD_E, X86_EDGE, 18 }, { PMU__MOD_I, X86_INV, 23 },
-		{ PMU__MOD_C, 0xffull << X86_CMASK_SH, X86_CMASK_SH },
-		{ PMU__MOD_T, X86_ANY, 21 }, { PMU__MOD_INTX, INTEL_INTX, 32 },
-		{ PMU__MOD_INTXCP, INTEL_INTXCP, 33 },
+	static const struct {
+		enum pmu__mod m;
+		uint64_t mask;
+		int sh;
+		uint32_t flag;
+	} f[] = {
+		{ PMU__MOD_E, X86_EDGE, 18, PMU__UM_HW_E },
+		{ PMU__MOD_I, X86_INV, 23, PMU__UM_HW_I },
+		{ PMU__MOD_C, 0xffull << X86_CMASK_SH, X86_CMASK_SH,
+		  PMU__UM_HW_C },
+		{ PMU__MOD_T, X86_ANY, 21, PMU__UM_HW_T },
+		{ PMU__MOD_INTX, INTEL_INTX, 32, PMU__UM_HW_TX },
+		{ PMU__MOD_INTXCP, INTEL_INTXCP, 33, PMU__UM_HW_TX },
 	};
 
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
-		if ((reg_um & f[i].mask) &&
+		if ((reg_um & f[i].mask) && (hwflags & f[i].flag) &&
 		    (r->modset & PMU__MODBIT(f[i].m)) &&
 		    r->mod[f[i].m] != (reg_um & f[i].mask) >> f[i].sh)
 			return -1;
 	return 0;
+}
+
+/* The fixed-bit flags of the umasks the string names. */
+static uint32_t hardwired(const struct pmu__enc_req *r,
+			  const struct x86_sel *x)
+{
+	const struct pmu__umask *u = pmu__event_umasks(r->m, r->ev);
+	uint32_t all = PMU__UM_HW_C | PMU__UM_HW_I | PMU__UM_HW_E |
+		       PMU__UM_HW_T | PMU__UM_HW_TX, f = 0;
+
+	if (r->m->vendor_names)
+		return all;
+	for (int i = 0; i < r->nu; i++)
+		f |= u[x->um[i]].flags & all;
+	return f;
 }
 
 /* Second-register values: load latency and front-end thresholds. */
@@ -296,7 +322,10 @@ static void put_head(struct pmu__sb *b, const struct pmu__enc_req *r,
 	}
 	if (r->has_raw) {
 		pmu__sb_putc(b, ':');
-		pmu__sb_putx(b, r->raw);
+		if (r->raw)
+			pmu__sb_putx(b, r->raw);
+		else
+			pmu__sb_putn(b, "0x0", 3);
 	}
 }
 
@@ -388,7 +417,7 @@ static int x86_codes(const struct pmu__enc_req *r, struct x86_sel *x,
 	int ret;
 
 	if (intel && !xreg && (x->ucode_user >> 8) && r->modset &&
-	    check_hardwired(r, x->ucode_user << 8))
+	    check_hardwired(r, x->ucode_user << 8, hardwired(r, x)))
 		return pmu__encode_fail(out, err, PMU_ERR_REPEATED,
 			pmu__req_name(r),
 			"%s: a modifier contradicts its umask",
@@ -428,6 +457,16 @@ int pmu__encode_x86(const struct pmu__enc_req *r, struct pmu_encoding *out,
 
 	/* Only the scalars need clearing; um[] is filled as it grows. */
 	memset(&x.nu, 0, sizeof(x) - offsetof(struct x86_sel, nu));
+	/* A raw umask fills the umask byte, or, for the offcore response
+	 * events (whose umasks go to a second register), that register
+	 * whole; the front-end events take only a byte. */
+	if (r->has_raw && r->raw > 0xff &&
+	    !(r->m->kind == PMU__ENC_INTEL && (r->ev->flags & PMU__EV_XREG) &&
+	      !(r->ev->modmsk & PMU__MODBIT(PMU__MOD_FE_THRES))))
+		return pmu__encode_fail(out, err, PMU_ERR_BAD_MODIFIER,
+			pmu__req_name(r), "%s: raw umask 0x%llx is wider than "
+			"the umask's 8 bits", pmu__req_name(r),
+			(unsigned long long)r->raw);
 	ret = pick_umasks(r, &x, out, err);
 	if (ret)
 		return ret;
@@ -508,8 +547,9 @@ void pmu__encode_perf_common(const struct pmu__enc_req *r, bool hv,
 	out->perf.exclude_guest = !mg;
 	out->perf.exclude_host = (mg || mh) && !mh;
 	out->perf.precise_ip = (uint8_t)r->pmod[PMU__PMOD_PRECISE];
-	/* Hardware-buffer sampling is asked for as the lowest precision. */
-	if (r->pmod[PMU__PMOD_HW_SMPL] && !out->perf.precise_ip)
+	/* Hardware-buffer sampling is asked for as the lowest precision,
+	 * whatever precise= says (libpfm4's rule). */
+	if (r->pmod[PMU__PMOD_HW_SMPL])
 		out->perf.precise_ip = 1;
 }
 
@@ -539,10 +579,9 @@ void pmu__encode_perf_fstr(const struct pmu__enc_req *r, bool hv,
 		put_flag(&b, PT_H, !out->perf.exclude_hv);
 	if (r->ev->flags & PMU__EV_PREC)
 		put_flag(&b, PT_PRECISE, out->perf.precise_ip);
-	put_flag(&b, PT_EXCL, !!(r->pmodset & (1u << PMU__PMOD_EXCL)));
+	put_flag(&b, PT_EXCL, r->pmod[PMU__PMOD_EXCL]);
 	put_flag(&b, PT_MG, !out->perf.exclude_guest);
 	put_flag(&b, PT_MH, !out->perf.exclude_host);
 	if (r->ev->flags & PMU__EV_HW_SMPL)
-		put_flag(&b, PT_HW_SMPL, r->pmod[PMU__PMOD_HW_SMPL] ||
-			 out->perf.precise_ip);
+		put_flag(&b, PT_HW_SMPL, out->perf.precise_ip);
 }

@@ -210,25 +210,25 @@ static const struct tab tab = {
 		{ 1896, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_PREC, 0, 0, 0 }, /* ALL_BRANCHES */
 		{ 1942, 0, 0, 0 | PMU__UM_EXCL, 0x4, 0, 0 }, /* SMC */
 		{ 1946, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* MEMORY_ORDERING */
-		{ 1962, 0, 0, 0 | PMU__UM_EXCL, 0x10401, 0, 0 }, /* COUNT */
+		{ 1962, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C | PMU__UM_HW_E, 0x10401, 0, 0 }, /* COUNT */
 		{ 1968, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* SLOTS */
-		{ 1974, 0, 0, 0 | PMU__UM_EXCL, 0xa8002, 0, 0 }, /* TOTAL_CYCLES */
-		{ 1987, 0, 0, 0 | PMU__UM_EXCL, 0x18002, 0, 0 }, /* STALL_CYCLES */
+		{ 1974, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C | PMU__UM_HW_I, 0xa8002, 0, 0 }, /* TOTAL_CYCLES */
+		{ 1987, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C | PMU__UM_HW_I, 0x18002, 0, 0 }, /* STALL_CYCLES */
 		{ 1076, 0, 0, 0 | PMU__UM_EXCL, 0x7, 0, 0 }, /* ANY */
 		{ 2000, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* FP */
 		{ 2003, 0, 0, 0 | PMU__UM_EXCL, 0x20, 0, 0 }, /* STLB_ANY */
 		{ 2012, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0, 0 }, /* DTLB_THREAD */
 		{ 2024, 0, 0, 0 | PMU__UM_EXCL, 0x10, 0, 0 }, /* X87 */
-		{ 2028, 0, 0, 0 | PMU__UM_EXCL, 0x40002, 0, 0 }, /* CORE_CYCLES_GE_4 */
-		{ 2045, 0, 0, 0 | PMU__UM_EXCL, 0x30002, 0, 0 }, /* CORE_CYCLES_GE_3 */
-		{ 2062, 0, 0, 0 | PMU__UM_EXCL, 0x20002, 0, 0 }, /* CORE_CYCLES_GE_2 */
-		{ 2079, 0, 0, 0 | PMU__UM_EXCL, 0x10002, 0, 0 }, /* CORE_CYCLES_GE_1 */
+		{ 2028, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x40002, 0, 0 }, /* CORE_CYCLES_GE_4 */
+		{ 2045, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x30002, 0, 0 }, /* CORE_CYCLES_GE_3 */
+		{ 2062, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x20002, 0, 0 }, /* CORE_CYCLES_GE_2 */
+		{ 2079, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10002, 0, 0 }, /* CORE_CYCLES_GE_1 */
 		{ 2096, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* CORE */
-		{ 2101, 0, 0, 0 | PMU__UM_EXCL, 0x40001, 0, 0 }, /* CYCLES_GE_4 */
-		{ 2113, 0, 0, 0 | PMU__UM_EXCL, 0x30001, 0, 0 }, /* CYCLES_GE_3 */
-		{ 2125, 0, 0, 0 | PMU__UM_EXCL, 0x20001, 0, 0 }, /* CYCLES_GE_2 */
-		{ 2137, 0, 0, 0 | PMU__UM_EXCL, 0x10001, 0, 0 }, /* CYCLES_GE_1 */
-		{ 1987, 0, 0, 0 | PMU__UM_EXCL, 0x18001, 0, 0 }, /* STALL_CYCLES */
+		{ 2101, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x40001, 0, 0 }, /* CYCLES_GE_4 */
+		{ 2113, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x30001, 0, 0 }, /* CYCLES_GE_3 */
+		{ 2125, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x20001, 0, 0 }, /* CYCLES_GE_2 */
+		{ 2137, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10001, 0, 0 }, /* CYCLES_GE_1 */
+		{ 1987, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C | PMU__UM_HW_I, 0x18001, 0, 0 }, /* STALL_CYCLES */
 		{ 2149, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0, 0 }, /* THREAD */
 		{ 2156, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x80, 0xf, 0 }, /* ALL_REQUESTS */
 		{ 2169, 0, 0, 0 | PMU__UM_EXCL, 0x10, 0xf, 0 }, /* L3_MISS_DEMAND_DATA_RD */
@@ -236,26 +236,26 @@ static const struct tab tab = {
 		{ 2204, 0, 0, 0 | PMU__UM_EXCL, 0x4, 0xf, 0 }, /* DEMAND_RFO */
 		{ 2215, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0xf, 0 }, /* DEMAND_DATA_RD */
 		{ 2230, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* DEMAND_CODE_RD */
-		{ 1962, 0, 0, 0 | PMU__UM_EXCL, 0x10402, 0, 0 }, /* COUNT */
+		{ 1962, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C | PMU__UM_HW_E, 0x10402, 0, 0 }, /* COUNT */
 		{ 2245, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* PENALTY_CYCLES */
-		{ 2260, 0, 0, 0 | PMU__UM_EXCL, 0x50001, 0, 0 }, /* CYCLES_OK */
-		{ 2270, 0, 0, 0 | PMU__UM_EXCL, 0x10001, 0, 0 }, /* CYCLES_ACTIVE */
+		{ 2260, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x50001, 0, 0 }, /* CYCLES_OK */
+		{ 2270, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10001, 0, 0 }, /* CYCLES_ACTIVE */
 		{ 2284, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0, 0 }, /* UOPS */
 		{ 2289, 0, 0, 0 | PMU__UM_EXCL, 0x80, 0, 0 }, /* EXE_BOUND_0_PORTS */
-		{ 2307, 0, 0, 0 | PMU__UM_EXCL, 0x20040, 0, 0 }, /* BOUND_ON_STORES */
+		{ 2307, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x20040, 0, 0 }, /* BOUND_ON_STORES */
 		{ 2323, 0, 0, 0 | PMU__UM_EXCL, 0x10, 0, 0 }, /* 4_PORTS_UTIL */
 		{ 2336, 0, 0, 0 | PMU__UM_EXCL, 0x8, 0, 0 }, /* 3_PORTS_UTIL */
 		{ 2349, 0, 0, 0 | PMU__UM_EXCL, 0x4, 0, 0 }, /* 2_PORTS_UTIL */
 		{ 2362, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* 1_PORTS_UTIL */
-		{ 2375, 0, 0, 0 | PMU__UM_EXCL, 0x140014, 0, 0 }, /* STALLS_MEM_ANY */
-		{ 2390, 0, 0, 0 | PMU__UM_EXCL, 0x100010, 0, 0 }, /* CYCLES_MEM_ANY */
-		{ 2405, 0, 0, 0 | PMU__UM_EXCL, 0xc000c, 0xf, 0 }, /* STALLS_L1D_MISS */
-		{ 2421, 0, 0, 0 | PMU__UM_EXCL, 0x80008, 0xf, 0 }, /* CYCLES_L1D_MISS */
-		{ 2437, 0, 0, 0 | PMU__UM_EXCL, 0x60006, 0xf, 0 }, /* STALLS_L3_MISS */
-		{ 2452, 0, 0, 0 | PMU__UM_EXCL, 0x50005, 0xf, 0 }, /* STALLS_L2_MISS */
-		{ 2467, 0, 0, 0 | PMU__UM_EXCL, 0x40004, 0, 0 }, /* STALLS_TOTAL */
-		{ 2480, 0, 0, 0 | PMU__UM_EXCL, 0x20002, 0xf, 0 }, /* CYCLES_L3_MISS */
-		{ 2495, 0, 0, 0 | PMU__UM_EXCL, 0x10001, 0xf, 0 }, /* CYCLES_L2_MISS */
+		{ 2375, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x140014, 0, 0 }, /* STALLS_MEM_ANY */
+		{ 2390, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x100010, 0, 0 }, /* CYCLES_MEM_ANY */
+		{ 2405, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0xc000c, 0xf, 0 }, /* STALLS_L1D_MISS */
+		{ 2421, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x80008, 0xf, 0 }, /* CYCLES_L1D_MISS */
+		{ 2437, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x60006, 0xf, 0 }, /* STALLS_L3_MISS */
+		{ 2452, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x50005, 0xf, 0 }, /* STALLS_L2_MISS */
+		{ 2467, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x40004, 0, 0 }, /* STALLS_TOTAL */
+		{ 2480, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x20002, 0xf, 0 }, /* CYCLES_L3_MISS */
+		{ 2495, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10001, 0xf, 0 }, /* CYCLES_L2_MISS */
 		{ 2510, 0, 0, 0 | PMU__UM_EXCL, 0x8, 0, 0 }, /* SB */
 		{ 2513, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* SCOREBOARD */
 		{ 2524, 0, 0, 0 | PMU__UM_EXCL, 0x80, 0, 0 }, /* PORT_7_8 */
@@ -272,12 +272,12 @@ static const struct tab tab = {
 		{ 2556, 0, 0, 0 | PMU__UM_EXCL, 0x4, 0, 0 }, /* PORT_2_3 */
 		{ 2565, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* PORT_1 */
 		{ 2572, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0, 0 }, /* PORT_0 */
-		{ 2579, 0, 0, 0 | PMU__UM_EXCL, 0x18001, 0, 0 }, /* CYCLES_FE_WAS_OK */
-		{ 2596, 0, 0, 0 | PMU__UM_EXCL, 0x50001, 0, 0 }, /* CYCLES_0_UOPS_DELIV_CORE */
+		{ 2579, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C | PMU__UM_HW_I, 0x18001, 0, 0 }, /* CYCLES_FE_WAS_OK */
+		{ 2596, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x50001, 0, 0 }, /* CYCLES_0_UOPS_DELIV_CORE */
 		{ 2096, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0, 0 }, /* CORE */
 		{ 2621, 0, 0, 0 | PMU__UM_DFL, 0x1, 0, 0 }, /* LCP */
 		{ 2625, 0, 0, 0 | PMU__UM_EXCL, 0x20, 0, 0 }, /* STLB_HIT */
-		{ 2634, 0, 0, 0 | PMU__UM_EXCL, 0x10010, 0, 0 }, /* WALK_ACTIVE */
+		{ 2634, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10010, 0, 0 }, /* WALK_ACTIVE */
 		{ 2646, 0, 0, 0 | PMU__UM_EXCL, 0x10, 0, 0 }, /* WALK_PENDING */
 		{ 2659, 0, 0, 0 | PMU__UM_EXCL, 0xe, 0, 0 }, /* WALK_COMPLETED */
 		{ 2674, 0, 0, 0 | PMU__UM_EXCL, 0x4, 0, 0 }, /* WALK_COMPLETED_2M_4M */
@@ -286,25 +286,25 @@ static const struct tab tab = {
 		{ 2725, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* IFTAG_MISS */
 		{ 2736, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0, 0 }, /* IFTAG_HIT */
 		{ 2746, 0, 0, 0 | PMU__UM_DFL, 0x4, 0, 0 }, /* IFDATA_STALL */
-		{ 2759, 0, 0, 0 | PMU__UM_EXCL, 0x10030, 0, 0 }, /* MS_CYCLES_ANY */
+		{ 2759, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10030, 0, 0 }, /* MS_CYCLES_ANY */
 		{ 2773, 0, 0, 0 | PMU__UM_EXCL, 0x30, 0, 0 }, /* MS_UOPS */
-		{ 2781, 0, 0, 0 | PMU__UM_EXCL, 0x10430, 0, 0 }, /* MS_SWITCHES */
-		{ 2793, 0, 0, 0 | PMU__UM_EXCL, 0x10008, 0, 0 }, /* DSB_CYCLES_ANY */
-		{ 2808, 0, 0, 0 | PMU__UM_EXCL, 0x50008, 0, 0 }, /* DSB_CYCLES_OK */
+		{ 2781, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C | PMU__UM_HW_E, 0x10430, 0, 0 }, /* MS_SWITCHES */
+		{ 2793, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10008, 0, 0 }, /* DSB_CYCLES_ANY */
+		{ 2808, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x50008, 0, 0 }, /* DSB_CYCLES_OK */
 		{ 2822, 0, 0, 0 | PMU__UM_EXCL, 0x8, 0, 0 }, /* DSB_UOPS */
-		{ 2831, 0, 0, 0 | PMU__UM_EXCL, 0x10004, 0, 0 }, /* MITE_CYCLES_ANY */
-		{ 2847, 0, 0, 0 | PMU__UM_EXCL, 0x50004, 0, 0 }, /* MITE_CYCLES_OK */
+		{ 2831, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10004, 0, 0 }, /* MITE_CYCLES_ANY */
+		{ 2847, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x50004, 0, 0 }, /* MITE_CYCLES_OK */
 		{ 2862, 0, 0, 0 | PMU__UM_EXCL, 0x4, 0, 0 }, /* MITE_UOPS */
 		{ 2215, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0xf, 0 }, /* DEMAND_DATA_RD */
 		{ 2230, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* DEMAND_CODE_RD */
-		{ 2872, 0, 0, 0 | PMU__UM_EXCL, 0x10002, 0xf, 0 }, /* CYCLES_WITH_DEMAND_CODE_RD */
-		{ 2899, 0, 0, 0 | PMU__UM_EXCL, 0x10004, 0xf, 0 }, /* CYCLES_WITH_DEMAND_RFO */
+		{ 2872, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10002, 0xf, 0 }, /* CYCLES_WITH_DEMAND_CODE_RD */
+		{ 2899, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10004, 0xf, 0 }, /* CYCLES_WITH_DEMAND_RFO */
 		{ 2192, 0, 0, 0 | PMU__UM_EXCL, 0x8, 0xf, 0 }, /* ALL_DATA_RD */
-		{ 2922, 0, 0, 0 | PMU__UM_EXCL, 0x10008, 0xf, 0 }, /* CYCLES_WITH_DATA_RD */
+		{ 2922, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10008, 0xf, 0 }, /* CYCLES_WITH_DATA_RD */
 		{ 2169, 0, 0, 0 | PMU__UM_EXCL, 0x10, 0, 0 }, /* L3_MISS_DEMAND_DATA_RD */
-		{ 2942, 0, 0, 0 | PMU__UM_EXCL, 0x10010, 0xf, 0 }, /* CYCLES_WITH_L3_MISS_DEMAND_DATA_RD */
-		{ 2977, 0, 0, 0 | PMU__UM_EXCL, 0x60010, 0, 0 }, /* L3_MISS_DEMAND_DATA_RD_GE_6 */
-		{ 3005, 0, 0, 0 | PMU__UM_EXCL, 0x18401, 0, 0 }, /* EMPTY_END */
+		{ 2942, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10010, 0xf, 0 }, /* CYCLES_WITH_L3_MISS_DEMAND_DATA_RD */
+		{ 2977, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x60010, 0, 0 }, /* L3_MISS_DEMAND_DATA_RD_GE_6 */
+		{ 3005, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C | PMU__UM_HW_I | PMU__UM_HW_E, 0x18401, 0, 0 }, /* EMPTY_END */
 		{ 3015, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0, 0 }, /* EMPTY_CYCLES */
 		{ 3028, 0, 0, 0 | PMU__UM_EXCL, 0x4, 0, 0 }, /* MISC3 */
 		{ 3034, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* MISC2 */
@@ -320,15 +320,15 @@ static const struct tab tab = {
 		{ 3279, 0, 0, 0 | PMU__UM_DFL, 0x1, 0, 0 }, /* SWPF */
 		{ 3279, 0, 0, 0 | PMU__UM_DFL, 0x1, 0, 0 }, /* SWPF */
 		{ 2625, 0, 0, 0 | PMU__UM_EXCL, 0x20, 0, 0 }, /* STLB_HIT */
-		{ 2634, 0, 0, 0 | PMU__UM_EXCL, 0x10010, 0, 0 }, /* WALK_ACTIVE */
+		{ 2634, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10010, 0, 0 }, /* WALK_ACTIVE */
 		{ 2646, 0, 0, 0 | PMU__UM_EXCL, 0x10, 0, 0 }, /* WALK_PENDING */
 		{ 2659, 0, 0, 0 | PMU__UM_EXCL, 0xe, 0, 0 }, /* WALK_COMPLETED */
 		{ 2674, 0, 0, 0 | PMU__UM_EXCL, 0x4, 0, 0 }, /* WALK_COMPLETED_2M_4M */
 		{ 2695, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* WALK_COMPLETED_4K */
 		{ 3284, 0, 0, 0 | PMU__UM_EXCL, 0x4, 0, 0 }, /* L2_STALL */
-		{ 3293, 0, 0, 0 | PMU__UM_EXCL, 0x10402, 0, 0 }, /* FB_FULL_PERIODS */
+		{ 3293, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C | PMU__UM_HW_E, 0x10402, 0, 0 }, /* FB_FULL_PERIODS */
 		{ 3309, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* FB_FULL */
-		{ 3317, 0, 0, 0 | PMU__UM_EXCL, 0x10001, 0, 0 }, /* PENDING_CYCLES */
+		{ 3317, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10001, 0, 0 }, /* PENDING_CYCLES */
 		{ 3332, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0, 0 }, /* PENDING */
 		{ 3340, 0, 0, 0 | PMU__UM_EXCL, 0x8, 0, 0 }, /* PREFETCHW */
 		{ 3350, 0, 0, 0 | PMU__UM_EXCL, 0x4, 0, 0 }, /* T1_T2 */
@@ -356,17 +356,17 @@ static const struct tab tab = {
 		{ 3571, 0, 0, 0 | PMU__UM_EXCL, 0x24, 0, 0 }, /* CODE_RD_MISS */
 		{ 3584, 0, 0, 0 | PMU__UM_EXCL, 0x22, 0, 0 }, /* RFO_MISS */
 		{ 3593, 0, 0, 0 | PMU__UM_EXCL, 0x21, 0, 0 }, /* DEMAND_DATA_RD_MISS */
-		{ 3613, 0, 0, 0 | PMU__UM_DFL, 0x10009, 0, 0 }, /* DIVIDER_ACTIVE */
-		{ 1987, 0, 0, 0 | PMU__UM_EXCL, 0x18001, 0, 0 }, /* STALL_CYCLES */
+		{ 3613, 0, 0, 0 | PMU__UM_DFL | PMU__UM_HW_C, 0x10009, 0, 0 }, /* DIVIDER_ACTIVE */
+		{ 1987, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C | PMU__UM_HW_I, 0x18001, 0, 0 }, /* STALL_CYCLES */
 		{ 3628, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* VECTOR_WIDTH_MISMATCH */
 		{ 1076, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0, 0 }, /* ANY */
 		{ 3650, 0, 0, 0 | PMU__UM_EXCL, 0x80, 0, 0 }, /* CLEAR_RESTEER_CYCLES */
 		{ 3671, 0, 0, 0 | PMU__UM_EXCL, 0x10, 0, 0 }, /* UOP_DROPPING */
-		{ 3684, 0, 0, 0 | PMU__UM_EXCL, 0x10003, 0, 0 }, /* ALL_RECOVERY_CYCLES */
+		{ 3684, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10003, 0, 0 }, /* ALL_RECOVERY_CYCLES */
 		{ 3704, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0, 0 }, /* RECOVERY_CYCLES */
-		{ 3720, 0, 0, 0 | PMU__UM_EXCL, 0x10401, 0, 0 }, /* CLEARS_COUNT */
+		{ 3720, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C | PMU__UM_HW_E, 0x10401, 0, 0 }, /* CLEARS_COUNT */
 		{ 2625, 0, 0, 0 | PMU__UM_EXCL, 0x20, 0, 0 }, /* STLB_HIT */
-		{ 2634, 0, 0, 0 | PMU__UM_EXCL, 0x10010, 0, 0 }, /* WALK_ACTIVE */
+		{ 2634, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10010, 0, 0 }, /* WALK_ACTIVE */
 		{ 2646, 0, 0, 0 | PMU__UM_EXCL, 0x10, 0, 0 }, /* WALK_PENDING */
 		{ 2659, 0, 0, 0 | PMU__UM_EXCL, 0xe, 0, 0 }, /* WALK_COMPLETED */
 		{ 2674, 0, 0, 0 | PMU__UM_EXCL, 0x4, 0, 0 }, /* WALK_COMPLETED_2M_4M */
@@ -384,7 +384,7 @@ static const struct tab tab = {
 		{ 3861, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0xff, 0 }, /* REF_XCLK */
 		{ 3870, 0, 0, 0 | PMU__UM_EXCL, 0, 0, 0 }, /* THREAD_P */
 		{ 3879, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_CODE_OVR, 0x300, 0, 0 }, /* REF_TSC */
-		{ 1987, 0, 0, 0 | PMU__UM_EXCL, 0x18001, 0xff, 0 }, /* STALL_CYCLES */
+		{ 1987, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C | PMU__UM_HW_I, 0x18001, 0xff, 0 }, /* STALL_CYCLES */
 		{ 3887, 0, 0, 0 | PMU__UM_EXCL, 0, 0, 0 }, /* ANY_P */
 		{ 3893, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_PREC | PMU__UM_CODE_OVR, 0x100, 0, 0 }, /* PREC_DIST */
 		{ 1076, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_CODE_OVR, 0x100, 0, 0 }, /* ANY */

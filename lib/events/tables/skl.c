@@ -141,18 +141,18 @@ static const struct tab tab = {
 		{ 1551, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0, 0, 0 }, /* THREAD_P */
 		{ 1560, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0xf, 0 }, /* ONE_THREAD_ACTIVE */
 		{ 1578, 0, 1590, 0 | PMU__UM_OMIT, 0x10400, 0xf, 1 }, /* RING0_TRANS */
-		{ 1605, 0, 0, 0 | PMU__UM_EXCL, 0x10001, 0, 0 }, /* CYCLES_L2_MISS */
+		{ 1605, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10001, 0, 0 }, /* CYCLES_L2_MISS */
 		{ 1620, 0, 1605, 0, 0x10001, 0, 0 }, /* CYCLES_L2_PENDING */
-		{ 1638, 0, 0, 0 | PMU__UM_EXCL, 0x20002, 0, 0 }, /* CYCLES_L3_MISS */
+		{ 1638, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x20002, 0, 0 }, /* CYCLES_L3_MISS */
 		{ 1653, 0, 1638, 0, 0x20002, 0, 0 }, /* CYCLES_LDM_PENDING */
-		{ 1672, 0, 0, 0 | PMU__UM_EXCL, 0x80008, 0, 0 }, /* CYCLES_L1D_MISS */
+		{ 1672, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x80008, 0, 0 }, /* CYCLES_L1D_MISS */
 		{ 1688, 0, 1672, 0, 0x80008, 0, 0 }, /* CYCLES_L1D_PENDING */
-		{ 1707, 0, 0, 0 | PMU__UM_EXCL, 0x100010, 0, 0 }, /* CYCLES_MEM_ANY */
-		{ 1722, 0, 0, 0 | PMU__UM_EXCL, 0xc000c, 0, 0 }, /* STALLS_L1D_MISS */
-		{ 1738, 0, 0, 0 | PMU__UM_EXCL, 0x50005, 0, 0 }, /* STALLS_L2_MISS */
-		{ 1753, 0, 0, 0 | PMU__UM_EXCL, 0x60006, 0, 0 }, /* STALLS_L3_MISS */
-		{ 1768, 0, 0, 0 | PMU__UM_EXCL, 0x140014, 0, 0 }, /* STALLS_MEM_ANY */
-		{ 1783, 0, 0, 0 | PMU__UM_EXCL, 0x40004, 0, 0 }, /* STALLS_TOTAL */
+		{ 1707, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x100010, 0, 0 }, /* CYCLES_MEM_ANY */
+		{ 1722, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0xc000c, 0, 0 }, /* STALLS_L1D_MISS */
+		{ 1738, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x50005, 0, 0 }, /* STALLS_L2_MISS */
+		{ 1753, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x60006, 0, 0 }, /* STALLS_L3_MISS */
+		{ 1768, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x140014, 0, 0 }, /* STALLS_MEM_ANY */
+		{ 1783, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x40004, 0, 0 }, /* STALLS_TOTAL */
 		{ 1796, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0, 0 }, /* MISS_CAUSES_A_WALK */
 		{ 1815, 0, 0, 0 | PMU__UM_EXCL, 0xe, 0, 0 }, /* WALK_COMPLETED */
 		{ 1830, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* WALK_COMPLETED_4K */
@@ -171,7 +171,7 @@ static const struct tab tab = {
 		{ 1899, 0, 0, 0 | PMU__UM_EXCL, 0x10, 0, 0 }, /* WALK_DURATION */
 		{ 1913, 0, 1899, 0, 0x10, 0, 0 }, /* WALK_PENDING */
 		{ 1926, 0, 0, 0 | PMU__UM_EXCL, 0x20, 0, 0 }, /* STLB_HIT */
-		{ 1411, 0, 0, 0 | PMU__UM_DFL, 0x1001e, 0, 0 }, /* ANY */
+		{ 1411, 0, 0, 0 | PMU__UM_DFL | PMU__UM_HW_C, 0x1001e, 0, 0 }, /* ANY */
 		{ 1935, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x1, 0, 0 }, /* START */
 		{ 1941, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* COMMIT */
 		{ 1948, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_PREC, 0x4, 0, 0 }, /* ABORTED */
@@ -195,17 +195,17 @@ static const struct tab tab = {
 		{ 2212, 0, 2228, 0, 0x10008, 0, 0 }, /* DSB_UOPS_CYCLES */
 		{ 2241, 0, 2260, 0, 0x10010, 0, 0 }, /* MS_DSB_UOPS_CYCLES */
 		{ 2276, 0, 2289, 0, 0x10410, 0, 0 }, /* MS_DSB_OCCUR */
-		{ 2309, 0, 0, 0 | PMU__UM_EXCL, 0x40018, 0, 0 }, /* ALL_DSB_CYCLES_4_UOPS */
-		{ 2331, 0, 0, 0 | PMU__UM_EXCL, 0x10018, 0, 0 }, /* ALL_DSB_CYCLES_ANY_UOPS */
-		{ 2355, 0, 0, 0 | PMU__UM_EXCL, 0x40024, 0, 0 }, /* ALL_MITE_CYCLES_4_UOPS */
-		{ 2378, 0, 0, 0 | PMU__UM_EXCL, 0x10024, 0, 0 }, /* ALL_MITE_CYCLES_ANY_UOPS */
+		{ 2309, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x40018, 0, 0 }, /* ALL_DSB_CYCLES_4_UOPS */
+		{ 2331, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10018, 0, 0 }, /* ALL_DSB_CYCLES_ANY_UOPS */
+		{ 2355, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x40024, 0, 0 }, /* ALL_MITE_CYCLES_4_UOPS */
+		{ 2378, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10024, 0, 0 }, /* ALL_MITE_CYCLES_ANY_UOPS */
 		{ 2403, 0, 0, 0 | PMU__UM_EXCL, 0x3c, 0, 0 }, /* ALL_MITE_UOPS */
 		{ 2417, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x1, 0, 0 }, /* CORE */
-		{ 2422, 0, 0, 0 | PMU__UM_EXCL, 0x40001, 0, 0 }, /* CYCLES_0_UOPS_DELIV_CORE */
+		{ 2422, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x40001, 0, 0 }, /* CYCLES_0_UOPS_DELIV_CORE */
 		{ 2447, 0, 2464, 0 | PMU__UM_OMIT, 0x18001, 0, 1 }, /* CYCLES_FE_WAS_OK */
-		{ 2475, 0, 0, 0 | PMU__UM_EXCL, 0x30001, 0, 0 }, /* CYCLES_LE_1_UOPS_DELIV_CORE */
-		{ 2503, 0, 0, 0 | PMU__UM_EXCL, 0x20001, 0, 0 }, /* CYCLES_LE_2_UOPS_DELIV_CORE */
-		{ 2531, 0, 0, 0 | PMU__UM_EXCL, 0x10001, 0, 0 }, /* CYCLES_LE_3_UOPS_DELIV_CORE */
+		{ 2475, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x30001, 0, 0 }, /* CYCLES_LE_1_UOPS_DELIV_CORE */
+		{ 2503, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x20001, 0, 0 }, /* CYCLES_LE_2_UOPS_DELIV_CORE */
+		{ 2531, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10001, 0, 0 }, /* CYCLES_LE_3_UOPS_DELIV_CORE */
 		{ 2559, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0, 0, 0 }, /* ANY_P */
 		{ 2565, 0, 2569, 0 | PMU__UM_PREC, 0x1, 0x2, 0 }, /* ALL */
 		{ 2579, 0, 2592, 0 | PMU__UM_PREC, 0xa8001, 0xd, 0 }, /* TOTAL_CYCLES */
@@ -263,7 +263,7 @@ static const struct tab tab = {
 		{ 3198, 0, 0, 0 | PMU__UM_DFL, 0x2, 0, 0 }, /* CACHE_LOCK_DURATION */
 		{ 3053, 0, 0, 0 | PMU__UM_EXCL, 0x41, 0, 0 }, /* MISS */
 		{ 3218, 0, 0, 0 | PMU__UM_EXCL, 0x4f, 0, 0 }, /* REFERENCE */
-		{ 3228, 0, 0, 0 | PMU__UM_EXCL, 0x10401, 0, 0 }, /* COUNT */
+		{ 3228, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C | PMU__UM_HW_E, 0x10401, 0, 0 }, /* COUNT */
 		{ 3234, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* MEMORY_ORDERING */
 		{ 3250, 0, 0, 0 | PMU__UM_EXCL, 0x4, 0, 0 }, /* SMC */
 		{ 3254, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_PREC, 0x1, 0, 0 }, /* XSNP_MISS */
@@ -336,7 +336,7 @@ static const struct tab tab = {
 		{ 3673, 0, 0, 0 | PMU__UM_EXCL, 0x20, 0, 0 }, /* LBR_INSERTS */
 		{ 3685, 0, 0, 0 | PMU__UM_EXCL, 0x40, 0, 0 }, /* PAUSE_INST */
 		{ 3696, 0, 0, 0 | PMU__UM_DFL, 0x1, 0, 0 }, /* EMPTY_CYCLES */
-		{ 3709, 0, 0, 0, 0x18401, 0, 0 }, /* EMPTY_END */
+		{ 3709, 0, 0, 0 | PMU__UM_HW_C | PMU__UM_HW_I | PMU__UM_HW_E, 0x18401, 0, 0 }, /* EMPTY_END */
 		{ 1935, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x1, 0, 0 }, /* START */
 		{ 1941, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* COMMIT */
 		{ 1948, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_PREC, 0x4, 0, 0 }, /* ABORTED */
@@ -348,21 +348,21 @@ static const struct tab tab = {
 		{ 3719, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0, 0 }, /* DTLB_THREAD */
 		{ 3731, 0, 0, 0 | PMU__UM_EXCL, 0x20, 0, 0 }, /* STLB_ANY */
 		{ 3740, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x1, 0, 0 }, /* THREAD */
-		{ 3747, 0, 0, 0 | PMU__UM_EXCL, 0x10001, 0, 0 }, /* THREAD_CYCLES_GE_1 */
-		{ 3766, 0, 0, 0 | PMU__UM_EXCL, 0x20001, 0, 0 }, /* THREAD_CYCLES_GE_2 */
-		{ 3785, 0, 0, 0 | PMU__UM_EXCL, 0x30001, 0, 0 }, /* THREAD_CYCLES_GE_3 */
-		{ 3804, 0, 0, 0 | PMU__UM_EXCL, 0x40001, 0, 0 }, /* THREAD_CYCLES_GE_4 */
+		{ 3747, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10001, 0, 0 }, /* THREAD_CYCLES_GE_1 */
+		{ 3766, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x20001, 0, 0 }, /* THREAD_CYCLES_GE_2 */
+		{ 3785, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x30001, 0, 0 }, /* THREAD_CYCLES_GE_3 */
+		{ 3804, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x40001, 0, 0 }, /* THREAD_CYCLES_GE_4 */
 		{ 2417, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* CORE */
-		{ 3823, 0, 0, 0 | PMU__UM_EXCL, 0x10002, 0, 0 }, /* CORE_CYCLES_GE_1 */
-		{ 3840, 0, 0, 0 | PMU__UM_EXCL, 0x20002, 0, 0 }, /* CORE_CYCLES_GE_2 */
-		{ 3857, 0, 0, 0 | PMU__UM_EXCL, 0x30002, 0, 0 }, /* CORE_CYCLES_GE_3 */
-		{ 3874, 0, 0, 0 | PMU__UM_EXCL, 0x40002, 0, 0 }, /* CORE_CYCLES_GE_4 */
+		{ 3823, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10002, 0, 0 }, /* CORE_CYCLES_GE_1 */
+		{ 3840, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x20002, 0, 0 }, /* CORE_CYCLES_GE_2 */
+		{ 3857, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x30002, 0, 0 }, /* CORE_CYCLES_GE_3 */
+		{ 3874, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x40002, 0, 0 }, /* CORE_CYCLES_GE_4 */
 		{ 3891, 0, 3904, 0 | PMU__UM_OMIT, 0x18001, 0, 1 }, /* STALL_CYCLES */
 		{ 3917, 0, 2464, 0, 0x18002, 0, 0 }, /* CORE_CYCLES_NONE */
 		{ 3934, 0, 0, 0 | PMU__UM_EXCL, 0x10, 0, 0 }, /* X87 */
 		{ 3938, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x1, 0, 0 }, /* UOPS */
-		{ 3943, 0, 0, 0 | PMU__UM_EXCL, 0x40001, 0, 0 }, /* CYCLES_4_UOPS */
-		{ 3957, 0, 0, 0 | PMU__UM_EXCL, 0x10001, 0, 0 }, /* CYCLES_ACTIVE */
+		{ 3943, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x40001, 0, 0 }, /* CYCLES_4_UOPS */
+		{ 3957, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10001, 0, 0 }, /* CYCLES_ACTIVE */
 		{ 3971, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0, 0 }, /* PORT_0 */
 		{ 3978, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* PORT_1 */
 		{ 3985, 0, 0, 0 | PMU__UM_EXCL, 0x4, 0, 0 }, /* PORT_2 */
@@ -403,7 +403,7 @@ static const struct tab tab = {
 		{ 4254, 0, 0, 0 | PMU__UM_EXCL, 0x40, 0, 0 }, /* SINGLE_MUL */
 		{ 3891, 0, 4265, 0 | PMU__UM_OMIT, 0x18001, 0, 1 }, /* STALL_CYCLES */
 		{ 4277, 0, 4295, 0 | PMU__UM_OMIT, 0x1a001, 0, 1 }, /* CORE_STALL_CYCLES */
-		{ 4311, 0, 0, 0 | PMU__UM_DFL, 0x10001, 0, 0 }, /* DIVIDER_ACTIVE */
+		{ 4311, 0, 0, 0 | PMU__UM_DFL | PMU__UM_HW_C, 0x10001, 0, 0 }, /* DIVIDER_ACTIVE */
 		{ 4326, 0, 4311, 0 | PMU__UM_OMIT, 0x10001, 0, 1 }, /* FPU_DIV_ACTIVE */
 		{ 2565, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL | PMU__UM_PREC, 0x1, 0, 0 }, /* ALL */
 		{ 1411, 0, 2565, 0 | PMU__UM_PREC | PMU__UM_OMIT, 0x1, 0, 1 }, /* ANY */
@@ -437,8 +437,8 @@ static const struct tab tab = {
 		{ 4870, 0, 4888, 0, 0x10004, 0, 0 }, /* DEMAND_RFO_CYCLES */
 		{ 4903, 0, 4888, 0, 0x10004, 0, 0 }, /* CYCLES_WITH_DEMAND_RFO */
 		{ 3640, 0, 0, 0 | PMU__UM_EXCL, 0x10, 0, 0 }, /* L3_MISS_DEMAND_DATA_RD */
-		{ 4926, 0, 0, 0 | PMU__UM_EXCL, 0x60010, 0, 0 }, /* L3_MISS_DEMAND_DATA_RD_GE_6 */
-		{ 4954, 0, 0, 0 | PMU__UM_EXCL, 0x10010, 0, 0 }, /* CYCLES_WITH_L3_MISS_DEMAND_DATA_RD */
+		{ 4926, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x60010, 0, 0 }, /* L3_MISS_DEMAND_DATA_RD_GE_6 */
+		{ 4954, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10010, 0, 0 }, /* CYCLES_WITH_L3_MISS_DEMAND_DATA_RD */
 		{ 4989, 0, 0, 0 | PMU__UM_DFL, 0x1, 0, 0 }, /* LCP */
 		{ 4993, 0, 0, 0 | PMU__UM_DFL, 0x2, 0, 0 }, /* PENALTY_CYCLES */
 		{ 1899, 0, 0, 0 | PMU__UM_DFL, 0x10, 0, 0 }, /* WALK_DURATION */

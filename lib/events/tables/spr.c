@@ -207,14 +207,14 @@ static const struct tab tab = {
 		{ 2103, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_PREC, 0x2, 0, 0 }, /* NEAR_CALL */
 		{ 2113, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_PREC, 0x8, 0, 0 }, /* NEAR_RETURN */
 		{ 2077, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_PREC, 0x20, 0, 0 }, /* NEAR_TAKEN */
-		{ 2125, 0, 0, 0 | PMU__UM_EXCL, 0x10401, 0, 0 }, /* COUNT */
+		{ 2125, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C | PMU__UM_HW_E, 0x10401, 0, 0 }, /* COUNT */
 		{ 2131, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* MEMORY_ORDERING */
 		{ 2147, 0, 0, 0 | PMU__UM_EXCL, 0x4, 0, 0 }, /* SMC */
-		{ 2151, 0, 0, 0 | PMU__UM_EXCL, 0x10002, 0, 0 }, /* CYCLES */
+		{ 2151, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10002, 0, 0 }, /* CYCLES */
 		{ 2158, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0, 0 }, /* HEAVY */
 		{ 2164, 0, 0, 0 | PMU__UM_EXCL, 0x8, 0, 0 }, /* MS */
 		{ 2167, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* SLOTS */
-		{ 2173, 0, 0, 0 | PMU__UM_EXCL, 0x18002, 0, 0 }, /* STALLS */
+		{ 2173, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C | PMU__UM_HW_I, 0x18002, 0, 0 }, /* STALLS */
 		{ 2180, 0, 2173, 0, 0x18002, 0, 0 }, /* STALL_CYCLES */
 		{ 1124, 0, 0, 0 | PMU__UM_EXCL, 0x1b, 0, 0 }, /* ANY */
 		{ 2193, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* FP */
@@ -232,66 +232,66 @@ static const struct tab tab = {
 		{ 2280, 0, 0, 0 | PMU__UM_EXCL, 0x40, 0, 0 }, /* PORT_6 */
 		{ 2287, 0, 0, 0 | PMU__UM_EXCL, 0x80, 0, 0 }, /* PORT_7_8 */
 		{ 2296, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* CORE */
-		{ 2301, 0, 0, 0 | PMU__UM_EXCL, 0x10002, 0, 0 }, /* CORE_CYCLES_GE_1 */
-		{ 2318, 0, 0, 0 | PMU__UM_EXCL, 0x20002, 0, 0 }, /* CORE_CYCLES_GE_2 */
-		{ 2335, 0, 0, 0 | PMU__UM_EXCL, 0x30002, 0, 0 }, /* CORE_CYCLES_GE_3 */
-		{ 2352, 0, 0, 0 | PMU__UM_EXCL, 0x40002, 0, 0 }, /* CORE_CYCLES_GE_4 */
-		{ 2369, 0, 0, 0 | PMU__UM_EXCL, 0x10001, 0, 0 }, /* CYCLES_GE_1 */
-		{ 2381, 0, 0, 0 | PMU__UM_EXCL, 0x20001, 0, 0 }, /* CYCLES_GE_2 */
-		{ 2393, 0, 0, 0 | PMU__UM_EXCL, 0x30001, 0, 0 }, /* CYCLES_GE_3 */
-		{ 2405, 0, 0, 0 | PMU__UM_EXCL, 0x40001, 0, 0 }, /* CYCLES_GE_4 */
-		{ 2173, 0, 0, 0 | PMU__UM_EXCL, 0x18001, 0, 0 }, /* STALLS */
+		{ 2301, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10002, 0, 0 }, /* CORE_CYCLES_GE_1 */
+		{ 2318, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x20002, 0, 0 }, /* CORE_CYCLES_GE_2 */
+		{ 2335, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x30002, 0, 0 }, /* CORE_CYCLES_GE_3 */
+		{ 2352, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x40002, 0, 0 }, /* CORE_CYCLES_GE_4 */
+		{ 2369, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10001, 0, 0 }, /* CYCLES_GE_1 */
+		{ 2381, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x20001, 0, 0 }, /* CYCLES_GE_2 */
+		{ 2393, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x30001, 0, 0 }, /* CYCLES_GE_3 */
+		{ 2405, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x40001, 0, 0 }, /* CYCLES_GE_4 */
+		{ 2173, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C | PMU__UM_HW_I, 0x18001, 0, 0 }, /* STALLS */
 		{ 2180, 0, 2173, 0, 0x18001, 0, 0 }, /* STALL_CYCLES */
 		{ 2417, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0, 0 }, /* THREAD */
 		{ 2424, 0, 0, 0 | PMU__UM_EXCL, 0x10, 0, 0 }, /* X87 */
 		{ 2428, 0, 2443, 0, 0x10009, 0, 0 }, /* DIVIDER_ACTIVE */
-		{ 2443, 0, 0, 0 | PMU__UM_EXCL, 0x10009, 0, 0 }, /* DIV_ACTIVE */
-		{ 2454, 0, 0, 0 | PMU__UM_EXCL, 0x10001, 0, 0 }, /* FPDIV_ACTIVE */
+		{ 2443, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10009, 0, 0 }, /* DIV_ACTIVE */
+		{ 2454, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10001, 0, 0 }, /* FPDIV_ACTIVE */
 		{ 2467, 0, 2454, 0, 0x10001, 0, 0 }, /* FP_DIVIDER_ACTIVE */
 		{ 2485, 0, 0, 0 | PMU__UM_EXCL, 0x8, 0, 0 }, /* IDIV_ACTIVE */
 		{ 2497, 0, 2485, 0, 0x8, 0, 0 }, /* INT_DIVIDER_ACTIVE */
 		{ 1124, 0, 0, 0 | PMU__UM_DFL, 0x1, 0, 0 }, /* ANY */
-		{ 2516, 0, 0, 0 | PMU__UM_EXCL, 0x10401, 0, 0 }, /* CLEARS_COUNT */
+		{ 2516, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C | PMU__UM_HW_E, 0x10401, 0, 0 }, /* CLEARS_COUNT */
 		{ 2529, 0, 0, 0 | PMU__UM_EXCL, 0x80, 0, 0 }, /* CLEAR_RESTEER_CYCLES */
 		{ 2550, 0, 0, 0 | PMU__UM_EXCL, 0x20, 0, 0 }, /* MBA_STALLS */
 		{ 2561, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0, 0 }, /* RECOVERY_CYCLES */
 		{ 2577, 0, 0, 0 | PMU__UM_EXCL, 0x7, 0, 0 }, /* UNKNOWN_BRANCH_CYCLES */
 		{ 2599, 0, 0, 0 | PMU__UM_EXCL, 0x10, 0, 0 }, /* UOP_DROPPING */
-		{ 2612, 0, 0, 0 | PMU__UM_EXCL, 0x10001, 0, 0 }, /* CYCLES_ACTIVE */
-		{ 2626, 0, 0, 0 | PMU__UM_EXCL, 0x60001, 0, 0 }, /* CYCLES_OK */
+		{ 2612, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10001, 0, 0 }, /* CYCLES_ACTIVE */
+		{ 2626, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x60001, 0, 0 }, /* CYCLES_OK */
 		{ 2636, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0, 0 }, /* UOPS */
 		{ 2641, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* 1_PORTS_UTIL */
 		{ 2654, 0, 0, 0 | PMU__UM_EXCL, 0x4, 0, 0 }, /* 2_PORTS_UTIL */
 		{ 2667, 0, 0, 0 | PMU__UM_EXCL, 0x8, 0, 0 }, /* 3_PORTS_UTIL */
 		{ 2680, 0, 0, 0 | PMU__UM_EXCL, 0x10, 0, 0 }, /* 4_PORTS_UTIL */
-		{ 2693, 0, 0, 0 | PMU__UM_EXCL, 0x50021, 0, 0 }, /* BOUND_ON_LOADS */
-		{ 2708, 0, 0, 0 | PMU__UM_EXCL, 0x20040, 0, 0 }, /* BOUND_ON_STORES */
+		{ 2693, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x50021, 0, 0 }, /* BOUND_ON_LOADS */
+		{ 2708, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x20040, 0, 0 }, /* BOUND_ON_STORES */
 		{ 2724, 0, 0, 0 | PMU__UM_EXCL, 0x7, 0, 0 }, /* EMPTY */
-		{ 2730, 0, 0, 0 | PMU__UM_EXCL, 0x18407, 0, 0 }, /* EMPTY_COUNT */
-		{ 2742, 0, 0, 0 | PMU__UM_EXCL, 0x80008, 0xf, 0 }, /* CYCLES_L1D_MISS */
-		{ 2758, 0, 0, 0 | PMU__UM_EXCL, 0x10001, 0xf, 0 }, /* CYCLES_L2_MISS */
-		{ 2773, 0, 0, 0 | PMU__UM_EXCL, 0x100010, 0, 0 }, /* CYCLES_MEM_ANY */
-		{ 2788, 0, 0, 0 | PMU__UM_EXCL, 0xc000c, 0xf, 0 }, /* STALLS_L1D_MISS */
-		{ 2804, 0, 0, 0 | PMU__UM_EXCL, 0x50005, 0xf, 0 }, /* STALLS_L2_MISS */
-		{ 2819, 0, 0, 0 | PMU__UM_EXCL, 0x60006, 0xf, 0 }, /* STALLS_L3_MISS */
-		{ 2834, 0, 0, 0 | PMU__UM_EXCL, 0x40004, 0, 0 }, /* STALLS_TOTAL */
+		{ 2730, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C | PMU__UM_HW_I | PMU__UM_HW_E, 0x18407, 0, 0 }, /* EMPTY_COUNT */
+		{ 2742, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x80008, 0xf, 0 }, /* CYCLES_L1D_MISS */
+		{ 2758, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10001, 0xf, 0 }, /* CYCLES_L2_MISS */
+		{ 2773, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x100010, 0, 0 }, /* CYCLES_MEM_ANY */
+		{ 2788, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0xc000c, 0xf, 0 }, /* STALLS_L1D_MISS */
+		{ 2804, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x50005, 0xf, 0 }, /* STALLS_L2_MISS */
+		{ 2819, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x60006, 0xf, 0 }, /* STALLS_L3_MISS */
+		{ 2834, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x40004, 0, 0 }, /* STALLS_TOTAL */
 		{ 2847, 0, 0, 0 | PMU__UM_EXCL, 0x8, 0, 0 }, /* SB */
 		{ 2850, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* SCOREBOARD */
 		{ 2296, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0, 0 }, /* CORE */
-		{ 2861, 0, 0, 0 | PMU__UM_EXCL, 0x60001, 0, 0 }, /* CYCLES_0_UOPS_DELIV_CORE */
-		{ 2886, 0, 0, 0 | PMU__UM_EXCL, 0x18001, 0, 0 }, /* CYCLES_FE_WAS_OK */
+		{ 2861, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x60001, 0, 0 }, /* CYCLES_0_UOPS_DELIV_CORE */
+		{ 2886, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C | PMU__UM_HW_I, 0x18001, 0, 0 }, /* CYCLES_FE_WAS_OK */
 		{ 2903, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0, 0 }, /* LCP */
 		{ 2907, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* MS_BUSY */
 		{ 2173, 0, 0, 0 | PMU__UM_DFL, 0x4, 0, 0 }, /* STALLS */
 		{ 2173, 0, 0, 0 | PMU__UM_DFL, 0x4, 0, 0 }, /* STALLS */
-		{ 2915, 0, 0, 0 | PMU__UM_EXCL, 0x10008, 0, 0 }, /* DSB_CYCLES_ANY */
-		{ 2930, 0, 0, 0 | PMU__UM_EXCL, 0x60008, 0, 0 }, /* DSB_CYCLES_OK */
+		{ 2915, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10008, 0, 0 }, /* DSB_CYCLES_ANY */
+		{ 2930, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x60008, 0, 0 }, /* DSB_CYCLES_OK */
 		{ 2944, 0, 0, 0 | PMU__UM_EXCL, 0x8, 0, 0 }, /* DSB_UOPS */
-		{ 2953, 0, 0, 0 | PMU__UM_EXCL, 0x10004, 0, 0 }, /* MITE_CYCLES_ANY */
-		{ 2969, 0, 0, 0 | PMU__UM_EXCL, 0x60004, 0, 0 }, /* MITE_CYCLES_OK */
+		{ 2953, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10004, 0, 0 }, /* MITE_CYCLES_ANY */
+		{ 2969, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x60004, 0, 0 }, /* MITE_CYCLES_OK */
 		{ 2984, 0, 0, 0 | PMU__UM_EXCL, 0x4, 0, 0 }, /* MITE_UOPS */
-		{ 2994, 0, 0, 0 | PMU__UM_EXCL, 0x10020, 0, 0 }, /* MS_CYCLES_ANY */
-		{ 3008, 0, 0, 0 | PMU__UM_EXCL, 0x10420, 0, 0 }, /* MS_SWITCHES */
+		{ 2994, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10020, 0, 0 }, /* MS_CYCLES_ANY */
+		{ 3008, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C | PMU__UM_HW_E, 0x10420, 0, 0 }, /* MS_SWITCHES */
 		{ 3020, 0, 0, 0 | PMU__UM_EXCL, 0x20, 0, 0 }, /* MS_UOPS */
 		{ 3028, 0, 0, 0 | PMU__UM_DFL, 0x1, 0, 0 }, /* DEC0_UOPS */
 		{ 3038, 0, 0, 0 | PMU__UM_DFL, 0x1, 0, 0 }, /* DECODERS */
@@ -302,15 +302,15 @@ static const struct tab tab = {
 		{ 3118, 0, 0, 0 | PMU__UM_DFL, 0x1, 0, 0 }, /* REPLACEMENT */
 		{ 3130, 0, 0, 0 | PMU__UM_DFL, 0x1, 0, 0 }, /* SWPF */
 		{ 3135, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* FB_FULL */
-		{ 3143, 0, 0, 0 | PMU__UM_EXCL, 0x10402, 0, 0 }, /* FB_FULL_PERIODS */
+		{ 3143, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C | PMU__UM_HW_E, 0x10402, 0, 0 }, /* FB_FULL_PERIODS */
 		{ 3159, 0, 3168, 0, 0x4, 0, 0 }, /* L2_STALL */
 		{ 3168, 0, 0, 0 | PMU__UM_EXCL, 0x4, 0, 0 }, /* L2_STALLS */
 		{ 3178, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0, 0 }, /* PENDING */
-		{ 3186, 0, 0, 0 | PMU__UM_EXCL, 0x10001, 0, 0 }, /* PENDING_CYCLES */
-		{ 2742, 0, 0, 0 | PMU__UM_EXCL, 0x20002, 0, 0 }, /* CYCLES_L1D_MISS */
-		{ 2788, 0, 0, 0 | PMU__UM_EXCL, 0x30003, 0, 0 }, /* STALLS_L1D_MISS */
-		{ 2804, 0, 0, 0 | PMU__UM_EXCL, 0x50005, 0, 0 }, /* STALLS_L2_MISS */
-		{ 2819, 0, 0, 0 | PMU__UM_EXCL, 0x90009, 0, 0 }, /* STALLS_L3_MISS */
+		{ 3186, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10001, 0, 0 }, /* PENDING_CYCLES */
+		{ 2742, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x20002, 0, 0 }, /* CYCLES_L1D_MISS */
+		{ 2788, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x30003, 0, 0 }, /* STALLS_L1D_MISS */
+		{ 2804, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x50005, 0, 0 }, /* STALLS_L2_MISS */
+		{ 2819, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x90009, 0, 0 }, /* STALLS_L3_MISS */
 		{ 1258, 0, 0, 0 | PMU__UM_DFL, 0x1, 0, 0 }, /* L2_HIT */
 		{ 3201, 0, 0, 0 | PMU__UM_DFL, 0xfd, 0, 0 }, /* L1_MISS_ANY */
 		{ 3213, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0, 0 }, /* NTA */
@@ -319,7 +319,7 @@ static const struct tab tab = {
 		{ 3230, 0, 0, 0 | PMU__UM_EXCL, 0x4, 0, 0 }, /* T1_T2 */
 		{ 3236, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x41, 0, 0 }, /* MISS */
 		{ 3241, 0, 0, 0 | PMU__UM_EXCL, 0x4f, 0, 0 }, /* REFERENCE */
-		{ 3251, 0, 0, 0 | PMU__UM_DFL, 0x10001, 0, 0 }, /* FULL_CYCLES */
+		{ 3251, 0, 0, 0 | PMU__UM_DFL | PMU__UM_HW_C, 0x10001, 0, 0 }, /* FULL_CYCLES */
 		{ 3263, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* NON_SILENT */
 		{ 3274, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0, 0 }, /* SILENT */
 		{ 3281, 0, 0, 0 | PMU__UM_EXCL, 0x4, 0, 0 }, /* USELESS_HWPF */
@@ -341,25 +341,25 @@ static const struct tab tab = {
 		{ 3488, 0, 0, 0 | PMU__UM_EXCL, 0x8, 0, 0 }, /* DATA_RD */
 		{ 3496, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0, 0 }, /* DEMAND_DATA_RD */
 		{ 3511, 0, 3488, 0, 0x8, 0, 0 }, /* ALL_DATA_RD */
-		{ 3523, 0, 0, 0 | PMU__UM_EXCL, 0x10008, 0, 0 }, /* CYCLES_WITH_DATA_RD */
-		{ 3543, 0, 0, 0 | PMU__UM_EXCL, 0x10004, 0, 0 }, /* CYCLES_WITH_DEMAND_RFO */
+		{ 3523, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10008, 0, 0 }, /* CYCLES_WITH_DATA_RD */
+		{ 3543, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10004, 0, 0 }, /* CYCLES_WITH_DEMAND_RFO */
 		{ 3488, 0, 0, 0 | PMU__UM_EXCL, 0x8, 0, 0 }, /* DATA_RD */
 		{ 3566, 0, 0, 0 | PMU__UM_EXCL, 0x20, 0, 0 }, /* STLB_HIT */
-		{ 3575, 0, 0, 0 | PMU__UM_EXCL, 0x10010, 0, 0 }, /* WALK_ACTIVE */
+		{ 3575, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10010, 0, 0 }, /* WALK_ACTIVE */
 		{ 3587, 0, 0, 0 | PMU__UM_EXCL, 0xe, 0, 0 }, /* WALK_COMPLETED */
 		{ 3602, 0, 0, 0 | PMU__UM_EXCL, 0x8, 0, 0 }, /* WALK_COMPLETED_1G */
 		{ 3620, 0, 0, 0 | PMU__UM_EXCL, 0x4, 0, 0 }, /* WALK_COMPLETED_2M_4M */
 		{ 3641, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* WALK_COMPLETED_4K */
 		{ 3659, 0, 0, 0 | PMU__UM_EXCL, 0x10, 0, 0 }, /* WALK_PENDING */
 		{ 3566, 0, 0, 0 | PMU__UM_EXCL, 0x20, 0, 0 }, /* STLB_HIT */
-		{ 3575, 0, 0, 0 | PMU__UM_EXCL, 0x10010, 0, 0 }, /* WALK_ACTIVE */
+		{ 3575, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10010, 0, 0 }, /* WALK_ACTIVE */
 		{ 3587, 0, 0, 0 | PMU__UM_EXCL, 0xe, 0, 0 }, /* WALK_COMPLETED */
 		{ 3602, 0, 0, 0 | PMU__UM_EXCL, 0x8, 0, 0 }, /* WALK_COMPLETED_1G */
 		{ 3620, 0, 0, 0 | PMU__UM_EXCL, 0x4, 0, 0 }, /* WALK_COMPLETED_2M_4M */
 		{ 3641, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* WALK_COMPLETED_4K */
 		{ 3659, 0, 0, 0 | PMU__UM_EXCL, 0x10, 0, 0 }, /* WALK_PENDING */
 		{ 3566, 0, 0, 0 | PMU__UM_EXCL, 0x20, 0, 0 }, /* STLB_HIT */
-		{ 3575, 0, 0, 0 | PMU__UM_EXCL, 0x10010, 0, 0 }, /* WALK_ACTIVE */
+		{ 3575, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10010, 0, 0 }, /* WALK_ACTIVE */
 		{ 3587, 0, 0, 0 | PMU__UM_EXCL, 0xe, 0, 0 }, /* WALK_COMPLETED */
 		{ 3620, 0, 0, 0 | PMU__UM_EXCL, 0x4, 0, 0 }, /* WALK_COMPLETED_2M_4M */
 		{ 3641, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* WALK_COMPLETED_4K */
@@ -379,14 +379,14 @@ static const struct tab tab = {
 		{ 3804, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_CODE_OVR, 0x2ec, 0xff, 0 }, /* DISTRIBUTED */
 		{ 3816, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0xff, 0 }, /* ONE_THREAD_ACTIVE */
 		{ 3834, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_CODE_OVR, 0x40ec, 0xff, 0 }, /* PAUSE */
-		{ 3840, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_CODE_OVR, 0x10440ec, 0xff, 0 }, /* PAUSE_INST */
+		{ 3840, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_CODE_OVR | PMU__UM_HW_C, 0x10440ec, 0xff, 0 }, /* PAUSE_INST */
 		{ 3851, 0, 0, 0 | PMU__UM_EXCL, 0x8, 0xff, 0 }, /* REF_DISTRIBUTED */
 		{ 3867, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_CODE_OVR, 0x300, 0, 0 }, /* REF_TSC */
 		{ 3875, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0xff, 0 }, /* REF_TSC_P */
 		{ 2417, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_CODE_OVR, 0x200, 0, 0 }, /* THREAD */
 		{ 3885, 0, 0, 0 | PMU__UM_EXCL, 0, 0, 0 }, /* THREAD_P */
 		{ 1124, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL | PMU__UM_PREC, 0x1, 0xff, 0 }, /* ANY */
-		{ 2180, 0, 0, 0 | PMU__UM_EXCL, 0x18001, 0xff, 0 }, /* STALL_CYCLES */
+		{ 2180, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C | PMU__UM_HW_I, 0x18001, 0xff, 0 }, /* STALL_CYCLES */
 		{ 3894, 0, 0, 0 | PMU__UM_EXCL, 0, 0, 0 }, /* ANY_P */
 		{ 3900, 0, 0, 0 | PMU__UM_EXCL, 0x10, 0xff, 0 }, /* MACRO_FUSED */
 		{ 3912, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0xff, 0 }, /* NOP */
