@@ -188,9 +188,14 @@ static const struct row rows[] = {
 	   .evntsel = { CCCR_CRU | 0x800 }, .p4 = { .escr = { ESCR_IR } }),
 	BAD("p4m2", PMU_EPERM, "p4.extended_cascade_counter", 0, .nractrs = 1,
 	    .pmc_map = { 13 }, .evntsel = { CCCR_CRU | 0x800 }),
-	/* 2.6.9 allows EXTENDED_CASCADE on cpu_type P4M2 only */
-	BAD("p4m3", PMU_EPERM, "p4.extended_cascade_model", 0, .nractrs = 1,
-	    .pmc_map = { 12 }, .evntsel = { CCCR_CRU | 0x800 }),
+	/* seed 000: "only permitted on P4 models >= 2, and for counters 12
+	 * and 15-17" (perfctr 2.6.9 took model 3 out; the seed's text wins) */
+	OK("p4m3", 0x101, .nractrs = 1, .pmc_map = { 12 },
+	   .evntsel = { CCCR_CRU | 0x800 }, .p4 = { .escr = { ESCR_IR } }),
+	OK("p4m3", 0x101, .nractrs = 1, .pmc_map = { 16 },
+	   .evntsel = { CCCR_CRU | 0x800 }, .p4 = { .escr = { ESCR_IR } }),
+	BAD("p4m3", PMU_EPERM, "p4.extended_cascade_counter", 0, .nractrs = 1,
+	    .pmc_map = { 14 }, .evntsel = { CCCR_CRU | 0x800 }),
 	BAD("p4", PMU_EINVAL, "p4.active_thread", 0, .nractrs = 1,
 	    .pmc_map = { 12 }, .evntsel = { 0x00019000 }),
 	OK("p4ht", 0x101, .nractrs = 1, .pmc_map = { 12 },
@@ -326,6 +331,18 @@ static const struct row rows[] = {
 	   .evntsel = { 0x07, 0x00 }),
 	BAD("xscale1", PMU_EINVAL, "xscale.event", 0, .nractrs = 1,
 	    .evntsel = { 0x0E }),
+	/* seed 004's 80200 statistics include the bus control unit's and
+	 * RMW events (0x10-0x12, 0x14-0x16); 0x13 is none of them */
+	OK("xscale1", 0x80000202, .tsc_on = 1, .nractrs = 2,
+	   .pmc_map = { 0, 1 }, .evntsel = { 0x10, 0x16 }),
+	OK("xscale1", 0x101, .nractrs = 1, .evntsel = { 0x14 }),
+	BAD("xscale1", PMU_EINVAL, "xscale.event", 0, .nractrs = 1,
+	    .evntsel = { 0x13 }),
+	BAD("xscale1", PMU_EINVAL, "xscale.event", 0, .nractrs = 1,
+	    .evntsel = { 0x17 }),
+	/* the PXA cores have no such bus unit */
+	BAD("xscale2", PMU_EINVAL, "xscale.event", 0, .nractrs = 1,
+	    .evntsel = { 0x10 }),
 	BAD("xscale2", PMU_EINVAL, "xscale.event", 1, .nractrs = 2,
 	    .pmc_map = { 0, 1 }, .evntsel = { 0x0D, 0xFF }),
 	BAD("xscale1", PMU_EINVAL, "xscale.nrctrs", -1, .nractrs = 3),

@@ -26,7 +26,8 @@ static const struct pmu__seed_info infos[] = {
 	{ "ppc750", PMU__SEED_PPC, 4, PPC_MAX, 0, 0 },
 	{ "ppc7400", PMU__SEED_PPC, 4, PPC_MAX, 0, 0 },
 	{ "ppc7450", PMU__SEED_PPC, 6, PPC_MAX, 0, 0 },
-	{ "xscale1", PMU__SEED_XSCALE, 2, { 0 }, 0, 0x0D },
+	/* the 80200's bus events are seed 004's too: no limit there */
+	{ "xscale1", PMU__SEED_XSCALE, 2, { 0 }, 0, 0 },
 	{ "xscale2", PMU__SEED_XSCALE, 4, { 0 }, 0, 0x0D },
 };
 

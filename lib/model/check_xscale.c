@@ -6,6 +6,20 @@
  */
 #include "model/check.h"
 
+/*
+ * Events a control may select: the core's 0x00-0x0D, and on the 80200
+ * the bus control unit's and RMW events that seed 004 lists among the
+ * 20 statistics a counter provides (EVT_BCU_REQUEST 0x10, _FULL 0x11,
+ * _DRAIN 0x12, _ECC_NO_ELOG 0x14, _1_BIT_ERR 0x15, EVT_RMW 0x16).
+ */
+static bool xsc_event_ok(const struct pmu_hwmodel *m, uint32_t ev)
+{
+	if (ev <= PMU_XSC_MAX_EVENT)
+		return true;
+	return m->check.xscale.bus_events &&
+	       ((ev >= 0x10 && ev <= 0x12) || (ev >= 0x14 && ev <= 0x16));
+}
+
 #define XSC_IDLE 0xFFu
 
 static void xscale_images(const struct pmu_hwmodel *m, const uint32_t ev[4],
@@ -40,10 +54,13 @@ int pmu__check_xscale(const struct pmu_hwmodel *m, const struct pmu_control *c,
 					"pmc_map", pmc,
 					"pmc_map names a missing or already used counter");
 		used |= 1u << pmc;
-		if (c->evntsel[i] > PMU_XSC_MAX_EVENT)
+		if (!xsc_event_ok(m, c->evntsel[i]))
 			return PMU_FAIL(r, PMU_EINVAL, "xscale.event", i,
 					"evntsel", c->evntsel[i],
-					"XScale events are 0x00..0x0D");
+					m->check.xscale.bus_events
+					? "XScale 80200 events are 0x00..0x0D, "
+					  "0x10..0x12 and 0x14..0x16"
+					: "XScale events are 0x00..0x0D");
 		ev[pmc] = c->evntsel[i];
 		if (i >= c->nractrs)
 			pmi |= 1u << pmc;

@@ -135,6 +135,8 @@ struct pmu_check_rules {
 	} ppc;
 	struct {
 		uint8_t nr_ctrs;        /* 2 (XScale1) or 4 (XScale2) */
+		uint8_t bus_events;     /* the 80200's bus unit and RMW
+					   events (0x10-0x12, 0x14-0x16) */
 	} xscale;
 };
 

@@ -10,8 +10,10 @@
 
 int pmu__sim_init(struct pmu__sim *s, const struct pmu_hwmodel *m)
 {
-	if (!s || !m || m->nr_hw_ctrs > PMU_MAX_CTRS || m->ctr_width == 0 ||
-	    m->ctr_width > 64)
+	/* A model may have no counters at all: seed 000's generic x86,
+	 * TSC only. */
+	if (!s || !m || m->nr_hw_ctrs > PMU_MAX_CTRS ||
+	    (m->ctr_width == 0 && m->nr_hw_ctrs) || m->ctr_width > 64)
 		return -PMU_EINVAL;
 	pmu__sim_zero(s, sizeof(*s));
 	s->model = m;

@@ -274,4 +274,17 @@ run_pmu "$TMP/out" "$TMP/err" sim --model p6 --control "$TMP/every.json" --strea
 expect_eq "unbounded overflows exit 1" "$RC" 1
 expect_match "overflow bound names the line" "$TMP/err" "huge: line 1: counters overflow too often"
 
+# Seed 000's "Generic" x86: "Only permits TSC sampling, with tsc_on == 1
+# and nractrs == nrictrs == 0": it runs like every other model, and a
+# control with a counter is refused.
+printf '{ "tsc_on": 1 }\n' >"$TMP/gen.json"
+printf 'cycles 1234\ncycles 6\n' >"$TMP/gens"
+run_pmu "$TMP/out" "$TMP/err" sim --model generic --control "$TMP/gen.json" --stream "$TMP/gens"
+expect_eq "generic: TSC-only control runs" "$RC" 0
+expect_match "generic: the TSC counts the cycles" "$TMP/out" '^tsc +1240$'
+printf '{ "tsc_on": 1, "nractrs": 1, "pmc_map": [0], "evntsel": [0] }\n' >"$TMP/gen2.json"
+run_pmu "$TMP/out" "$TMP/err" sim --model generic --control "$TMP/gen2.json" --stream "$TMP/gens"
+expect_eq "generic: a counter is refused" "$RC" 1
+expect_match "generic: says only the TSC" "$TMP/err" 'no usable counters'
+
 done_testing
