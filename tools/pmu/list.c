@@ -144,6 +144,37 @@ static void event_text(size_t m, size_t e, const char *model,
 	attrs_text(m, e, ei);
 }
 
+static void vendor_line(const char *model, const char *name, const char *d)
+{
+	if (d && *d)
+		printf("%s::%-44s %s\n", model, name, d);
+	else
+		printf("%s::%s\n", model, name);
+}
+
+/* The kernel's models, as perf lists them: one line per vendor name
+ * ("EVENT.UMASK", the bare EVENT for its DEFAULT record). */
+static void vendor_lines(size_t m, size_t e, const char *model,
+			 const struct pmu_event_info *ei, const char *pat)
+{
+	char name[192];
+
+	for (size_t a = 0; a < ei->numasks; a++) {
+		struct pmu_attr_info ai = { .size = sizeof(ai) };
+		if (pmu_catalog_attr_info(m, e, a, &ai))
+			continue;
+		if (!strcmp(ai.name, "DEFAULT"))
+			snprintf(name, sizeof(name), "%s", ei->name);
+		else
+			snprintf(name, sizeof(name), "%s.%s", ei->name, ai.name);
+		if (match(pat, name))
+			vendor_line(model, name, best_desc(m, e, a, ai.desc));
+	}
+	if (!ei->numasks && match(pat, ei->name))
+		vendor_line(model, ei->name,
+			    best_desc(m, e, PMU_CATALOG_EVENT, ei->desc));
+}
+
 static void list_events(size_t m, const struct list_args *a)
 {
 	struct pmu_catalog_info mi = { .size = sizeof(mi) };
@@ -152,8 +183,13 @@ static void list_events(size_t m, const struct list_args *a)
 		return;
 	for (size_t e = 0; e < mi.nevents; e++) {
 		struct pmu_event_info ei = { .size = sizeof(ei) };
-		if (pmu_catalog_event_info(m, e, &ei) || !match(a->pattern,
-							      ei.name))
+		if (pmu_catalog_event_info(m, e, &ei))
+			continue;
+		if (mi.arch && !a->json && !a->lng) {
+			vendor_lines(m, e, mi.name, &ei, a->pattern);
+			continue;
+		}
+		if (!match(a->pattern, ei.name))
 			continue;
 		if (a->json)
 			event_json(m, e, mi.name, &ei);
