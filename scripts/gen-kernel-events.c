@@ -199,6 +199,14 @@ static void emit_hash(FILE *out, const struct pmu__model *m)
 	fputs("\n\t},\n", out);
 }
 
+static void emit_vhash(FILE *out, const struct pmu__model *m)
+{
+	fputs("\t.vhash = {", out);
+	for (uint32_t i = 0; i < m->vhash_size; i++)
+		fprintf(out, "%s%#x,", i % 8 ? " " : "\n\t\t", m->vhash[i]);
+	fputs("\n\t},\n", out);
+}
+
 static void emit_metrics(FILE *out, const struct pmu__model *m)
 {
 	fputs("\t.metrics = {\n", out);
@@ -235,11 +243,13 @@ static void emit_header(FILE *out, const struct pmu__model *m,
 		"\t\t.strings = offsetof(struct tab, strings),\n"
 		"\t\t.arch = %d,\n\t\t.pmu = %u,\n\t\t.patterns = %u,\n"
 		"\t\t.hybrid = %u,\n\t\t.twin = %u,\n\t\t.nmetrics = %u,\n"
-		"\t\t.metrics = offsetof(struct tab, metrics),\n\t},\n",
+		"\t\t.metrics = offsetof(struct tab, metrics),\n"
+		"\t\t.vhash_size = %u,\n"
+		"\t\t.vhash = offsetof(struct tab, vhash),\n\t},\n",
 		h->name, h->desc, (int)m->kind, modmsk, m->ncounters,
 		m->nfixed, m->perf_type, m->nevents, m->numasks, m->hash_size,
 		(int)m->arch, h->pmu, h->patterns, h->hybrid, h->twin,
-		m->nmetrics);
+		m->nmetrics, m->vhash_size);
 }
 
 static void model_desc(char *buf, size_t sz, const struct pmu__model *m,
@@ -271,6 +281,7 @@ static void write_model(const char *dir, const struct pmu__model *m,
 	emit_events(out, m);
 	emit_umasks(out, m);
 	emit_hash(out, m);
+	emit_vhash(out, m);
 	emit_metrics(out, m);
 	emit_pool(out);
 	fclose(out);
@@ -287,10 +298,12 @@ static void write_model(const char *dir, const struct pmu__model *m,
 		"struct tab {\n\tstruct pmu__table t;\n"
 		"\tstruct pmu__event events[%u];\n"
 		"\tstruct pmu__umask umasks[%u];\n\tuint32_t hash[%u];\n"
+		"\tuint32_t vhash[%u];\n"
 		"\tstruct pmu__metric metrics[%u];\n\tchar strings[%zu];\n};\n\n"
 		"static const struct tab tab = {\n",
 		arch_names[m->arch], path, m->nevents ? m->nevents : 1,
-		m->numasks + 1, m->hash_size, m->nmetrics + 1, pool_len);
+		m->numasks + 1, m->hash_size, m->vhash_size ? m->vhash_size : 1,
+		m->nmetrics + 1, pool_len);
 	emit_header(f, m, &h, m->modmsk);
 	fwrite(body, 1, blen, f);
 	fprintf(f, "};\n\nconst struct pmu__table *pmu__ktable_%s(void);\n"

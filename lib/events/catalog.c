@@ -71,6 +71,10 @@ void pmu__table_model(const struct pmu__table *t, struct pmu__model *m,
 			     (base + t->metrics);
 		m->nmetrics = t->nmetrics;
 	}
+	if (t->vhash_size) {
+		m->vhash = (const uint32_t *)(const void *)(base + t->vhash);
+		m->vhash_size = t->vhash_size;
+	}
 	if (!aliases)
 		return;
 	for (size_t a = 0; a < PMU__TABLE_ALIASES && t->aliases[a]; a++)

@@ -228,6 +228,14 @@ struct pmu__model {
 	const char *twin;          /* libpfm4 model of the same CPU, or NULL */
 	const struct pmu__metric *metrics;
 	uint32_t nmetrics;
+	/* Vendor-name index (vendor_names models): every name as the files
+	 * spell it ("EVENT.UMASK", "EVENT"), '.' read as '_', case
+	 * ignored, to its event and umask: a slot holds the event index + 1
+	 * in its low 16 bits and the umask index + 1 above (0: the event
+	 * itself, or its DEFAULT umask); 0 = empty; vhash_size a power of
+	 * two, or 0 when there is none. */
+	const uint32_t *vhash;
+	uint32_t vhash_size;
 };
 
 /* String at pool offset off, or NULL for 0. */
@@ -269,6 +277,7 @@ struct pmu__table {
 	uint32_t arch;             /* enum pmu__arch */
 	uint32_t pmu, patterns, hybrid, twin; /* pool offsets */
 	uint32_t nmetrics, metrics;/* metrics: offset from the header */
+	uint32_t vhash_size, vhash;/* vendor-name index, offset */
 };
 
 /* Fill m from table t (pointers derived from t's address).  aliases: room
@@ -433,6 +442,24 @@ const char *pmu__arch_name(enum pmu__arch a);
 
 /* Does any of a model's patterns match `id`? */
 bool pmu__model_matches(const struct pmu__model *m, const char *id);
+
+/*
+ * A vendor name ("OCR.DEMAND_DATA_RD.ANY_RESPONSE", n bytes; '.' and '_'
+ * alike, any case) of a model with a vendor-name index: its event, and
+ * in *um the umask index within the event (-1: none named).  NULL when
+ * the model has no such name or no index.
+ */
+const struct pmu__event *pmu__model_vname(const struct pmu__model *m,
+					  const char *name, size_t n,
+					  int *um);
+
+/* Build the vendor-name index of m into slots (size a power of two
+ * larger than twice the names); 0 or -EINVAL. */
+int pmu__model_vindex(const struct pmu__model *m, uint32_t *slots,
+		      uint32_t size);
+
+/* Number of vendor names of m (the index's entries). */
+uint32_t pmu__model_vnames(const struct pmu__model *m);
 
 /* Umasks of an event (ev->numasks of them). */
 static inline const struct pmu__umask *

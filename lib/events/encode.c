@@ -626,6 +626,32 @@ static const char *vendor_spelling(const struct pmu__model *m,
 	return str;
 }
 
+/*
+ * A vendor name through the model's index: the longest run of the name
+ * up to ':' that ends at a '.' (or at ':' or the end) and names an event
+ * or umask; a later '.' may still separate a modifier ("INST_RETIRED.
+ * ANY.k").  Sets *n to the run's length, *um and *attrs (what follows
+ * the run's separator, NULL at the end).
+ */
+static const struct pmu__event *vendor_name(const struct pmu__model *m,
+					    const char *str, size_t *n,
+					    int *um, const char **attrs)
+{
+	size_t k = strcspn(str, ":");
+
+	for (size_t j = k; j > 0; j--) {
+		const struct pmu__event *ev;
+		if (j != k && str[j] != '.')
+			continue;
+		if ((ev = pmu__model_vname(m, str, j, um))) {
+			*n = j;
+			*attrs = str[j] ? str + j + 1 : NULL;
+			return ev;
+		}
+	}
+	return NULL;
+}
+
 int pmu__encode(const struct pmu__model *m, const char *str,
 		const struct pmu_encode_opts *opts, struct pmu_encoding *out,
 		struct pmu_error *err)
@@ -649,6 +675,14 @@ int pmu__encode(const struct pmu__model *m, const char *str,
 	if (n == 0 || n >= sizeof(name) || strpbrk(str, ", \t\n"))
 		return pmu__encode_fail(out, err, PMU_ERR_SYNTAX, str,
 					"malformed event '%s'", str);
+	int vum = -1;
+	const char *attrs = NULL;
+
+	if (m->vhash) {
+		r.ev = vendor_name(m, str, &n, &vum, &attrs);
+		if (r.ev)
+			goto found;
+	}
 	if (m->vendor_names) {
 		str = vendor_spelling(m, str, n, vbuf, sizeof(vbuf));
 		n = strcspn(str, ":.");
@@ -662,15 +696,20 @@ int pmu__encode(const struct pmu__model *m, const char *str,
 		if (!r.ev)
 			return not_found(m, name, out, err);
 	}
+	attrs = str[n] ? str + n + 1 : NULL;
 	ret = expand_equiv(&r, out, err);
 	if (ret)
 		return ret;
+found:
 	if (r.ev->name_len && r.ev->name_len < sizeof(out->event))
 		memcpy(out->event, pmu__req_name(&r), r.ev->name_len + 1u);
 	else
 		pmu__strlcpy(out->event, pmu__req_name(&r),
 			     sizeof(out->event));
-	ret = parse_attrs(&r, str[n] ? str + n + 1 : NULL, out, err);
+	if (vum >= 0 && add_umask(&r, vum))
+		return pmu__encode_fail(out, err, PMU_ERR_SYNTAX, str,
+					"too many umasks");
+	ret = parse_attrs(&r, attrs, out, err);
 	if (!ret && r.late)
 		ret = late_error(&r, out, err);
 	if (ret)

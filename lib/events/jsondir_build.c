@@ -300,6 +300,22 @@ static uint32_t hash_size(uint32_t n)
 	return s;
 }
 
+/* The vendor-name index: every name as the files spell it. */
+static int build_vindex(struct pmu__jsondir *jd, struct jd_model *jm)
+{
+	uint32_t size = hash_size(pmu__model_vnames(&jm->m));
+	uint32_t *slots = pmu__jd_alloc(jd, size * sizeof(*slots));
+	int rc;
+
+	if (!slots)
+		return -ENOMEM;
+	if ((rc = pmu__model_vindex(&jm->m, slots, size)))
+		return rc;
+	jm->m.vhash = slots;
+	jm->m.vhash_size = size;
+	return 0;
+}
+
 int pmu__jd_build(struct pmu__jsondir *jd, struct jd_model *jm,
 		  struct pmu_error *err)
 {
@@ -337,6 +353,8 @@ int pmu__jd_build(struct pmu__jsondir *jd, struct jd_model *jm,
 		goto out;
 	rc = pmu__model_index(&jm->m, jm->hash, jm->m.hash_size);
 	jm->m.hash = jm->hash;
+	if (!rc)
+		rc = build_vindex(jd, jm);
 	snprintf(jm->desc, sizeof(jm->desc), "vendor events: %.120s",
 		 jm->nfiles ? jm->files[0] : "-");
 out:

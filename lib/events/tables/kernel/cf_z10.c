@@ -8,6 +8,7 @@ struct tab {
 	struct pmu__event events[46];
 	struct pmu__umask umasks[1];
 	uint32_t hash[128];
+	uint32_t vhash[128];
 	struct pmu__metric metrics[1];
 	char strings[981];
 };
@@ -35,6 +36,8 @@ static const struct tab tab = {
 		.twin = 0,
 		.nmetrics = 0,
 		.metrics = offsetof(struct tab, metrics),
+		.vhash_size = 128,
+		.vhash = offsetof(struct tab, vhash),
 	},
 	.events = {
 		{ 100, 0, 0, 0x3, 0, 0, 0, 0, 10, 0, 0, 0 },
@@ -104,6 +107,24 @@ static const struct tab tab = {
 		0, 0xf706001c, 0, 0, 0, 0, 0, 0,
 		0x5c4e001f, 0, 0, 0, 0xdb230008, 0x11d8002b, 0, 0xaf7f0027,
 		0, 0, 0, 0, 0, 0, 0, 0x41ba0012,
+	},
+	.vhash = {
+		0, 0x2a, 0x5, 0x18, 0, 0, 0, 0xd,
+		0x2e, 0x2c, 0, 0, 0, 0, 0x26, 0x3,
+		0, 0x2, 0x24, 0, 0, 0x23, 0, 0,
+		0x25, 0, 0, 0, 0x11, 0x4, 0, 0x1b,
+		0x2d, 0, 0, 0x10, 0, 0x22, 0, 0,
+		0, 0x9, 0xc, 0x17, 0, 0xf, 0x29, 0,
+		0, 0, 0, 0x1d, 0, 0x1e, 0, 0,
+		0, 0, 0, 0, 0, 0, 0, 0,
+		0, 0x20, 0x28, 0, 0, 0x1, 0x13, 0xb,
+		0, 0, 0xa, 0, 0, 0, 0, 0,
+		0x7, 0x1a, 0, 0x6, 0xe, 0, 0, 0,
+		0, 0, 0, 0x14, 0x16, 0, 0, 0x15,
+		0x21, 0x19, 0, 0, 0, 0, 0, 0,
+		0, 0x1c, 0, 0, 0, 0, 0, 0,
+		0x1f, 0, 0, 0, 0x8, 0x2b, 0, 0x27,
+		0, 0, 0, 0, 0, 0, 0, 0x12,
 	},
 	.metrics = {
 		{ 0 }

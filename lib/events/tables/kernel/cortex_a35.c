@@ -8,6 +8,7 @@ struct tab {
 	struct pmu__event events[38];
 	struct pmu__umask umasks[1];
 	uint32_t hash[128];
+	uint32_t vhash[128];
 	struct pmu__metric metrics[1];
 	char strings[579];
 };
@@ -35,6 +36,8 @@ static const struct tab tab = {
 		.twin = 0,
 		.nmetrics = 0,
 		.metrics = offsetof(struct tab, metrics),
+		.vhash_size = 128,
+		.vhash = offsetof(struct tab, vhash),
 	},
 	.events = {
 		{ 99, 0, 0, 0x3, 0, 0, 0, 0, 11, 0x10, 0, 0 },
@@ -96,6 +99,24 @@ static const struct tab tab = {
 		0, 0, 0x7a830001, 0x192c0019, 0, 0, 0, 0,
 		0x7c860006, 0, 0x7b23000c, 0, 0, 0, 0, 0xc6530017,
 		0x12db001e, 0, 0x6f970020, 0, 0, 0, 0, 0,
+	},
+	.vhash = {
+		0, 0, 0, 0, 0, 0, 0, 0,
+		0x14, 0x11, 0, 0, 0, 0, 0, 0,
+		0, 0, 0, 0, 0, 0, 0x15, 0,
+		0, 0, 0x24, 0, 0, 0xd, 0, 0x1f,
+		0, 0x5, 0x9, 0, 0, 0, 0x16, 0,
+		0, 0, 0, 0, 0, 0, 0, 0,
+		0x13, 0, 0, 0, 0, 0x25, 0x7, 0,
+		0, 0x23, 0, 0, 0, 0, 0, 0,
+		0, 0, 0x21, 0, 0, 0x4, 0x2, 0,
+		0, 0, 0, 0x12, 0x26, 0, 0xe, 0x3,
+		0, 0x10, 0, 0xb, 0xf, 0x1b, 0xa, 0,
+		0, 0, 0, 0, 0x1c, 0x8, 0x1d, 0,
+		0x1a, 0x18, 0x22, 0, 0, 0, 0, 0,
+		0, 0, 0x1, 0x19, 0, 0, 0, 0,
+		0x6, 0, 0xc, 0, 0, 0, 0, 0x17,
+		0x1e, 0, 0x20, 0, 0, 0, 0, 0,
 	},
 	.metrics = {
 		{ 0 }

@@ -8,6 +8,7 @@ struct tab {
 	struct pmu__event events[30];
 	struct pmu__umask umasks[1];
 	uint32_t hash[64];
+	uint32_t vhash[64];
 	struct pmu__metric metrics[1];
 	char strings[561];
 };
@@ -35,6 +36,8 @@ static const struct tab tab = {
 		.twin = 0,
 		.nmetrics = 0,
 		.metrics = offsetof(struct tab, metrics),
+		.vhash_size = 64,
+		.vhash = offsetof(struct tab, vhash),
 	},
 	.events = {
 		{ 118, 0, 0, 0x3, 0, 0, 0, 0, 16, 0x7a, 0, 0 },
@@ -80,6 +83,16 @@ static const struct tab tab = {
 		0, 0, 0x440e0005, 0, 0x53630016, 0x3d3c0018, 0, 0,
 		0, 0x2acd0003, 0, 0xd65f0002, 0, 0x3a590015, 0xaf710006, 0x1ee90009,
 		0, 0, 0x10570019, 0, 0, 0, 0, 0,
+	},
+	.vhash = {
+		0, 0x14, 0, 0, 0, 0, 0xc, 0x17,
+		0, 0x1d, 0, 0, 0, 0x1b, 0x1e, 0x1,
+		0x8, 0x11, 0x1c, 0x13, 0, 0, 0xf, 0,
+		0x4, 0xa, 0xb, 0, 0, 0x7, 0x12, 0x1a,
+		0, 0, 0, 0, 0xd, 0xe, 0x10, 0,
+		0, 0, 0x5, 0, 0x16, 0x18, 0, 0,
+		0, 0x3, 0, 0x2, 0, 0x15, 0x6, 0x9,
+		0, 0, 0x19, 0, 0, 0, 0, 0,
 	},
 	.metrics = {
 		{ 0 }

@@ -8,6 +8,7 @@ struct tab {
 	struct pmu__event events[29];
 	struct pmu__umask umasks[1];
 	uint32_t hash[64];
+	uint32_t vhash[64];
 	struct pmu__metric metrics[34];
 	char strings[2776];
 };
@@ -35,6 +36,8 @@ static const struct tab tab = {
 		.twin = 0,
 		.nmetrics = 33,
 		.metrics = offsetof(struct tab, metrics),
+		.vhash_size = 64,
+		.vhash = offsetof(struct tab, vhash),
 	},
 	.events = {
 		{ 95, 0, 0, 0x3, 0, 0, 0, 0, 12, 0x40, 0, 0 },
@@ -79,6 +82,16 @@ static const struct tab tab = {
 		0, 0xbf3c0008, 0, 0, 0, 0, 0x2191000e, 0,
 		0x84310016, 0, 0, 0, 0xd1160015, 0x47340010, 0x4ca8001d, 0,
 		0x592f000f, 0xf6dd0003, 0x1b570011, 0xedda0017, 0x8edb001b, 0xc834001c, 0x8aac0004, 0,
+	},
+	.vhash = {
+		0xc, 0xa, 0x18, 0, 0x14, 0, 0, 0,
+		0, 0x9, 0, 0, 0, 0, 0, 0,
+		0, 0x2, 0, 0x12, 0x6, 0, 0x7, 0,
+		0xb, 0, 0, 0, 0, 0x13, 0xd, 0x5,
+		0, 0x19, 0, 0x1, 0x1a, 0, 0, 0,
+		0, 0x8, 0, 0, 0, 0, 0xe, 0,
+		0x16, 0, 0, 0, 0x15, 0x10, 0x1d, 0,
+		0xf, 0x3, 0x11, 0x17, 0x1b, 0x1c, 0x4, 0,
 	},
 	.metrics = {
 		{ 554, 569, 601, 0, 619, 0, 0 },

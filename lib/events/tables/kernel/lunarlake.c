@@ -8,6 +8,7 @@ struct tab {
 	struct pmu__event events[18];
 	struct pmu__umask umasks[41];
 	uint32_t hash[64];
+	uint32_t vhash[128];
 	struct pmu__metric metrics[1];
 	char strings[862];
 };
@@ -35,6 +36,8 @@ static const struct tab tab = {
 		.twin = 0,
 		.nmetrics = 0,
 		.metrics = offsetof(struct tab, metrics),
+		.vhash_size = 128,
+		.vhash = offsetof(struct tab, vhash),
 	},
 	.events = {
 		{ 99, 0, 0, 0x39f, 0, 0, 2, 1, 17, 0x2e, 0, 0x3ff },
@@ -108,6 +111,24 @@ static const struct tab tab = {
 		0x9e6000e, 0x3cae0008, 0, 0, 0, 0, 0, 0,
 		0, 0, 0, 0x7f5e0004, 0, 0xe4070001, 0xfc7d000a, 0,
 		0, 0x71d00005, 0, 0, 0xd86f0006, 0, 0, 0,
+	},
+	.vhash = {
+		0, 0x10004, 0, 0x20008, 0, 0, 0, 0,
+		0, 0, 0, 0, 0, 0, 0, 0,
+		0, 0, 0x50008, 0x50005, 0x40008, 0, 0x10005, 0,
+		0, 0, 0x80004, 0x40005, 0, 0, 0, 0,
+		0, 0, 0, 0, 0, 0, 0x11, 0,
+		0x1000a, 0, 0, 0x10003, 0xa0004, 0, 0x10001, 0,
+		0, 0, 0x20009, 0, 0, 0, 0, 0,
+		0, 0, 0, 0, 0, 0, 0x1000f, 0,
+		0, 0x20001, 0x12, 0x20005, 0, 0x10002, 0, 0,
+		0, 0, 0x1000b, 0, 0, 0, 0, 0x1000d,
+		0x2000c, 0, 0, 0, 0, 0, 0, 0,
+		0, 0, 0x1000c, 0, 0, 0x1000e, 0, 0,
+		0x10007, 0, 0x30004, 0, 0, 0x10008, 0, 0x90004,
+		0, 0, 0, 0x40004, 0x20002, 0xb0004, 0, 0,
+		0x30008, 0, 0x20004, 0x10006, 0x10009, 0x60004, 0x70004, 0x10010,
+		0x30005, 0, 0, 0, 0, 0x50004, 0, 0,
 	},
 	.metrics = {
 		{ 0 }

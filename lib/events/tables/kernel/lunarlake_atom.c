@@ -8,6 +8,7 @@ struct tab {
 	struct pmu__event events[21];
 	struct pmu__umask umasks[47];
 	uint32_t hash[64];
+	uint32_t vhash[128];
 	struct pmu__metric metrics[1];
 	char strings[907];
 };
@@ -35,6 +36,8 @@ static const struct tab tab = {
 		.twin = 0,
 		.nmetrics = 0,
 		.metrics = offsetof(struct tab, metrics),
+		.vhash_size = 128,
+		.vhash = offsetof(struct tab, vhash),
 	},
 	.events = {
 		{ 81, 0, 0, 0x39f, 0, 0, 1, 1, 10, 0x24, 0, 0xff },
@@ -117,6 +120,24 @@ static const struct tab tab = {
 		0x9e60010, 0x3cae0008, 0, 0, 0, 0xd36b0015, 0, 0,
 		0, 0x34a10001, 0xa374000f, 0, 0, 0xe4070002, 0xfc7d000a, 0xf7d1000d,
 		0, 0x71d00005, 0, 0, 0xd86f0006, 0, 0, 0,
+	},
+	.vhash = {
+		0, 0, 0x1000d, 0x20008, 0x10004, 0, 0, 0,
+		0, 0, 0, 0, 0, 0, 0, 0x90003,
+		0, 0x14, 0x50008, 0x50005, 0x40008, 0, 0x10005, 0,
+		0, 0, 0, 0x40005, 0, 0x2000d, 0, 0,
+		0, 0, 0, 0, 0, 0, 0x13, 0,
+		0x1000a, 0, 0, 0, 0xb0003, 0x20004, 0x10002, 0x30003,
+		0x1000e, 0, 0x20009, 0, 0, 0, 0x60003, 0,
+		0, 0, 0, 0, 0, 0, 0x10011, 0,
+		0, 0x20002, 0, 0x20005, 0xd0003, 0, 0, 0,
+		0, 0x10001, 0x1000b, 0, 0, 0, 0, 0,
+		0, 0, 0x1000f, 0, 0, 0x20003, 0x1000c, 0,
+		0xa0003, 0, 0, 0, 0, 0x10010, 0, 0xc0003,
+		0x10007, 0, 0, 0, 0x70003, 0x10008, 0x2000c, 0,
+		0, 0, 0, 0x40003, 0, 0x15, 0, 0,
+		0x30008, 0, 0x10012, 0x10006, 0x10009, 0x10003, 0x50003, 0,
+		0x30005, 0, 0x80003, 0, 0, 0, 0, 0,
 	},
 	.metrics = {
 		{ 0 }

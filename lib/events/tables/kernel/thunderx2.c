@@ -8,6 +8,7 @@ struct tab {
 	struct pmu__event events[37];
 	struct pmu__umask umasks[1];
 	uint32_t hash[128];
+	uint32_t vhash[128];
 	struct pmu__metric metrics[1];
 	char strings[659];
 };
@@ -35,6 +36,8 @@ static const struct tab tab = {
 		.twin = 0,
 		.nmetrics = 0,
 		.metrics = offsetof(struct tab, metrics),
+		.vhash_size = 128,
+		.vhash = offsetof(struct tab, vhash),
 	},
 	.events = {
 		{ 119, 0, 0, 0x3, 0, 0, 0, 0, 12, 0x40, 0, 0 },
@@ -95,6 +98,24 @@ static const struct tab tab = {
 		0, 0, 0xe15d001a, 0, 0x769a0015, 0xda34001c, 0, 0,
 		0, 0, 0, 0xdc180014, 0, 0, 0, 0,
 		0x786f0016, 0, 0, 0, 0, 0, 0, 0,
+	},
+	.vhash = {
+		0xe, 0xc, 0x17, 0, 0, 0x21, 0, 0,
+		0, 0x5, 0xb, 0, 0, 0, 0, 0,
+		0, 0x2, 0, 0, 0x8, 0, 0x9, 0x1d,
+		0, 0, 0, 0, 0, 0, 0, 0,
+		0, 0, 0x20, 0x1, 0, 0, 0x6, 0x1e,
+		0, 0xa, 0, 0, 0x22, 0, 0, 0,
+		0, 0, 0, 0, 0, 0, 0x12, 0xf,
+		0, 0x3, 0x19, 0, 0, 0x25, 0x4, 0,
+		0, 0, 0x23, 0x1f, 0x24, 0, 0, 0,
+		0, 0, 0x18, 0, 0x11, 0x1b, 0, 0,
+		0, 0, 0x10, 0, 0, 0, 0, 0,
+		0xd, 0, 0, 0, 0, 0x13, 0, 0x7,
+		0, 0, 0, 0, 0, 0, 0, 0,
+		0, 0, 0x1a, 0, 0x15, 0x1c, 0, 0,
+		0, 0, 0, 0x14, 0, 0, 0, 0,
+		0x16, 0, 0, 0, 0, 0, 0, 0,
 	},
 	.metrics = {
 		{ 0 }
