@@ -6,7 +6,10 @@
  * neither hash nor cache is walked in table order.  Against libpfm4's
  * pfm_find_event() on the names of the models it has, measured in the
  * same run, medians of rounds compared; and against the goal of 200 ns
- * per lookup.  Calls internal (pmu__) functions of libpmu.a.
+ * per lookup.  Then perf's names of the kernel's models ("EVENT.UMASK",
+ * every umask of every event, the offcore families included) through
+ * the vendor-name index, against the same goal.  Calls internal (pmu__)
+ * functions of libpmu.a.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -50,6 +53,43 @@ static struct name *collect(size_t *n)
 	return v;
 }
 
+/* "EVENT.UMASK" (or "EVENT") names of the models with a vendor-name
+ * index. */
+static struct name *collect_vendor(size_t *n)
+{
+	size_t nm, cap = 1024, k = 0;
+	const struct pmu__model *const *ms = pmu__catalog_models(&nm);
+	struct name *v = malloc(cap * sizeof(*v));
+
+	for (size_t i = 0; v && i < nm; i++) {
+		const struct pmu__model *m = ms[i];
+		for (uint32_t e = 0; m->vhash && e < m->nevents; e++) {
+			const struct pmu__event *ev = &m->events[e];
+			const struct pmu__umask *u = pmu__event_umasks(m, ev);
+			for (uint32_t j = 0; j < (ev->numasks ? ev->numasks : 1);
+			     j++) {
+				if (k == cap && !(v = realloc(v, (cap *= 2) *
+							     sizeof(*v))))
+					return NULL;
+				v[k].model = m->name;
+				v[k].mlen = strlen(m->name);
+				/* A DEFAULT umask is the event's own name. */
+				const char *un = ev->numasks ?
+					pmu__um_name(m, &u[j]) : "";
+				bool dfl = !strcmp(un, "DEFAULT");
+				v[k].elen = (size_t)snprintf(v[k].full,
+					sizeof(v[k].full), *un && !dfl ?
+					"%s.%s" : "%s", pmu__ev_name(m, ev),
+					un);
+				v[k].event = NULL; /* the name is in full */
+				k += v[k].elen < sizeof(v[k].full);
+			}
+		}
+	}
+	*n = k;
+	return v;
+}
+
 static void shuffle(struct name *v, size_t n)
 {
 	uint32_t x = 2463534242u;
@@ -80,6 +120,21 @@ static double pmu_round(const struct name *v, size_t n, size_t *found)
 	return (double)(bench_now_ns() - t0) / (double)n;
 }
 
+/* The same with vendor names: model by name, then the name's index. */
+static double vendor_round(const struct name *v, size_t n, size_t *found)
+{
+	uint64_t t0 = bench_now_ns();
+	int um;
+
+	*found = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct pmu__model *m =
+			pmu__catalog_find(v[i].model, v[i].mlen);
+		*found += m && pmu__model_vname(m, v[i].full, v[i].elen, &um);
+	}
+	return (double)(bench_now_ns() - t0) / (double)n;
+}
+
 static double pfm_round(char **names, size_t n, size_t *found)
 {
 	uint64_t t0 = bench_now_ns();
@@ -101,6 +156,44 @@ static char **pfm_names(const struct name *v, size_t n, size_t *k)
 		if (pfm_find_event(v[i].full) >= 0)
 			out[(*k)++] = (char *)v[i].full;
 	return out;
+}
+
+/* Every "EVENT.UMASK" of the kernel's models. */
+static int vendor_bench(void)
+{
+	double t[ROUNDS];
+	size_t n, found = 0;
+	struct name *v = collect_vendor(&n);
+	char what[160];
+
+	if (!v)
+		return 1;
+	/* Model by model first (a user's names are of one model), each
+	 * model's names in random order; then all of them shuffled. */
+	for (size_t a = 0, b; a < n; a = b) {
+		for (b = a; b < n && v[b].model == v[a].model; b++)
+			;
+		shuffle(v + a, b - a);
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		for (int r = 0; r < ROUNDS; r++)
+			t[r] = vendor_round(v, n, &found);
+		if (found != n) {
+			fprintf(stderr, "bench-lookup: %zu of %zu vendor names "
+				"not found\n", n - found, n);
+			free(v);
+			return 1;
+		}
+		snprintf(what, sizeof(what), "perf name lookup (EVENT.UMASK), "
+			 "%zu names of the kernel's models, %s, against the "
+			 "200 ns goal", n, pass ? "all models shuffled" :
+			 "model by model");
+		bench_row(what, "ns", bench_median(t, ROUNDS), "goal", 200.0,
+			  1.0);
+		shuffle(v, n);
+	}
+	free(v);
+	return 0;
 }
 
 int main(void)
@@ -135,5 +228,5 @@ int main(void)
 		  bench_median(tp, ROUNDS), "goal", 200.0, 1.0);
 	free(pn);
 	free(v);
-	return 0;
+	return vendor_bench();
 }

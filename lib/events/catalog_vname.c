@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <string.h>
+#include <strings.h>
 
 #include "events/catalog.h"
 
@@ -44,8 +45,11 @@ static size_t key_of(const struct pmu__model *m, const struct pmu__event *ev,
 
 static void normalize(char *buf, const char *s, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		buf[i] = s[i] == '.' ? '_' : s[i];
+	char *end = buf + n;
+
+	memcpy(buf, s, n);
+	for (char *p = buf; (p = memchr(p, '.', (size_t)(end - p))); p++)
+		*p = '_';
 }
 
 static int put(uint32_t *slots, uint32_t size, const char *key, size_t n,
@@ -96,11 +100,28 @@ int pmu__model_vindex(const struct pmu__model *m, uint32_t *slots,
 	return 0;
 }
 
+/* Is want (n bytes, '.' already '_') the key of (ev, u)?  Compared in
+ * place: no copy of the key. */
+static bool key_eq(const struct pmu__model *m, const struct pmu__event *ev,
+		   const struct pmu__umask *u, const char *want, size_t n)
+{
+	const char *e = pmu__ev_name(m, ev), *un;
+	size_t el = ev->name_len ? ev->name_len : strlen(e);
+
+	if (!u || is_default(m, u))
+		return el == n && pmu__name_eq_n(e, want, n);
+	if (n <= el + 1 || want[el] != '_' || !pmu__name_eq_n(e, want, el))
+		return false;
+	un = pmu__um_name(m, u);
+	n -= el + 1;
+	return !strncasecmp(un, want + el + 1, n) && !un[n];
+}
+
 const struct pmu__event *pmu__model_vname(const struct pmu__model *m,
 					  const char *name, size_t n,
 					  int *um)
 {
-	char want[VNAME_MAX], key[VNAME_MAX];
+	char want[VNAME_MAX];
 	uint32_t h, mask;
 
 	if (!m->vhash || !m->vhash_size || !n || n >= VNAME_MAX)
@@ -111,7 +132,6 @@ const struct pmu__event *pmu__model_vname(const struct pmu__model *m,
 	for (uint32_t p = 0; p < m->vhash_size; p++) {
 		uint32_t slot = m->vhash[(h + p) & mask], e, u;
 		const struct pmu__event *ev;
-		size_t kn;
 
 		if (!slot)
 			return NULL;
@@ -120,9 +140,8 @@ const struct pmu__event *pmu__model_vname(const struct pmu__model *m,
 		if (e >= m->nevents)
 			continue;
 		ev = &m->events[e];
-		kn = key_of(m, ev, u ? &pmu__event_umasks(m, ev)[u - 1] : NULL,
-			    key);
-		if (kn == n && pmu__name_caseeq(key, want, n)) {
+		if (key_eq(m, ev, u ? &pmu__event_umasks(m, ev)[u - 1] : NULL,
+			   want, n)) {
 			*um = u ? (int)u - 1 : -1;
 			return ev;
 		}
