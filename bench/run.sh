@@ -3,14 +3,17 @@
 # lower is better) preceded by a description of the machine.
 #   bench/run.sh [BUILD_DIR]     (default: build)
 # Environment: RUNS (exec-cost runs per command, default 200), ITERATIONS
-# (group-cost calls per method, default 200000).
+# (group-cost calls per method, default 200000), BASELINE_REV (a git
+# revision whose pmu is built and measured beside this one: the start-up
+# row; without it that row is not run).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-$here/../build}" && pwd)
 runs=${RUNS:-200}
 iterations=${ITERATIONS:-200000}
 
-for f in pmu bench/exec-cost bench/group-cost bench/bench-sim bench/bench-encode; do
+for f in pmu bench/exec-cost bench/group-cost bench/bench-sim bench/bench-encode \
+	 bench/bench-lookup; do
 	if [ ! -x "$build/$f" ]; then
 		echo "run.sh: $build/$f missing; run 'make bench' first" >&2
 		exit 1
@@ -55,10 +58,31 @@ events=task-clock,page-faults
 "$build/bench/group-cost" -i "$iterations"
 "$build/bench/bench-sim"
 "$build/bench/bench-encode"
+"$build/bench/bench-lookup"
 
-# Not a goal: how much the measuring tool adds to the bare command, which
-# shows what is left to gain.
-"$build/bench/exec-cost" -n "$runs" \
-	-l "overhead of pmu stat -e $events over /bin/true alone" \
-	-a "$pmu stat -e $events -- /bin/true" \
-	-p "/bin/true" -b "/bin/true"
+# pmu list of the host's model against perf list.
+"$build/bench/exec-cost" -n "$runs" -g 0.25 \
+	-l "list (this machine's model)" -a "$pmu list" \
+	-p "perf list" -b "perf list"
+
+# Start-up must not grow with the catalogs: the same command against the
+# pmu of BASELINE_REV, built from that revision in a scratch directory.
+if [ -n "${BASELINE_REV:-}" ]; then
+	mkdir "$tmp/base"
+	git -C "$here/.." archive "$BASELINE_REV" | tar -x -C "$tmp/base"
+	make -C "$tmp/base" -j2 build/pmu >/dev/null
+	"$build/bench/exec-cost" -n "$runs" -g 1.05 -m 1.05 \
+		-l "stat -e task-clock -- /bin/true against $BASELINE_REV" \
+		-a "$pmu stat -e task-clock -- /bin/true" \
+		-p "$BASELINE_REV" -b "$tmp/base/build/pmu stat -e task-clock -- /bin/true"
+fi
+
+# Read-only data of the kernel's catalog tables in the binary.
+size -A "$build"/obj/lib/events/tables/kernel/*.o | awk '
+	$1 ~ /^\.rodata/ { s += $2 }
+	END { printf "| kernel catalog tables, read-only data | %.2f MB | goal 4.00 MB | %.3f | <= 1.00 | %s |\n",
+		     s / 1048576, s / 4194304, s <= 4194304 ? "yes" : "no" }'
+size -A "$build/pmu" | awk '
+	$1 == ".rodata" { r = $2 } $1 == ".text" { t = $2 }
+	END { printf "| pmu executable: .rodata, .text (not a goal) | %.2f MB, %.2f MB | - | - | - | - |\n",
+		     r / 1048576, t / 1048576 }'
