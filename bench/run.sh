@@ -70,7 +70,7 @@ events=task-clock,page-faults
 if [ -n "${BASELINE_REV:-}" ]; then
 	mkdir "$tmp/base"
 	git -C "$here/.." archive "$BASELINE_REV" | tar -x -C "$tmp/base"
-	make -C "$tmp/base" -j2 build/pmu >/dev/null
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$tmp/base" -j2 BUILD=build build/pmu >/dev/null
 	"$build/bench/exec-cost" -n "$runs" -g 1.05 -m 1.05 \
 		-l "stat -e task-clock -- /bin/true against $BASELINE_REV" \
 		-a "$pmu stat -e task-clock -- /bin/true" \
