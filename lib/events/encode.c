@@ -657,7 +657,11 @@ int pmu__encode(const struct pmu__model *m, const char *str,
 		struct pmu_error *err)
 {
 	struct pmu__enc_req r;
-	size_t n = strcspn(str, ":.");
+	/* The name ends at ':' or '.'; a list or a blank anywhere is
+	 * libpfm4's "invalid" (one event at a time). */
+	size_t n = strcspn(str, ":., \t\n");
+	bool blank = str[n] && (strchr(", \t\n", str[n]) ||
+				strpbrk(str + n + 1, ", \t\n"));
 	char name[128], vbuf[512];
 	int ret;
 
@@ -671,8 +675,7 @@ int pmu__encode(const struct pmu__model *m, const char *str,
 	if (!r.dfl_plm)
 		r.dfl_plm = PMU_PLM_USER | PMU_PLM_KERNEL;
 	r.raw_only = PMU__OPTS_GET(opts, flags, 0u) & PMU_ENCODE_RAW_ONLY;
-	/* one event at a time: a list or a blank is libpfm4's "invalid" */
-	if (n == 0 || n >= sizeof(name) || strpbrk(str, ", \t\n"))
+	if (n == 0 || n >= sizeof(name) || blank)
 		return pmu__encode_fail(out, err, PMU_ERR_SYNTAX, str,
 					"malformed event '%s'", str);
 	int vum = -1;

@@ -54,17 +54,19 @@ struct pmu__enc_req {
 	int equiv_depth;                  /* umask aliases being expanded */
 	/* Errors libpfm4 reports only once every attribute has parsed: an
 	 * attribute set twice to different values, then a value out of its
-	 * range (kind 0: none; tok the attribute's text). */
+	 * range (kind 0: none; the texts below say which). */
 	enum pmu_error_kind late;
-	char late_tok[64];                /* the attribute as written */
-	char late_name[64];               /* its name */
 	uint64_t late_max;
 	bool perf_late;                   /* a perf modifier out of range,
 					     reported after the encoding */
-	char perf_late_tok[64];
 	bool raw_only;                    /* PMU_ENCODE_RAW_ONLY */
 	uint64_t eff[PMU__MOD_NR];        /* modifiers in effect, defaults
 					     resolved (pmu__encode_resolve) */
+	/* Past the part cleared per encoding: written when late or
+	 * perf_late is set, read only then. */
+	char late_tok[64];                /* the attribute as written */
+	char late_name[64];               /* its name */
+	char perf_late_tok[64];
 };
 
 /* Name of the request's event. */
