@@ -64,6 +64,9 @@ events=task-clock,page-faults
 "$build/bench/exec-cost" -n "$runs" -g 0.25 \
 	-l "list (this machine's model)" -a "$pmu list" \
 	-p "perf list" -b "perf list"
+"$build/bench/exec-cost" -n "$runs" -g 0.25 \
+	-l "list --model amdzen5" -a "$pmu list --model amdzen5" \
+	-p "perf list" -b "perf list"
 
 # Start-up must not grow with the catalogs: the same command against the
 # pmu of BASELINE_REV, built from that revision in a scratch directory.
