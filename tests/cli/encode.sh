@@ -139,4 +139,15 @@ if "$PMU" list --models | grep -q '^perf .*(this host'; then
 else
 	skip "this CPU has a catalog model"
 fi
+# The same whatever the host: $PMU_CPUID stands for a CPU that no mapfile
+# row matches (family 6 model 1, the Pentium Pro).
+PMU_CPUID=GenuineIntel-6-01 PMU_EVENTS_MODEL=nosuch run_pmu "$t/o" "$t/e" \
+	encode NO_SUCH_EVENT_ANYWHERE
+expect_eq "unknown CPU: unknown event, exit 1" "$RC" 1
+expect_match "unknown CPU: bad PMU_EVENTS_MODEL reported" "$t/e" "PMU_EVENTS_MODEL='nosuch'"
+expect_match "unknown CPU: no catalog said" "$t/e" "no event catalog matches this CPU"
+expect_match "unknown CPU: how to choose a model" "$t/e" "--model M"
+PMU_CPUID=GenuineIntel-6-01 run_pmu "$t/o" "$t/e" list --models
+expect_match "unknown CPU: list --models marks perf as the host's" "$t/o" \
+	'^perf .*[(]this host: no CPU catalog matched[)]'
 done_testing
