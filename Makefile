@@ -101,10 +101,15 @@ $(SHARED_LIB): $(LIB_OBJS) lib/libpmu.map
 $(PMU_BIN): $(TOOL_OBJS) $(STATIC_LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(TOOL_OBJS) $(STATIC_LIB) $(LDLIBS)
 
+# The .pc names where the library is installed, so it is written again
+# by install with that PREFIX/LIBDIR (never DESTDIR: a staging root is
+# not where the files end up).
+PC_SED      = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g'
+
 $(PC_FILE): lib/libpmu.pc.in Makefile
 	@mkdir -p $(dir $@)
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
-	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
+	$(PC_SED) $< > $@
 
 $(BUILD)/examples/%: examples/%.c $(STATIC_LIB)
 	@mkdir -p $(dir $@)
@@ -192,7 +197,8 @@ install: all
 	ln -sf libpmu.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libpmu.so.$(SOVERSION)
 	ln -sf libpmu.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libpmu.so
 	install -m 644 include/pmu/*.h $(DESTDIR)$(INCLUDEDIR)/pmu/
-	install -m 644 $(PC_FILE) $(DESTDIR)$(LIBDIR)/pkgconfig/
+	$(PC_SED) lib/libpmu.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/libpmu.pc
+	chmod 644 $(DESTDIR)$(LIBDIR)/pkgconfig/libpmu.pc
 	install -m 755 $(PMU_BIN) $(DESTDIR)$(BINDIR)/
 	install -m 644 docs/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 docs/*.3 $(DESTDIR)$(MANDIR)/man3/
