@@ -203,15 +203,18 @@ static void explain_hidden(const struct pmu_session *s, size_t i)
 			     "this CPU (%s)", reason ? reason : "no reason given");
 }
 
-/* With the default set, events this machine cannot count are left out
- * (one line says why); events the user named are always shown, and so
- * is everything of a simulated run, whose PMU is chosen, not found. */
+/* With the default set, the text table leaves out events this machine
+ * cannot count (one line says why); events the user named are always
+ * shown, and so is everything of a simulated run, whose PMU is chosen,
+ * not found.  -x and --json keep perf's rows and carry no prose. */
 static void mark_hidden(struct stat_ctx *c)
 {
 	size_t first = SIZE_MAX;
+	bool may_hide = c->o->default_events && !c->o->sim_model &&
+			c->o->format == STAT_TEXT;
 
 	for (size_t i = 0; i < c->n; i++) {
-		c->hidden[i] = c->o->default_events && !c->o->sim_model &&
+		c->hidden[i] = may_hide &&
 			pmu_session_event_status(c->s, i, NULL) ==
 				PMU_EVENT_NOT_SUPPORTED;
 		if (c->hidden[i] && first == SIZE_MAX)
