@@ -463,6 +463,7 @@ static int generic_term(struct parser *p, struct evbuild *b,
 			 &b->d.attr.config2, &b->d.attr.sample_period };
 	uint64_t v;
 	size_t k;
+	int r;
 
 	for (k = 0; k < 5 && strcmp(key, keys[k]); k++)
 		;
@@ -478,9 +479,11 @@ static int generic_term(struct parser *p, struct evbuild *b,
 		b->named = true;
 		return b->d.name ? 0 : -ENOMEM;
 	}
-	if (parse_u64(val, &v))
-		return bad_value(p, pt, key, val,
-				 "is not a number that fits in 64 bits");
+	r = parse_u64(val, &v);
+	if (r)
+		return bad_value(p, pt, key, val, r == -ERANGE ?
+				 "is out of range (more than 64 bits)" :
+				 "is not a number");
 	*dst[k] = v;
 	return 0;
 }
@@ -525,7 +528,8 @@ static int format_term(struct parser *p, struct evbuild *b,
 	r = val ? parse_u64(val, &v) : 0;
 	if (r < 0)
 		return bad_value(p, pt, key, val, r == -ERANGE ?
-				 "does not fit in 64 bits" : "is not a number");
+				 "is out of range (more than 64 bits)" :
+				 "is not a number");
 	if (pmu__format_apply(&f, v, &b->d.attr)) {
 		snprintf(why, sizeof(why), "does not fit in its %d bits",
 			 __builtin_popcountll(f.mask));

@@ -189,7 +189,11 @@ static int load_inputs(const struct sim_args *a, struct pmu_sim *s,
 	int rc;
 
 	if (!c) {
-		pmu_tool_err("sim: %s: %s", a->control, err.message);
+		/* a file that could not be read is named by the message */
+		if (err.kind == PMU_ERR_SYSTEM)
+			pmu_tool_err("sim: %s", err.message);
+		else
+			pmu_tool_err("sim: %s: %s", a->control, err.message);
 		return EXIT_PMU_INPUT;
 	}
 	rc = pmu_sim_control(s, c, &err);
