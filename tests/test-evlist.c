@@ -285,9 +285,11 @@ static const struct group_row group_rows[] = {
 	{ __LINE__, "{cs,faults}", 1, "cs faults", "00", "10" },
 	{ __LINE__, " { cs , faults } , task-clock ", 2,
 	  "cs faults task-clock", "001", "101" },
+	/* names as perf prints them: as typed, without the group's
+	 * modifiers (which still apply, see mod_rows) */
 	{ __LINE__, "cycles,{cs,faults,migrations}:u,{task-clock}", 3,
-	  "cycles cs:u faults:u migrations:u task-clock", "01112", "11001" },
-	{ __LINE__, "{cs:k,faults}:u", 1, "cs:ku faults:u", "00", "10" },
+	  "cycles cs faults migrations task-clock", "01112", "11001" },
+	{ __LINE__, "{cs:k,faults}:u", 1, "cs:k faults", "00", "10" },
 	{ __LINE__, "{r1,r2},{r3,r4}", 2, "r1 r2 r3 r4", "0011", "1010" },
 };
 
@@ -396,6 +398,15 @@ static const struct err_row err_rows[] = {
 	{ __LINE__, "cycles:x", PMU_ERR_BAD_MODIFIER, "cycles:x", 0, "'x'" },
 	{ __LINE__, "cs,cycles:uZ", PMU_ERR_BAD_MODIFIER, "cycles:uZ", 3, "'Z'" },
 	{ __LINE__, "cycles:pppp", PMU_ERR_BAD_MODIFIER, "cycles:pppp", 0, "ppp" },
+	/* perf: each modifier but p at most once */
+	{ __LINE__, "page-faults:uu", PMU_ERR_REPEATED, "page-faults:uu", 0,
+	  "'u' given twice" },
+	{ __LINE__, "cs,page-faults:kuk", PMU_ERR_REPEATED, "page-faults:kuk", 3,
+	  "'k' given twice" },
+	{ __LINE__, "cycles:GG", PMU_ERR_REPEATED, "cycles:GG", 0, "'G'" },
+	{ __LINE__, "cycles:PP", PMU_ERR_REPEATED, "cycles:PP", 0, "'P'" },
+	{ __LINE__, "{cs,faults}:SS", PMU_ERR_REPEATED, "{cs,faults}:SS", 0,
+	  "'S'" },
 	{ __LINE__, "{cs,faults}:q", PMU_ERR_BAD_MODIFIER, "{cs,faults}:q", 0, "'q'" },
 	{ __LINE__, "nosuch_pmu::RETIRED_INSTRUCTIONS", PMU_ERR_UNKNOWN_PMU,
 	  "nosuch_pmu", 0, "model-specific event tables are not available" },

@@ -197,11 +197,21 @@ static int apply_mods(struct parser *p, struct pmu__ev *d,
 		      size_t off)
 {
 	unsigned np = 0;
+	char seen[sizeof(MODS_HELP)] = "";
 
 	if (len == 0)
 		return fail(p, -EINVAL, PMU_ERR_SYNTAX, tok, strlen(tok), off,
 			    "missing modifier after ':' in '%s'", tok);
 	for (size_t i = 0; i < len; i++) {
+		/* like perf: each modifier once, but p up to three times */
+		if (mods[i] != 'p' && strchr(MODS_HELP, mods[i]) &&
+		    strchr(seen, mods[i]))
+			return fail(p, -EINVAL, PMU_ERR_REPEATED, tok,
+				    strlen(tok), off, "modifier '%c' given "
+				    "twice in '%s' (each one at most once)",
+				    mods[i], tok);
+		if (mods[i] != 'p' && mods[i] != ' ')
+			seen[strlen(seen)] = mods[i];
 		if (mods[i] == 'p') {
 			if (++np > 3)
 				return fail(p, -EINVAL, PMU_ERR_BAD_MODIFIER,
@@ -706,22 +716,13 @@ static int push(struct parser *p, struct pmu__ev *d)
 	return 0;
 }
 
-/* The event's name as printed: the token, plus the group's modifiers. */
-static int set_name(struct evbuild *b, const char *gmods)
+/* The event's name as printed: the token as typed, as perf prints it;
+ * a group's modifiers apply to it but are not part of its name. */
+static int set_name(struct evbuild *b)
 {
-	size_t len = strlen(b->text);
-	char *name;
-
 	if (b->named)
 		return 0;
-	if (!gmods)
-		return (b->d.name = strdup(b->text)) ? 0 : -ENOMEM;
-	name = malloc(len + strlen(gmods) + 2);
-	if (!name)
-		return -ENOMEM;
-	sprintf(name, "%s%s%s", b->text, b->own_mods ? "" : ":", gmods);
-	b->d.name = name;
-	return 0;
+	return (b->d.name = strdup(b->text)) ? 0 : -ENOMEM;
 }
 
 static int build_event(struct parser *p, struct evbuild *b)
@@ -793,7 +794,7 @@ static int add_event(struct parser *p, const char *t, size_t off,
 	/* catalogs may have filled attr wholesale */
 	b.d.attr.size = sizeof(b.d.attr);
 	if (r == 0)
-		r = set_name(&b, gmods);
+		r = set_name(&b);
 	if (r == 0)
 		r = push(p, &b.d);
 	if (r < 0) {

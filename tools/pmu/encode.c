@@ -286,10 +286,13 @@ static int encode_ibs(const char *ev, const struct pmu_encode_opts *opts,
 static void host_hint(const char *ev, const struct pmu_encode_opts *opts,
 		      enum pmu_error_kind cls)
 {
+	static bool said;   /* once per run, not once per event */
 	char note[320];
 
-	if (cls != PMU_ERR_UNKNOWN_EVENT || strstr(ev, "::") || opts->model)
+	if (said || cls != PMU_ERR_UNKNOWN_EVENT || strstr(ev, "::") ||
+	    opts->model)
 		return;
+	said = true;
 	if (!pmu_tool_host_note(note, sizeof(note)))
 		pmu_tool_err("%s", note);
 }
