@@ -606,7 +606,11 @@ static void test_tracepoints(void **state)
 		CHECK(r->line, r->str, l.ev[0].attr.exclude_user == r->eu);
 		CHECK(r->line, r->str, l.ev[0].attr.exclude_kernel == r->ek);
 		CHECK(r->line, r->str, !(l.ev[0].flags & PMU__EV_HW));
-		CHECK(r->line, r->str, !strcmp(l.ev[0].name, r->str));
+		/* perf prints a tracepoint as sys:name, without modifiers */
+		CHECK(r->line, r->str, !strncmp(l.ev[0].name, r->str,
+						strlen(l.ev[0].name)));
+		CHECK(r->line, r->str, strchr(l.ev[0].name, ':') ==
+				       strrchr(l.ev[0].name, ':'));
 		pmu__evlist_clear(&l);
 	}
 	/* a valid modifier string wins over a same-named tracepoint */
@@ -634,6 +638,126 @@ static void test_tracepoint_errors(void **state)
 		skip();
 	for (size_t i = 0; i < sizeof(tp_err_rows) / sizeof(tp_err_rows[0]); i++)
 		check_err_row(&tp_err_rows[i], &fixture_ctx);
+}
+
+/* Tokens that stand for several events: tracepoint globs and bare
+ * aliases.  Expected ids and types are the fixture files' contents. */
+struct expand_row {
+	int line;
+	const char *str;
+	const char *names;     /* printed names, space-separated, in order */
+	const char *groups;    /* group index per event */
+	const char *leaders;
+	uint32_t type;         /* of every event */
+	uint64_t config;       /* of the first */
+};
+
+static const struct expand_row expand_rows[] = {
+	/* tracepoint globs: every match, sys:name, modifiers applied */
+	{ __LINE__, "sched:sched_sw*", "sched:sched_switch", "0", "1",
+	  PERF_TYPE_TRACEPOINT, 316 },
+	{ __LINE__, "irq:*:k", "irq:irq_handler_entry", "0", "1",
+	  PERF_TYPE_TRACEPOINT, 100 },
+	{ __LINE__, "s?hed:sched_switch", "sched:sched_switch", "0", "1",
+	  PERF_TYPE_TRACEPOINT, 316 },
+	/* outside braces each match is a group of its own, inside one */
+	{ __LINE__, "cs,sched:sched_[sw]*", "cs sched:sched_switch sched:sched_wakeup",
+	  "012", "111", 0, 0 },
+	{ __LINE__, "{sched:sched_[sw]*},cs", "sched:sched_switch sched:sched_wakeup cs",
+	  "001", "101", 0, 0 },
+	/* a bare alias of one PMU, printed as typed */
+	{ __LINE__, "tsc", "tsc", "0", "1", 9, 0 },
+	{ __LINE__, "aperf:u", "aperf:u", "0", "1", 9, 1 },
+	/* an alias two PMUs publish: one event each, sorted by PMU;
+	 * uncore_x's reads is event=0x04 (bits 0-7), umask=0x3f (bits 8-11
+	 * then 16-19): 0x04 | 0xf << 8 | 0x3 << 16 */
+	{ __LINE__, "reads", "reads reads", "01", "11", 30, 0x30f04 },
+	{ __LINE__, "{reads}:u", "reads reads", "00", "10", 30, 0x30f04 },
+};
+
+static void check_expand_row(const struct expand_row *r)
+{
+	struct pmu__evlist l;
+
+	parse_ok(&l, r->line, r->str, &fixture_ctx);
+	check_names(r->line, r->str, &l, r->names);
+	for (size_t k = 0; k < l.n; k++) {
+		CHECK(r->line, r->str, l.ev[k].group == r->groups[k] - '0');
+		CHECK(r->line, r->str, l.ev[k].leader == (r->leaders[k] == '1'));
+		if (r->type && strchr(r->str, ',') == NULL &&
+		    strcmp(r->str, "reads") && strcmp(r->str, "{reads}:u"))
+			CHECK(r->line, r->str, l.ev[k].attr.type == r->type);
+	}
+	if (r->type)
+		CHECK(r->line, r->str, l.ev[0].attr.type == r->type &&
+				       l.ev[0].attr.config == r->config);
+	pmu__evlist_clear(&l);
+}
+
+static void test_expansions(void **state)
+{
+	struct pmu__evlist l;
+
+	(void)state;
+	if (!have_fixtures())
+		skip();
+	for (size_t i = 0; i < sizeof(expand_rows) / sizeof(expand_rows[0]); i++)
+		check_expand_row(&expand_rows[i]);
+	/* the second PMU of "reads": uncore_y, type 31, event=0x05 */
+	parse_ok(&l, __LINE__, "reads", &fixture_ctx);
+	assert_int_equal(l.ev[1].attr.type, 31);
+	assert_int_equal(l.ev[1].attr.config, 5);
+	pmu__evlist_clear(&l);
+	/* a glob's modifiers reach every match */
+	parse_ok(&l, __LINE__, "sched:*:u", &fixture_ctx);
+	assert_int_equal(l.n, 2);
+	for (size_t k = 0; k < l.n; k++)
+		assert_int_equal(l.ev[k].attr.exclude_kernel, 1);
+	pmu__evlist_clear(&l);
+}
+
+static const struct err_row expand_err_rows[] = {
+	{ __LINE__, "sched:nomatch*", PMU_ERR_UNKNOWN_EVENT, "sched:nomatch*", 0,
+	  "no tracepoint matches 'sched:nomatch*'" },
+	{ __LINE__, "cs,no*:x", PMU_ERR_UNKNOWN_EVENT, "no*:x", 3,
+	  "no tracepoint matches" },
+	{ __LINE__, "sched:sched_s*:q", PMU_ERR_BAD_MODIFIER,
+	  "sched:sched_switch:q", 0, "'q'" },
+	{ __LINE__, "tsc:uu", PMU_ERR_REPEATED, "msr/tsc/:uu", 0, "'u'" },
+};
+
+static void test_expansion_errors(void **state)
+{
+	(void)state;
+	if (!have_fixtures())
+		skip();
+	for (size_t i = 0; i < sizeof(expand_err_rows) / sizeof(expand_err_rows[0]); i++)
+		check_err_row(&expand_err_rows[i], &fixture_ctx);
+}
+
+/* perf's tool events: a software dummy to the kernel, ns, the tool id. */
+static void test_tool_events(void **state)
+{
+	static const struct { const char *name; uint8_t tool; } tools[] = {
+		{ "duration_time", PMU__TOOL_DURATION },
+		{ "user_time", PMU__TOOL_USER },
+		{ "system_time", PMU__TOOL_SYSTEM },
+	};
+	struct pmu__evlist l;
+
+	(void)state;
+	for (size_t i = 0; i < 3; i++) {
+		parse_ok(&l, __LINE__, tools[i].name, NULL);
+		assert_int_equal(l.ev[0].tool, tools[i].tool);
+		assert_int_equal(l.ev[0].attr.type, PERF_TYPE_SOFTWARE);
+		assert_int_equal(l.ev[0].attr.config, PERF_COUNT_SW_DUMMY);
+		assert_string_equal(l.ev[0].unit, "ns");
+		assert_true(l.ev[0].scale == 1.0);
+		pmu__evlist_clear(&l);
+	}
+	parse_ok(&l, __LINE__, "cycles", NULL);
+	assert_int_equal(l.ev[0].tool, PMU__TOOL_NONE);
+	pmu__evlist_clear(&l);
 }
 
 static int read_u64_file(const char *path, uint64_t *v)
@@ -796,6 +920,9 @@ int main(void)
 		cmocka_unit_test(test_sysfs_errors),
 		cmocka_unit_test(test_tracepoints),
 		cmocka_unit_test(test_tracepoint_errors),
+		cmocka_unit_test(test_expansions),
+		cmocka_unit_test(test_expansion_errors),
+		cmocka_unit_test(test_tool_events),
 		cmocka_unit_test(test_real_machine),
 		cmocka_unit_test(test_format_parse),
 		cmocka_unit_test(test_format_apply),

@@ -71,6 +71,10 @@ struct pmu_encoding {
 	uint64_t cntmsk;        /* counters this encoding may use: bit n =
 				   generic counter n, bit 32+n = fixed
 				   counter n; 0 = no constraint known */
+	/* AMD IBS set-ups ("model::ibs_op:maxcnt=N"): the perf PMU that
+	 * takes them (has_perf only when sysfs has it) and the period */
+	char perf_pmu[32];      /* "ibs_fetch", "ibs_op"; "" for others */
+	uint64_t sample_period; /* attr.sample_period; 0 = none */
 };
 
 /*
@@ -78,7 +82,12 @@ struct pmu_encoding {
  * (-ENOENT not found, -EINVAL otherwise, -ENOMEM) with out->error set (when
  * out is non-NULL) and *err naming the offending token, its offset and near
  * names.  Case-insensitive; '.' separates like ':' ("INST_RETIRED.ANY_P");
- * boolean modifiers without a value mean =1; raw umasks "0xNN".
+ * boolean modifiers without a value mean =1; raw umasks "0xNN".  On AMD
+ * models with IBS, "ibs_fetch:maxcnt=N[:randen]" and
+ * "ibs_op:maxcnt=N[:cnt_ctl]" encode the IBS control register (see
+ * pmu_ibs_setup() for the rules).  Strings of the perf event syntax that
+ * no catalog holds (cpu/event=0xc0/, sched:sched_switch, r01c2) are
+ * described by pmu_event_list_parse().
  */
 PMU_API int pmu_event_encode(const char *str,
 			     const struct pmu_encode_opts *opts,

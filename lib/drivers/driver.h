@@ -42,6 +42,15 @@
 				       with no perf encoding: attr is
 				       unset, only simulated PMUs count it */
 
+/* perf's tool events: drivers open them as the software dummy they are
+ * to the kernel; the session replaces the reading with its own. */
+enum pmu__tool {
+	PMU__TOOL_NONE = 0,
+	PMU__TOOL_DURATION,    /* wall time counted, ns */
+	PMU__TOOL_USER,        /* user CPU time of what was counted, ns */
+	PMU__TOOL_SYSTEM,      /* system CPU time, ns */
+};
+
 struct pmu__ev {
 	char *name;            /* canonical, as printed: "cycles:u" */
 	int group;             /* group index; a group's events are
@@ -50,6 +59,7 @@ struct pmu__ev {
 	char unit[16];         /* "msec" for the ns clocks, sysfs .unit */
 	double scale;          /* raw * scale is in `unit` */
 	uint32_t flags;        /* PMU__EV_* */
+	uint8_t tool;          /* enum pmu__tool */
 	struct perf_event_attr attr; /* type, config*, exclude_*, precise_ip,
 					pinned, exclusive, sample_type; a
 					driver adds read_format, disabled,

@@ -557,6 +557,9 @@ int pmu__encode(const struct pmu__model *m, const char *str,
 	if (n == 0 || n >= sizeof(name))
 		return pmu__encode_fail(out, err, PMU_ERR_SYNTAX, str,
 					"malformed event '%s'", str);
+	ret = pmu__encode_ibs_kind(str, n);
+	if (ret >= 0)
+		return pmu__encode_ibs(m, ret, str + n, opts, out, err);
 	if (m->vendor_names) {
 		str = vendor_spelling(m, str, n, vbuf, sizeof(vbuf));
 		n = strcspn(str, ":.");

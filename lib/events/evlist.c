@@ -40,6 +40,9 @@ struct evbuild {
 	size_t off;            /* its byte offset in the input */
 	bool own_mods;         /* the token carried modifiers */
 	bool named;            /* name= term gave the name */
+	const char *print;     /* printed name when not the token's own */
+	size_t name_len;       /* else the token's first name_len bytes
+				  (0: all of it) */
 };
 
 static const char *sysfs_root(const struct parser *p)
@@ -319,6 +322,9 @@ static int resolve_builtin(struct parser *p, const char *name, size_t len,
 			snprintf(b->d.unit, sizeof(b->d.unit), "msec");
 			b->d.scale = 1e-6;
 		}
+		b->d.tool = e->tool;
+		if (e->tool)
+			snprintf(b->d.unit, sizeof(b->d.unit), "ns");
 		return 0;
 	}
 	r = pmu__cache_parse(name, len, &config);
@@ -371,6 +377,7 @@ static int resolve_tracepoint(struct parser *p, struct evbuild *b,
 		return tracepoint_error(p, t, slen + 1 + elen, b->off, r);
 	b->d.attr.type = PERF_TYPE_TRACEPOINT;
 	b->d.attr.config = id;
+	b->name_len = slen + 1 + elen; /* perf prints sys:name alone */
 	if (!c2)
 		return 0;
 	b->own_mods = true;
@@ -722,7 +729,13 @@ static int set_name(struct evbuild *b)
 {
 	if (b->named)
 		return 0;
-	return (b->d.name = strdup(b->text)) ? 0 : -ENOMEM;
+	if (b->print)
+		b->d.name = strdup(b->print);
+	else if (b->name_len)
+		b->d.name = strndup(b->text, b->name_len);
+	else
+		b->d.name = strdup(b->text);
+	return b->d.name ? 0 : -ENOMEM;
 }
 
 static int build_event(struct parser *p, struct evbuild *b)
@@ -770,14 +783,15 @@ static int spec_add_plm(struct pmu__ev *d, const char *gmods)
 	return 0;
 }
 
-/* One event token t (NUL-terminated copy) at offset off. */
-static int add_event(struct parser *p, const char *t, size_t off,
-		     const char *gmods, bool leader)
+/* One event: the text t to parse (NUL-terminated), at offset off of the
+ * input, printed as `print` (NULL: as t). */
+static int add_one(struct parser *p, const char *t, const char *print,
+		   size_t off, const char *gmods, bool leader)
 {
 	struct evbuild b = {
 		.d = { .scale = 1.0, .group = p->group, .leader = leader,
 		       .flags = PMU__EV_GUEST_DEFAULT },
-		.text = t, .off = off,
+		.text = t, .off = off, .print = print,
 	};
 	int r;
 
@@ -804,6 +818,121 @@ static int add_event(struct parser *p, const char *t, size_t off,
 			fail(p, r, PMU_ERR_SYSTEM, t, strlen(t), off,
 			     "out of memory");
 	}
+	return r;
+}
+
+static bool is_glob(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == '*' || s[i] == '?' || s[i] == '[')
+			return true;
+	return false;
+}
+
+/* "sys:na*[:mods]": every tracepoint that matches, as perf expands it. */
+static int expand_tracepoints(struct parser *p, const char *t, size_t off,
+			      const char *c1, struct pmu__expansion *x)
+{
+	const char *c2 = strchr(c1 + 1, ':');
+	size_t slen = (size_t)(c1 - t);
+	size_t nlen = c2 ? (size_t)(c2 - c1 - 1) : strlen(c1 + 1);
+	char sys[NAME_MAX + 1], name[NAME_MAX + 1];
+	int r;
+
+	if (slen > NAME_MAX || nlen > NAME_MAX)
+		return unknown_event(p, t, slen + 1 + nlen, off);
+	snprintf(sys, sizeof(sys), "%.*s", (int)slen, t);
+	snprintf(name, sizeof(name), "%.*s", (int)nlen, c1 + 1);
+	r = pmu__tracepoint_expand(tracefs_root(p), sys, name, c2 ? c2 : "",
+				   x);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return tracepoint_error(p, t, slen + 1 + nlen, off, r);
+	if (x->n == 0)
+		return fail(p, -EINVAL, PMU_ERR_UNKNOWN_EVENT, t, slen + 1 + nlen,
+			    off, "no tracepoint matches '%.*s'",
+			    (int)(slen + 1 + nlen), t);
+	return 0;
+}
+
+/* A name the built-in tables know: it is never a PMU's alias. */
+static bool builtin_name(const char *n, size_t len)
+{
+	uint64_t cfg;
+	size_t i;
+
+	if (pmu__evname_find(n, len) || pmu__cache_parse(n, len, &cfg) != -ENOENT)
+		return true;
+	for (i = 1; i < len && isxdigit((unsigned char)n[i]); i++)
+		;
+	return len > 1 && n[0] == 'r' && i == len;
+}
+
+/* A bare "tsc" that sysfs PMUs publish (msr/tsc/), as perf resolves it:
+ * one event per PMU that has it, all printed as typed. */
+static int expand_alias(struct parser *p, const char *t, size_t off,
+			const char *c1, struct pmu__expansion *x)
+{
+	size_t len = c1 ? (size_t)(c1 - t) : strlen(t);
+	char name[NAME_MAX + 1];
+	int r;
+
+	if (!len || len > NAME_MAX || builtin_name(t, len))
+		return 0;
+	snprintf(name, sizeof(name), "%.*s", (int)len, t);
+	r = pmu__sysfs_alias_expand(sysfs_root(p), name, c1 ? c1 : "", t, x);
+	if (r == 0 && x->n && p->ctx && p->ctx->default_model) {
+		/* the session's model names its own events bare */
+		struct evbuild b = { .d = { .scale = 1.0 }, .text = t, .off = off };
+		struct parser quiet = *p;
+
+		quiet.err = NULL;
+		if (resolve_default(&quiet, &b) == 0)
+			pmu__expansion_free(x);
+		free(b.d.spec);
+	}
+	return r;
+}
+
+/* Whether token t stands for several events (x->n > 0 then), or for
+ * itself (x->n == 0). */
+static int expand(struct parser *p, const char *t, size_t off,
+		  struct pmu__expansion *x)
+{
+	const char *c1 = strchr(t, ':');
+
+	if (strchr(t, '/') || strstr(t, "::"))
+		return 0;
+	for (const char *c = t; *c; c++)
+		if (isspace((unsigned char)*c))
+			return 0;
+	if (c1 && (is_glob(t, (size_t)(c1 - t)) ||
+		   is_glob(c1 + 1, strcspn(c1 + 1, ":"))))
+		return expand_tracepoints(p, t, off, c1, x);
+	return expand_alias(p, t, off, c1, x);
+}
+
+/* One event token t (NUL-terminated copy) at offset off; a token that
+ * stands for several events adds them all, in one group inside braces,
+ * each in a group of its own outside. */
+static int add_event(struct parser *p, const char *t, size_t off,
+		     const char *gmods, bool leader, bool in_group)
+{
+	struct pmu__expansion x = { 0 };
+	int r = expand(p, t, off, &x);
+
+	if (r == 0 && x.n == 0)
+		return add_one(p, t, NULL, off, gmods, leader);
+	for (size_t k = 0; r == 0 && k < x.n; k++) {
+		if (k && !in_group)
+			p->group++;
+		r = add_one(p, x.text[k], x.name[k], off, gmods,
+			    in_group ? leader && k == 0 : true);
+	}
+	pmu__expansion_free(&x);
+	if (r == -ENOMEM)
+		fail(p, r, PMU_ERR_SYSTEM, t, strlen(t), off, "out of memory");
 	return r;
 }
 
@@ -872,7 +1001,7 @@ static int parse_member(struct parser *p, size_t *pos, const char *gmods,
 	if (!t)
 		return fail(p, -ENOMEM, PMU_ERR_SYSTEM, "", 0, start,
 			    "out of memory");
-	r = add_event(p, t, start, gmods, first);
+	r = add_event(p, t, start, gmods, first, in_group);
 	free(t);
 	*pos = stop;
 	return r;

@@ -71,6 +71,7 @@ static void free_events(struct pmu_session *s)
 	}
 	s->n = 0;
 	s->ngroups = 0;
+	s->ntool = 0;
 }
 
 void pmu__session_close(struct pmu_session *s)
@@ -186,6 +187,8 @@ PMU_API int pmu_session_add(struct pmu_session *s, const char *events,
 	if (!ret) {
 		/* the session owns the names and specs now */
 		memcpy(s->ev + s->n, l.ev, l.n * sizeof(*l.ev));
+		for (size_t i = 0; i < l.n; i++)
+			s->ntool += l.ev[i].tool != PMU__TOOL_NONE;
 		s->n += l.n;
 		s->ngroups = l.ngroups;
 		l.n = 0;

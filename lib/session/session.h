@@ -25,6 +25,12 @@ struct pmu_session {
 	bool open;
 	bool raw_width;          /* open with hardware-width counters */
 	pid_t pid1;              /* a one-process target's pid list */
+	size_t ntool;            /* tool events among ev (session_tool.c) */
+	struct {
+		bool self, running;
+		uint64_t t_on, dur;      /* ns, CLOCK_MONOTONIC */
+		uint64_t user0, sys0;    /* CPU times at open/reset, ns */
+	} tool;
 };
 
 /* A session on driver `drv`; with own, the session destroys it. */
@@ -47,6 +53,16 @@ void pmu__session_clear(struct pmu_session *s);
 /* Drive the session's simulated PMU (see struct pmu__feed). */
 int pmu__session_feed(struct pmu_session *s, const struct pmu__feed *f,
 		      struct pmu_error *err);
+
+/* Tool events (session_tool.c): their clocks follow open (running for
+ * targets that start counting by themselves), start, stop and reset;
+ * read fills their values into the caller's array. */
+void pmu__session_tool_open(struct pmu_session *s, bool self, bool running);
+void pmu__session_tool_start(struct pmu_session *s);
+void pmu__session_tool_stop(struct pmu_session *s);
+void pmu__session_tool_reset(struct pmu_session *s);
+void pmu__session_tool_read(struct pmu_session *s, struct pmu__count *c,
+			    size_t stride, size_t n);
 
 /* Place every event on a counter of the driver's catalog model: fills
  * s->place, marks in s->st what the model cannot count, fails when the

@@ -11,17 +11,32 @@
 
 PMU_API int pmu_session_start(struct pmu_session *s)
 {
-	return s && s->open ? s->drv->ops->enable(s->drv) : -EINVAL;
+	if (!s || !s->open)
+		return -EINVAL;
+	if (s->ntool)
+		pmu__session_tool_start(s);
+	return s->drv->ops->enable(s->drv);
 }
 
 PMU_API int pmu_session_stop(struct pmu_session *s)
 {
-	return s && s->open ? s->drv->ops->disable(s->drv) : -EINVAL;
+	int ret;
+
+	if (!s || !s->open)
+		return -EINVAL;
+	ret = s->drv->ops->disable(s->drv);
+	if (s->ntool)
+		pmu__session_tool_stop(s);
+	return ret;
 }
 
 PMU_API int pmu_session_reset(struct pmu_session *s)
 {
-	return s && s->open ? s->drv->ops->reset(s->drv) : -EINVAL;
+	if (!s || !s->open)
+		return -EINVAL;
+	if (s->ntool)
+		pmu__session_tool_reset(s);
+	return s->drv->ops->reset(s->drv);
 }
 
 _Static_assert(offsetof(struct pmu_value, raw) == sizeof(size_t) &&
@@ -53,6 +68,9 @@ static ssize_t read_in_place(struct pmu_session *s, struct pmu_value *vals,
 
 	if (ret < 0)
 		return ret;
+	if (s->ntool)
+		pmu__session_tool_read(s, (struct pmu__count *)(void *)
+				       &vals->raw, stride, n);
 	for (size_t i = 1; i < n; i++)
 		((struct pmu_value *)(void *)(v + i * stride))->size = stride;
 	return (ssize_t)n;
@@ -67,6 +85,8 @@ read_copied(struct pmu_session *s, struct pmu_value *vals, size_t stride,
 	int ret = s->drv->ops->read(s->drv, s->cnt, sizeof(*s->cnt), n);
 	struct pmu_value v = { .size = stride };
 
+	if (ret >= 0 && s->ntool)
+		pmu__session_tool_read(s, s->cnt, sizeof(*s->cnt), n);
 	for (size_t i = 0; ret >= 0 && i < n; i++) {
 		memcpy(&v.raw, &s->cnt[i], sizeof(s->cnt[i]));
 		memcpy((char *)vals + i * stride, &v, stride);

@@ -111,6 +111,10 @@ PMU_API int pmu_session_open(struct pmu_session *s,
 		return ret;
 	}
 	s->open = true;
+	if (s->ntool)
+		/* a child's counters start at its exec, by themselves */
+		pmu__session_tool_open(s, t.kind == PMU__TARGET_SELF,
+				       t.kind == PMU__TARGET_CHILD);
 	return 0;
 }
 
@@ -119,6 +123,10 @@ PMU_API enum pmu_event_status pmu_session_event_status(
 {
 	int e = s && i < s->n ? (s->st ? s->st[i].err : 0) : -EINVAL;
 
+	/* the session measures a tool event, whatever the PMU said of the
+	 * dummy standing in for it */
+	if (e != -EINVAL && s->ev[i].tool != PMU__TOOL_NONE)
+		e = 0;
 	if (err)
 		*err = e;
 	if (e)
@@ -131,5 +139,7 @@ PMU_API const char *pmu_session_event_reason(const struct pmu_session *s,
 {
 	if (!s || i >= s->n)
 		return NULL;
+	if (s->ev[i].tool != PMU__TOOL_NONE)
+		return "";
 	return s->st ? s->st[i].reason : "";
 }

@@ -21,6 +21,13 @@ static bool has_unit(const struct stat_row *r)
 	return r->unit && r->unit[0];
 }
 
+/* perf's rule: two decimals when the scale makes fractions (msec of a
+ * ns clock, Joules), whole numbers otherwise (ns, counts). */
+static bool fractional(const struct stat_row *r)
+{
+	return r->scale != floor(r->scale);
+}
+
 static void print_command(FILE *f, char **argv)
 {
 	for (size_t i = 0; argv[i]; i++)
@@ -87,10 +94,9 @@ static void text_row(FILE *f, const struct stat_opts *o,
 		fprintf(f, "%16.9f ", *ts);
 	if (r->status != PMU_EVENT_OK)
 		fprintf(f, "%18s", status_text(r->status));
-	else if (has_unit(r))
-		fprintf(f, "%18.2f", r->count * r->scale);
 	else
-		fprintf(f, "%18.0f", r->count);
+		fprintf(f, fractional(r) ? "%18.2f" : "%18.0f",
+			r->count * r->scale);
 	fprintf(f, " %-4s %-32s", has_unit(r) ? r->unit : "", r->name);
 	text_metric(f, r);
 	if (r->noise_pct > 0)
@@ -109,10 +115,9 @@ static void csv_row(FILE *f, const struct stat_opts *o,
 		fprintf(f, "%16.9f%s", *ts, s);
 	if (r->status != PMU_EVENT_OK)
 		fputs(status_text(r->status), f);
-	else if (has_unit(r))
-		fprintf(f, "%.2f", r->count * r->scale);
 	else
-		fprintf(f, "%.0f", r->count);
+		fprintf(f, fractional(r) ? "%.2f" : "%.0f",
+			r->count * r->scale);
 	fprintf(f, "%s%s%s%s", s, has_unit(r) ? r->unit : "", s, r->name);
 	if (r->noise_pct >= 0)
 		fprintf(f, "%s%.2f%%", s, r->noise_pct);
@@ -133,7 +138,7 @@ static void json_row(FILE *f, const struct stat_row *r, const double *ts)
 	if (r->status != PMU_EVENT_OK)
 		pmu_tool_json_str(f, status_text(r->status));
 	else
-		fprintf(f, "\"%f\"", has_unit(r) ? r->count * r->scale : r->count);
+		fprintf(f, "\"%f\"", r->count * r->scale);
 	fputs(", \"unit\" : ", f);
 	pmu_tool_json_str(f, has_unit(r) ? r->unit : "");
 	fputs(", \"event\" : ", f);
