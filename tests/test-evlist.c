@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include <pmu/event.h>
+
 #include "events/evlist.h"
 #include "events/evparse.h"
 
@@ -235,9 +237,14 @@ static const struct mod_row mod_rows[] = {
 	{ __LINE__, "{cycles,cs}:D", 0, 0, 0, 1, 0, 0, 1, false, false, true },
 	{ __LINE__, "{cycles:G}:u", 0, 1, 1, 0, 1, 0, 0, false, false, false },
 	{ __LINE__, "{cycles:G}:H", 0, 0, 0, 0, 0, 0, 0, false, false, false },
-	/* model-specific events keep the catalog's (libpfm4's) setting */
-	{ __LINE__, "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS", 0, 0, 1, 0, 0, 0, 0,
+	/* model-specific events keep the catalog's (libpfm4's) setting:
+	 * AMD's mg=0 default leaves guests out (test-encode-oracle checks
+	 * the encoder's perf fields against libpfm4) */
+	{ __LINE__, "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS", 0, 0, 1, 1, 0, 0, 0,
 	  false, false, false },
+	/* mg alone: guests only (libpfm4: mg without mh excludes the host) */
+	{ __LINE__, "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS:mg=1", 0, 0, 1, 0,
+	  1, 0, 0, false, false, false },
 };
 
 static void test_modifiers(void **state)
@@ -760,6 +767,73 @@ static void test_tool_events(void **state)
 	pmu__evlist_clear(&l);
 }
 
+/* pmu_event_list_parse(): the parser's events through the public API.
+ * Expected values are <linux/perf_event.h> constants and, for the zen4
+ * event, its PERF_CTL by hand: event 0xc1 | USR (16) | INT (20) | EN (22). */
+static void test_list_parse(void **state)
+{
+	struct pmu_encode_opts o = { .sz = sizeof(o), .model = "zen4" };
+	struct pmu_error err = { .size = sizeof(err) };
+	struct pmu_event_desc d[4];
+	unsigned char older[sizeof(d[0]) * 2];
+	size_t small = offsetof(struct pmu_event_desc, pmu);
+
+	(void)state;
+	assert_int_equal(pmu_event_list_parse("cycles:u,{cs,page-faults}:k",
+					      NULL, NULL, 0, &err), 3);
+	memset(d, 0, sizeof(d));
+	d[0].size = sizeof(d[0]);
+	assert_int_equal(pmu_event_list_parse("cycles:u,{cs,page-faults}:k",
+					      NULL, d, 4, &err), 3);
+	assert_string_equal(d[0].name, "cycles:u");
+	assert_string_equal(d[0].pmu, "hardware");
+	assert_int_equal(d[0].perf.type, PERF_TYPE_HARDWARE);
+	assert_int_equal(d[0].perf.exclude_kernel, 1);
+	assert_string_equal(d[1].name, "cs");
+	assert_int_equal(d[1].perf.config, PERF_COUNT_SW_CONTEXT_SWITCHES);
+	assert_int_equal(d[1].perf.exclude_user, 1);
+	assert_int_equal(d[2].group, 1);
+	assert_true(d[1].leader && !d[2].leader);
+	assert_true(d[1].has_perf && d[1].fstr[0] == '\0' && d[1].ncodes == 0);
+	/* too short an array: the count of the whole list, the first filled */
+	memset(d, 0, sizeof(d));
+	d[0].size = sizeof(d[0]);
+	assert_int_equal(pmu_event_list_parse("cs,faults,cycles", NULL, d, 1,
+					      NULL), 3);
+	assert_string_equal(d[0].name, "cs");
+	assert_string_equal(d[1].name, "");
+	/* a catalog event, bare names of opts->model */
+	memset(d, 0, sizeof(d));
+	d[0].size = sizeof(d[0]);
+	assert_int_equal(pmu_event_list_parse("amd64_fam19h_zen4::RETIRED_OPS:u,"
+					      "RETIRED_OPS", &o, d, 4, &err), 2);
+	assert_string_equal(d[0].pmu, "amd64_fam19h_zen4");
+	assert_string_equal(d[0].event, "RETIRED_OPS");
+	assert_int_equal(d[0].ncodes, 1);
+	assert_int_equal(d[0].codes[0], 0xc1 | 1 << 16 | 1 << 20 | 1 << 22);
+	assert_non_null(strstr(d[0].fstr, "RETIRED_OPS:k=0:u=1"));
+	assert_string_equal(d[1].event, "RETIRED_OPS");
+	/* errors as pmu_session_add gives them */
+	assert_int_equal(pmu_event_list_parse("cs,cyclez", NULL, d, 4, &err),
+			 -EINVAL);
+	assert_int_equal(err.code, -EINVAL);
+	assert_int_equal(err.kind, PMU_ERR_UNKNOWN_EVENT);
+	assert_int_equal(err.offset, 3);
+	/* an older, smaller element: filled that far, never further */
+	memset(older, 0xa5, sizeof(older));
+	((struct pmu_event_desc *)(void *)older)->size = small;
+	assert_int_equal(pmu_event_list_parse("cs,faults", NULL,
+		(struct pmu_event_desc *)(void *)older, 2, NULL), 2);
+	assert_string_equal((char *)older + offsetof(struct pmu_event_desc,
+						     name), "cs");
+	assert_string_equal((char *)older + small + offsetof(struct pmu_event_desc,
+							     name), "faults");
+	assert_int_equal(older[2 * small], 0xa5);
+	d[0].size = 0;
+	assert_int_equal(pmu_event_list_parse("cs", NULL, d, 1, &err), -EINVAL);
+	assert_int_equal(err.kind, PMU_ERR_USAGE);
+}
+
 static int read_u64_file(const char *path, uint64_t *v)
 {
 	FILE *f = fopen(path, "r");
@@ -923,6 +997,7 @@ int main(void)
 		cmocka_unit_test(test_expansions),
 		cmocka_unit_test(test_expansion_errors),
 		cmocka_unit_test(test_tool_events),
+		cmocka_unit_test(test_list_parse),
 		cmocka_unit_test(test_real_machine),
 		cmocka_unit_test(test_format_parse),
 		cmocka_unit_test(test_format_apply),

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <pmu/event.h>
+
 #include "events/evlist.h"
 #include "events/evparse.h"
 #include "util/error.h"
@@ -30,6 +32,8 @@ struct parser {
 	struct pmu_error *err;
 	struct pmu__evlist out;
 	int group;
+	char model_msg[512];   /* the default model's "no event X (did you
+				  mean Y)", for a name nothing else knows */
 };
 
 /* One event as it is being built: the descriptor plus what the name
@@ -397,6 +401,9 @@ static int resolve_default(struct parser *p, struct evbuild *b)
 	if (r == -ENOENT || (r && e.kind == PMU_ERR_UNKNOWN_EVENT)) {
 		free(b->d.spec);
 		b->d.spec = NULL;
+		if (r != -ENOENT)
+			snprintf(p->model_msg, sizeof(p->model_msg), "%s",
+				 e.message);
 		return -ENOENT;
 	}
 	if (r)
@@ -422,6 +429,10 @@ static int parse_named(struct parser *p, struct evbuild *b)
 		r = resolve_default(p, b);
 	if (r == 0 && b->d.spec)
 		return 0;
+	if (r == -ENOENT && !colon && p->model_msg[0])
+		/* the model's own message names its near events */
+		return fail(p, -EINVAL, PMU_ERR_UNKNOWN_EVENT, t, len, b->off,
+			    "%s", p->model_msg);
 	if (r == -ENOENT && !colon)
 		return unknown_event(p, t, len, b->off);
 	if (r == -ENOENT)
@@ -693,10 +704,18 @@ static int parse_catalog(struct parser *p, struct evbuild *b,
 		return -ENOMEM;
 	r = pmu__catalog_resolve(pmu, dcolon + 2, &b->d, p->err);
 	free(pmu);
-	if (r == -ENOENT)
+	if (r == -ENOENT) {
+		char model[64];
+		const char *near;
+
+		snprintf(model, sizeof(model), "%.*s", (int)plen, t);
+		near = pmu_catalog_suggest(model);
 		return fail(p, -EINVAL, PMU_ERR_UNKNOWN_PMU, t, plen, b->off,
 			    "unknown PMU '%.*s' in '%s': model-specific event "
-			    "tables are not available for it", (int)plen, t, t);
+			    "tables are not available for it%s%s%s", (int)plen,
+			    t, t, near ? " (did you mean '" : "",
+			    near ? near : "", near ? "'?)" : "");
+	}
 	if (r < 0)
 		return r;
 	b->d.flags |= PMU__EV_HW;
