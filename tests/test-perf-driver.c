@@ -1058,6 +1058,59 @@ static void test_pid_list(void **state)
 	}
 }
 
+/* Each unit read alone: the thread's own values, its id, the process
+ * it was listed through and its name from /proc. */
+static void test_read_unit(void **state)
+{
+	struct fixture *f = *state;
+	const pid_t pids[] = { 200, 100 };
+	struct pmu_open_opts o = PMU_OPTS_INIT(pmu_open_opts,
+					       .target = PMU_TARGET_PID,
+					       .pids = pids, .npids = 2);
+	const pid_t want[] = { 100, 101, 200, 201, 202 };
+	struct pmu_value v[3] = { { .size = sizeof(struct pmu_value) } };
+	struct pmu_unit_info ui = { .size = sizeof(ui) };
+	uint64_t sum = 0;
+	char root[64], path[128];
+	FILE *c;
+	int i;
+
+	fake_proc_make(root, sizeof(root));
+	snprintf(path, sizeof(path), "%s/200/task/201/comm", root);
+	assert_non_null(c = fopen(path, "w"));
+	fputs("worker\n", c);
+	fclose(c);
+	f->sys.proc = root;
+	add_abc(f->s);
+	assert_int_equal(pmu_session_open(f->s, &o, NULL), 0);
+	assert_int_equal(pmu_session_nunits(f->s), 5);
+	for (i = 0; i < f->k.nop; i++)
+		fk_set(&f->k, i, 1000 * (uint64_t)f->k.op[i].pid + 1 +
+		       f->k.op[i].attr.config, 10, 5);
+	for (size_t u = 0; u < 5; u++) {
+		assert_int_equal(pmu_session_unit_info(f->s, u, &ui), 0);
+		assert_int_equal(ui.tid, want[u]);
+		assert_int_equal(ui.cpu, -1);
+		assert_int_equal(ui.pid, want[u] < 200 ? 100 : 200);
+		assert_string_equal(ui.comm, want[u] == 201 ? "worker" : "");
+		assert_int_equal(pmu_session_read_unit(f->s, u, v, 3), 3);
+		for (int e = 0; e < 3; e++) {
+			uint64_t cfg = e == 0 ? PERF_COUNT_SW_TASK_CLOCK
+				     : e == 1 ? PERF_COUNT_SW_PAGE_FAULTS
+					      : PERF_COUNT_SW_CONTEXT_SWITCHES;
+
+			assert_int_equal(v[e].raw, 1000 * (uint64_t)want[u] + 1 + cfg);
+			assert_int_equal(v[e].scaled, 2 * v[e].raw);
+		}
+		sum += v[0].raw;
+	}
+	assert_int_equal(pmu_session_read(f->s, v, 3), 3);
+	assert_int_equal(v[0].raw, sum);
+	assert_int_equal(pmu_session_unit_info(f->s, 5, &ui), -EINVAL);
+	assert_int_equal(pmu_session_read_unit(f->s, 5, v, 3), -EINVAL);
+	fake_proc_remove(root);
+}
+
 /* Listed threads, each once; one that does not exist fails the open. */
 static void test_tid_list(void **state)
 {
@@ -1244,6 +1297,7 @@ int main(void)
 		T(test_mmap_other_thread),
 		T(test_pid_list),
 		T(test_tid_list),
+		T(test_read_unit),
 		cmocka_unit_test(test_pid_vanished),
 		T(test_pid_retry_forgets_gone),
 		cmocka_unit_test(test_guest_fallback),

@@ -179,6 +179,34 @@ PMU_API ssize_t pmu_session_read(struct pmu_session *s,
 				 struct pmu_value *vals, size_t n);
 
 /*
+ * The units an open session counts on: every CPU of a system-wide target
+ * (-a/-C), every thread of PID and TID targets, one for the others.
+ * pmu_session_read() sums over them; pmu_session_read_unit() reads one
+ * (for per-CPU and per-thread figures).
+ */
+struct pmu_unit_info {
+	size_t size;               /* sizeof(struct pmu_unit_info) */
+	int cpu;                   /* the CPU, -1 for a thread */
+	pid_t tid;                 /* the thread, -1 for a CPU, 0 for the
+				      calling thread */
+	pid_t pid;                 /* the process or thread listed in the
+				      target it belongs to */
+	char comm[16];             /* the thread's name, "" when unknown */
+};
+
+/* Number of units of an open session (0 when not open). */
+PMU_API size_t pmu_session_nunits(const struct pmu_session *s);
+
+/* Describe unit u; 0, or -EINVAL past the last unit or for an unsized
+ * struct. */
+PMU_API int pmu_session_unit_info(const struct pmu_session *s, size_t u,
+				  struct pmu_unit_info *info);
+
+/* As pmu_session_read(), for unit u alone. */
+PMU_API ssize_t pmu_session_read_unit(struct pmu_session *s, size_t u,
+				      struct pmu_value *vals, size_t n);
+
+/*
  * Drive a simulated PMU: run `len` bytes of event-stream text
  * (docs/stream-format.md) as the counted program.  Counting follows
  * pmu_session_start/stop (and the stream's own suspend/resume

@@ -163,6 +163,15 @@ struct pmu__drv_stats {
 				  (XScale PMNC, P6 EVNTSEL0, ...) */
 };
 
+/* One of the units an open driver counts on: a CPU (system-wide) or a
+ * thread, each of which can be read on its own. */
+struct pmu__unit {
+	int cpu;               /* -1: a thread */
+	pid_t tid;             /* -1: a CPU; 0: the calling thread */
+	pid_t owner;           /* the listed process or thread it came from */
+	char comm[16];         /* the thread's name, "" when unknown */
+};
+
 /* ---- the ops table ---- */
 
 struct pmu__drv;
@@ -209,6 +218,13 @@ struct pmu__driver_ops {
 	 * pmu_sim_reg_kind) and address. */
 	int (*reg_read)(struct pmu__drv *d, unsigned space, uint32_t addr,
 			uint64_t *val);
+	/* The units an open driver counts on and each one's reading (as
+	 * read, without the sum over units); NULL: one unit, `read`. */
+	size_t (*nunits)(const struct pmu__drv *d);
+	int (*unit_info)(const struct pmu__drv *d, size_t u,
+			 struct pmu__unit *out);
+	int (*read_unit)(struct pmu__drv *d, size_t u, struct pmu__count *c,
+			 size_t stride, size_t n);
 	/*
 	 * Sampling buffers (map_buffer) and event-set switching
 	 * (switch_set) join here: both work on what open set up, so they

@@ -512,6 +512,48 @@ static int perf_reset(struct pmu__drv *d)
 	return perf_ioctl(perf_of(d), PERF_EVENT_IOC_RESET);
 }
 
+static size_t perf_nunits(const struct pmu__drv *d)
+{
+	const struct pmu__perf *p = (const struct pmu__perf *)d;
+
+	return p->is_open ? p->nunits : 0;
+}
+
+/* A thread's name as the kernel has it now ("" once it is gone). */
+static void thread_comm(const struct pmu__perf *p, pid_t owner, pid_t tid,
+			char *buf, size_t sz)
+{
+	char path[128];
+	FILE *f;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "%s/%d/task/%d/comm",
+		 p->sys->proc ? p->sys->proc : "/proc", (int)owner, (int)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (fgets(buf, (int)sz, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+static int perf_unit_info(const struct pmu__drv *d, size_t u,
+			  struct pmu__unit *out)
+{
+	const struct pmu__perf *p = (const struct pmu__perf *)d;
+
+	if (!p->is_open || u >= p->nunits)
+		return -EINVAL;
+	out->cpu = p->units.cpu[u];
+	out->tid = p->units.cpu[u] >= 0 ? -1 : p->units.pid[u];
+	out->owner = p->units.owner[u];
+	out->comm[0] = '\0';
+	if (out->tid > 0)
+		thread_comm(p, out->owner, out->tid, out->comm,
+			    sizeof(out->comm));
+	return 0;
+}
+
 static void perf_destroy(struct pmu__drv *d)
 {
 	if (!d)
@@ -529,6 +571,9 @@ static const struct pmu__driver_ops perf_ops = {
 	.reset = perf_reset,
 	.read = pmu__perf_read,
 	.destroy = perf_destroy,
+	.nunits = perf_nunits,
+	.unit_info = perf_unit_info,
+	.read_unit = pmu__perf_read_unit,
 };
 
 struct pmu__drv *pmu__perf_driver_new(const struct pmu__perf_sys *sys)

@@ -62,4 +62,8 @@ const struct pmu_host_info *pmu__perf_host(struct pmu__perf *p);
 int pmu__perf_read(struct pmu__drv *d, struct pmu__count *c, size_t stride,
 		   size_t n);
 
+/* The same for unit u (a CPU or a thread) alone. */
+int pmu__perf_read_unit(struct pmu__drv *d, size_t u, struct pmu__count *c,
+			size_t stride, size_t n);
+
 #endif

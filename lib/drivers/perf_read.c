@@ -310,3 +310,36 @@ int pmu__perf_read(struct pmu__drv *d, struct pmu__count *vals,
 	ret = read_group_direct(p, p->grp, vals, n);
 	return ret ? ret : (int)n;
 }
+
+/* Unit u alone: each group read on it with read(2), never through the
+ * mmap page (which only the summed read of the calling thread uses). */
+int pmu__perf_read_unit(struct pmu__drv *d, size_t u, struct pmu__count *vals,
+			size_t stride, size_t n)
+{
+	struct pmu__perf *p = (struct pmu__perf *)d;
+	int ret = 0;
+
+	if (!p->is_open)
+		return -EBADF;
+	if (u >= p->nunits)
+		return -EINVAL;
+	p->stride = stride;
+	if (n > p->nev)
+		n = p->nev;
+	for (size_t g = 0; !ret && g < p->ngrp && p->grp[g].first < n; g++) {
+		const struct perf_group *gr = &p->grp[g];
+		size_t i, end = gr->first + gr->nev < n ? gr->first + gr->nev : n;
+
+		if (!gr->open) {
+			set_unsupported(p, gr, vals, n);
+			continue;
+		}
+		for (i = gr->first; i < end; i++)
+			*AT(p, vals, i) = (struct pmu__count){ 0 };
+		ret = gr->per_event ? read_each(p, gr, u, vals, n)
+				    : read_group(p, gr, u, vals, n);
+		for (i = gr->first; !ret && i < end; i++)
+			finish(AT(p, vals, i));
+	}
+	return ret ? ret : (int)n;
+}
