@@ -50,6 +50,9 @@ struct pmu_open_opts {
 	const pid_t *pids;         /* PID or TID: several processes or threads,
 				      counted together; replaces pid */
 	size_t npids;              /* entries in pids; 0 = use pid */
+	bool start_stopped;        /* CHILD: do not start at exec either;
+				      pmu_session_start() starts counting
+				      (perf stat -D) */
 };
 
 #define PMU_OPTS_INIT(type, ...) \
@@ -127,6 +130,18 @@ PMU_API void pmu_session_free(struct pmu_session *s);
  */
 PMU_API int pmu_session_add(struct pmu_session *s, const char *events,
 			    struct pmu_error *err);
+
+/*
+ * Count event i only for tasks in a cgroup, as perf stat -G does: `cgroup`
+ * names a directory of the cgroup hierarchy perf_event uses (the v1
+ * mount with the perf_event controller, else the cgroup2 mount), "/" its
+ * root.  The session then needs a system-wide target (PMU_TARGET_CPUS).
+ * Before open; NULL removes it.  0, or -ENOENT with *err naming the
+ * directory when the cgroup cannot be found or read, -EOPNOTSUPP on a
+ * driver other than perf, -EINVAL for a bad index.
+ */
+PMU_API int pmu_session_set_cgroup(struct pmu_session *s, size_t i,
+				   const char *cgroup, struct pmu_error *err);
 
 /* Number of events added so far. */
 PMU_API size_t pmu_session_nevents(const struct pmu_session *s);

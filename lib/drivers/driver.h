@@ -60,6 +60,8 @@ struct pmu__ev {
 	double scale;          /* raw * scale is in `unit` */
 	uint32_t flags;        /* PMU__EV_* */
 	uint8_t tool;          /* enum pmu__tool */
+	char *cgroup;          /* count only in this cgroup (a directory
+				  path), system-wide targets; NULL: any */
 	struct perf_event_attr attr; /* type, config*, exclude_*, precise_ip,
 					pinned, exclusive, sample_type; a
 					driver adds read_format, disabled,
@@ -133,6 +135,7 @@ struct pmu__target {
 	const char *cpus;      /* CPUS: list, NULL = every online CPU */
 	bool inherit;          /* follow children created after open */
 	bool no_mmap_read;     /* never the perf mmap page */
+	bool start_stopped;    /* CHILD: not at exec; enable starts it */
 	bool raw_width;        /* register-level drivers: let counters wrap
 				  at their hardware width (no overflow
 				  handler extends them to 64 bits) */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,8 @@ static void prep_attr(const struct pmu__perf *p, const struct perf_group *g,
 		a->sample_type |= PERF_SAMPLE_READ;
 	a->disabled = e->leader;
 	a->inherit = p->inherit;
-	a->enable_on_exec = p->target == PMU__TARGET_CHILD;
+	a->enable_on_exec = p->target == PMU__TARGET_CHILD &&
+			    !p->start_stopped;
 }
 
 static int open_one(struct pmu__perf *p, const struct perf_group *g,
@@ -38,10 +40,14 @@ static int open_one(struct pmu__perf *p, const struct perf_group *g,
 	struct perf_event_attr a;
 	int fd;
 
+	int cg = p->cgfd ? p->cgfd[g->first + k] : -1;
+
 	prep_attr(p, g, g->first + k, &a);
 	errno = 0;
-	fd = sys->event_open(sys->ctx, &a, p->units.pid[u], p->units.cpu[u],
-			     lfd, PERF_FLAG_FD_CLOEXEC);
+	/* a cgroup event names the cgroup's directory where the pid goes */
+	fd = sys->event_open(sys->ctx, &a, cg >= 0 ? cg : p->units.pid[u],
+			     p->units.cpu[u], lfd, PERF_FLAG_FD_CLOEXEC |
+			     (cg >= 0 ? PERF_FLAG_PID_CGROUP : 0));
 	if (fd < 0)
 		return errno ? -errno : -EIO;
 	p->fd[i] = fd;
@@ -397,12 +403,49 @@ static int check_processes(const struct pmu__perf *p,
 	return ret;
 }
 
+/* The directories of the events' cgroups: a cgroup event counts what
+ * runs in it on each CPU, so only system-wide targets take one. */
+static int open_cgroups(struct pmu__perf *p, const struct pmu__target *t,
+			struct pmu_error *err)
+{
+	size_t i;
+
+	for (i = 0; i < p->nev && !p->ev[i].cgroup; i++)
+		;
+	if (i == p->nev)
+		return 0;
+	if (t->kind != PMU__TARGET_CPUS)
+		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, p->ev[i].cgroup,
+				  -1, "event '%s' counts in cgroup %s, which "
+				  "needs a system-wide target (all or some "
+				  "CPUs)", ev_name(p, i), p->ev[i].cgroup);
+	p->cgfd = malloc(p->nev * sizeof(*p->cgfd));
+	if (!p->cgfd)
+		return -ENOMEM;
+	for (i = 0; i < p->nev; i++)
+		p->cgfd[i] = -1;
+	for (i = 0; i < p->nev; i++) {
+		if (!p->ev[i].cgroup)
+			continue;
+		p->cgfd[i] = open(p->ev[i].cgroup, O_RDONLY | O_DIRECTORY |
+				  O_CLOEXEC);
+		if (p->cgfd[i] < 0)
+			return pmu__error(err, -errno, PMU_ERR_NO_TARGET,
+					  p->ev[i].cgroup, -1, "cannot open "
+					  "cgroup %s: %s", p->ev[i].cgroup,
+					  pmu_strerror(-errno));
+	}
+	return 0;
+}
+
 static int open_all(struct pmu__perf *p, const struct pmu__target *t,
 		    struct pmu_error *err)
 {
 	int ret = pmu__perf_units_get(t, p->sys->proc, &p->units, err);
 	size_t g;
 
+	if (!ret)
+		ret = open_cgroups(p, t, err);
 	if (ret)
 		return ret;
 	p->nunits = p->units.n;
@@ -438,6 +481,10 @@ static void perf_close(struct pmu__drv *d)
 			p->sys->munmap(p->sys->ctx, p->page[i], p->page_size);
 	for (g = 0; p->fd && g < p->ngrp; g++)
 		close_group(p, &p->grp[g]);
+	for (i = 0; p->cgfd && i < p->nev; i++)
+		if (p->cgfd[i] >= 0)
+			close(p->cgfd[i]);
+	free(p->cgfd);
 	pmu__perf_units_free(&p->units);
 	free(p->page);
 	free(p->fd);
@@ -469,6 +516,7 @@ static int perf_open(struct pmu__drv *d, const struct pmu__ev *ev, size_t nev,
 	p->st = st;
 	p->nev = nev;
 	p->target = t->kind;
+	p->start_stopped = t->start_stopped;
 	p->inherit = t->kind == PMU__TARGET_CHILD ||
 		     (t->inherit && t->kind != PMU__TARGET_CPUS);
 	ret = open_all(p, t, err);

@@ -29,6 +29,7 @@ struct pmu__perf {
 	struct perf_event_attr *attr; /* own copies: fallbacks adjust them */
 	enum pmu__target_kind target;
 	bool inherit;
+	bool start_stopped;  /* no enable_on_exec: the session starts it */
 	struct pmu__perf_units units;
 	size_t nunits;
 	bool *gone;         /* [unit]: its thread exited before it was opened */
@@ -36,6 +37,7 @@ struct pmu__perf {
 			       kept in gone once a group's attempts end */
 	size_t bad_unit;    /* unit of the open that failed the session */
 	int *fd;            /* [event * nunits + unit], -1 when not open */
+	int *cgfd;          /* [event]: its cgroup directory, -1: none */
 	uint64_t *id;       /* kernel ids, same indexing */
 	struct perf_event_mmap_page **page; /* [event], self only, or NULL */
 	size_t page_size;

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "events/evlist.h"
 #include "session/session.h"
 #include "util/error.h"
+#include "util/cgroup.h"
 #include "util/opts.h"
 
 _Static_assert((int)PMU__TARGET_SELF == (int)PMU_TARGET_SELF &&
@@ -68,6 +71,7 @@ static void free_events(struct pmu_session *s)
 	for (size_t i = 0; i < s->n; i++) {
 		free(s->ev[i].name);
 		free(s->ev[i].spec);
+		free(s->ev[i].cgroup);
 	}
 	s->n = 0;
 	s->ngroups = 0;
@@ -234,4 +238,41 @@ PMU_API const char *pmu_session_model(const struct pmu_session *s)
 	const struct pmu__driver_ops *o = s ? s->drv->ops : NULL;
 
 	return o && o->model_name ? o->model_name(s->drv) : NULL;
+}
+
+PMU_API int pmu_session_set_cgroup(struct pmu_session *s, size_t i,
+				   const char *cgroup, struct pmu_error *err)
+{
+	char path[PATH_MAX], *dup = NULL;
+	int r;
+
+	pmu__error_clear(err);
+	if (!s || i >= s->n || s->open)
+		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
+				  "no such event, or the session is open");
+	if (strcmp(s->drv->ops->name, "perf"))
+		return pmu__error(err, -EOPNOTSUPP, PMU_ERR_USAGE, NULL, -1,
+				  "only the perf driver counts per cgroup");
+	if (cgroup) {
+		r = pmu__cgroup_path(cgroup, path, sizeof(path));
+		if (r == -ENOENT)
+			return pmu__error(err, r, PMU_ERR_NO_TARGET, cgroup, -1,
+					  "no cgroup hierarchy is mounted for "
+					  "perf_event (cgroup2 or v1 "
+					  "perf_event), so no cgroup '%s'",
+					  cgroup);
+		if (r == 0 && access(path, R_OK | X_OK))
+			r = -errno;
+		if (r)
+			return pmu__error(err, r == -EACCES ? r : -ENOENT,
+					  PMU_ERR_NO_TARGET, cgroup, -1,
+					  "no access to cgroup %s: %s", path,
+					  pmu_strerror(r));
+		if (!(dup = strdup(path)))
+			return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL,
+					  -1, "out of memory");
+	}
+	free(s->ev[i].cgroup);
+	s->ev[i].cgroup = dup;
+	return 0;
 }

@@ -25,6 +25,7 @@ static int make_target(struct pmu_session *s, const struct pmu_open_opts *o,
 		.cpus = PMU__OPTS_GET(o, cpus, NULL),
 		.inherit = PMU__OPTS_GET(o, inherit, false),
 		.no_mmap_read = PMU__OPTS_GET(o, no_mmap_read, false),
+		.start_stopped = PMU__OPTS_GET(o, start_stopped, false),
 		.raw_width = s->raw_width,
 	};
 	if (npids && (!pids || (t->kind != PMU__TARGET_PID &&
@@ -114,7 +115,8 @@ PMU_API int pmu_session_open(struct pmu_session *s,
 	if (s->ntool)
 		/* a child's counters start at its exec, by themselves */
 		pmu__session_tool_open(s, t.kind == PMU__TARGET_SELF,
-				       t.kind == PMU__TARGET_CHILD);
+				       t.kind == PMU__TARGET_CHILD &&
+				       !t.start_stopped);
 	return 0;
 }
 

@@ -12,11 +12,43 @@
 
 enum stat_format { STAT_TEXT, STAT_CSV, STAT_JSON };
 
+/* How counts of CPUs and threads are put together (perf's aggr modes). */
+enum stat_aggr {
+	STAT_AGGR_GLOBAL,          /* one figure per event */
+	STAT_AGGR_NONE,            /* -A: one per CPU */
+	STAT_AGGR_THREAD,          /* --per-thread */
+	STAT_AGGR_CORE,
+	STAT_AGGR_SOCKET,
+	STAT_AGGR_DIE,
+	STAT_AGGR_NODE,
+	STAT_AGGR_CACHE,
+};
+
+/* -G NAMES after the first `after` -e options. */
+struct stat_cgroup_opt {
+	size_t after;
+	const char *names;
+};
+
 /* What the command line asked for. */
 struct stat_opts {
 	const char **events;       /* -e values, in order */
 	size_t nevents;
 	bool default_events;       /* no -e: perf's default set */
+	int detailed;              /* -d repeated: 0..3 */
+	bool null_run;             /* -n: no default events */
+	bool transaction;          /* -T */
+	struct stat_cgroup_opt *cgroups; /* -G, in order */
+	size_t ncgroups;
+	enum stat_aggr aggr;
+	int cache_level;           /* --per-cache=LN, 0: the highest */
+	long delay_ms;             /* -D: 0 none, -1 start disabled */
+	long timeout_ms;           /* --timeout, 0 none */
+	long interval_count;       /* --interval-count, 0 none */
+	bool interval_clear;
+	bool metric_only;
+	int big_num;               /* -B 1, --no-big-num 0, default -1 */
+	bool append;               /* --append (with -o) */
 	enum pmu_target_kind target;
 	pid_t *pids;               /* -p / -t lists, in the order given */
 	size_t npids;
@@ -33,8 +65,28 @@ struct stat_opts {
 	char **argv;               /* the command, NULL when none */
 };
 
+/* perf's formats of derived figures. */
+enum stat_mfmt {
+	STAT_MF_RATE,              /* %8.3f */
+	STAT_MF_PCT,               /* %7.2f%% */
+	STAT_MF_IPC,               /* %7.2f and a space */
+	STAT_MF_PCT5,              /* %5.2f%% */
+	STAT_MF_WHOLE,             /* %8.0f */
+};
+
+/* One aggregate of CPUs or threads: what a row's prefix names. */
+struct stat_agg {
+	int cpu, socket, die, core, node, cache_level, cache_id; /* -1: n/a */
+	int tid;
+	char comm[16];
+	int nr;                    /* CPUs (or threads) in it */
+};
+
 /* One printed line: an event over a run, an interval or a mean of runs. */
 struct stat_row {
+	const struct stat_agg *agg; /* NULL: the global figure */
+	const char *cgroup;        /* -G name of the event, NULL: none */
+	bool cgroups;              /* some event has a cgroup (CSV column) */
 	const char *name;
 	const char *unit;          /* "" when the event has none */
 	double scale;              /* raw count -> unit */
@@ -45,6 +97,7 @@ struct stat_row {
 	bool show_running;         /* print (xx.xx%) */
 	double metric;
 	const char *metric_unit;   /* NULL: no derived figure */
+	enum stat_mfmt metric_fmt; /* how the text table prints it */
 	bool metric_is_pct;
 };
 
@@ -58,6 +111,11 @@ struct stat_times {
 
 /* stat_metrics.c: fill metric fields of every row; wall_ns = elapsed. */
 void stat_metrics_compute(struct stat_row *rows, size_t n, double wall_ns);
+/* What --metric-only shows: perf leaves out the per-second rates and
+ * CPUs utilized. */
+bool stat_metric_shown_alone(const struct stat_row *r);
+/* A row's derived figure as the text table prints it. */
+void stat_metric_format(char *buf, size_t sz, const struct stat_row *r);
 
 /* stat_output.c */
 void stat_out_header(FILE *f, const struct stat_opts *o);
@@ -66,6 +124,26 @@ void stat_out_row(FILE *f, const struct stat_opts *o,
 		  const struct stat_row *r, const double *timestamp);
 void stat_out_footer(FILE *f, const struct stat_opts *o,
 		     const struct stat_times *t);
+/* --metric-only: the line of metric names, then one line of values per
+ * aggregate (rows[0..n) of one aggregate each time). */
+void stat_out_metric_header(FILE *f, const struct stat_opts *o,
+			    const struct stat_row *rows, size_t n,
+			    const double *timestamp);
+void stat_out_metric_line(FILE *f, const struct stat_opts *o,
+			  const struct stat_row *rows, size_t n,
+			  const double *timestamp);
+
+/* stat_opts.c: the command line; 0 to go on, -1 when done (--help),
+ * else an exit status (after a message). */
+int stat_parse_args(struct stat_opts *o, int argc, char **argv);
+void stat_opts_free(struct stat_opts *o);
+void stat_usage(FILE *f);
+int stat_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* stat_aggr.c: the aggregates of a session's units, and unit -> index. */
+int stat_aggr_build(struct pmu_session *s, const struct stat_opts *o,
+		    struct stat_agg **aggs, size_t *nagg, size_t **unit_agg,
+		    size_t *nunits);
 
 /* launch.c: fork a command that waits until released, then execs. */
 struct launch {
