@@ -27,7 +27,7 @@ csv_shape() {
 # text_shape FILE: every line's length and its words, numbers as N; the
 # lengths are perf's field widths, which do not depend on the values.
 text_shape() {
-	awk "$_norm"'{ n = length($0); gsub(/ +/, " "); print n ":" $0 }' "$1"
+	awk '{ n = length($0) }'"$_norm"'{ gsub(/ +/, " "); print n ":" $0 }' "$1"
 }
 
 # text_words FILE: the words of every line only (for lines whose width
@@ -35,6 +35,14 @@ text_shape() {
 text_words() {
 	awk "$_norm"'{ gsub(/ +/, " "); sub(/^ /, ""); sub(/ $/, ""); print }' "$1"
 }
+
+# first_lines N FILE: the shape of the first N lines (the header and the
+# first interval: how many intervals fit in a run depends on the load).
+first_lines() {
+	head -n "$1" "$2" >"$2.head"
+	text_shape "$2.head"
+}
+first2() { first_lines 2 "$1"; }
 
 # json_shape FILE: per line, the keys in order and the string values
 # that are not numbers (event names, units, aggregation ids).

@@ -7,7 +7,11 @@
  * switches: N blocking pipe round trips with a child, both pinned to one
  *           CPU so that every round trip switches twice (>= 2N switches)
  * fork:     N children, each touching PAGES fresh pages
+ * threads:  N (<= 3) threads named work0.., for MS ms; in every 40 ms
+ *           thread k is busy for 10 (k + 1) ms, so that over any stretch
+ *           the later threads use more CPU time
  */
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -114,6 +118,52 @@ static void busy(long ms)
 	} while ((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000 < ms);
 }
 
+struct worker {
+	pthread_t t;
+	long k, ms;
+};
+
+static long elapsed_ms(const struct timespec *a)
+{
+	struct timespec b;
+
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	return (b.tv_sec - a->tv_sec) * 1000 + (b.tv_nsec - a->tv_nsec) / 1000000;
+}
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	struct timespec start;
+	char name[16];
+
+	snprintf(name, sizeof(name), "work%ld", w->k);
+	pthread_setname_np(pthread_self(), name);
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while (elapsed_ms(&start) < w->ms) {
+		busy(10 * (w->k + 1));
+		usleep((useconds_t)(40 - 10 * (w->k + 1)) * 1000);
+	}
+	return NULL;
+}
+
+static void threads(long n, long ms)
+{
+	struct worker w[3];
+
+	if (n > 3)
+		n = 3;
+	for (long k = 0; k < n; k++) {
+		w[k] = (struct worker){ .k = k, .ms = ms };
+		if (pthread_create(&w[k].t, NULL, work, &w[k])) {
+			fprintf(stderr, "spin: cannot start a thread\n");
+			exit(2);
+		}
+	}
+	for (long k = 0; k < n; k++)
+		pthread_join(w[k].t, NULL);
+}
+
 static int step(char **argv, int i)
 {
 	const char *s = argv[i];
@@ -121,6 +171,11 @@ static int step(char **argv, int i)
 	if (!strcmp(s, "fork")) {
 		fork_children(arg_num(argv[i + 1], s),
 			      arg_num(argv[i + 1] ? argv[i + 2] : NULL, s));
+		return 3;
+	}
+	if (!strcmp(s, "threads")) {
+		threads(arg_num(argv[i + 1], s),
+			arg_num(argv[i + 1] ? argv[i + 2] : NULL, s));
 		return 3;
 	}
 	long v = arg_num(argv[i + 1], s);

@@ -50,7 +50,7 @@ struct stat_ctx {
 	struct pmu_session *s;     /* session of the current run */
 	size_t n;                  /* events */
 	size_t nuser;              /* of which the user named (-e) */
-	const char **cgroup;       /* [n]: -G name of each event */
+	char **cgroup;             /* [n]: -G name of each event */
 	bool any_cgroup;
 	struct stat_agg *agg;      /* aggregates of the current run */
 	size_t nagg, *unit_agg, nunits;
@@ -187,7 +187,10 @@ static int set_cgroup(struct stat_ctx *c, size_t i, const char *name,
 	snprintf(buf, sizeof(buf), "%.*s", (int)len, name);
 	if (pmu_session_set_cgroup(c->s, i, buf, &err) < 0)
 		return stat_usage_error("%s", err.message);
-	c->cgroup[i] = name;
+	if (!c->cgroup[i] && !(c->cgroup[i] = strdup(buf))) {
+		pmu_tool_err("out of memory");
+		return EXIT_PMU_INPUT;
+	}
 	return 0;
 }
 
@@ -311,7 +314,7 @@ static int open_session(struct stat_ctx *c, pid_t child)
 		for (size_t i = 0; i < c->n; i++)
 			if (c->cgroup[i])
 				rc = rc ? rc : set_cgroup(c, i, c->cgroup[i],
-							  strcspn(c->cgroup[i], ","));
+							  strlen(c->cgroup[i]));
 	}
 	free(ecount);
 	return rc ? rc : open_target(c, child);
@@ -424,6 +427,11 @@ static int build_aggregates(struct stat_ctx *c, bool first)
 	if (!c->s) {
 		c->agg = calloc(1, sizeof(*c->agg));
 		r = c->agg ? 0 : -ENOMEM;
+	}
+	if (r == -ENOENT && c->o->aggr == STAT_AGGR_CACHE) {
+		pmu_tool_err("--per-cache: sysfs lists no cache of level %d "
+			     "for these CPUs", c->o->cache_level);
+		return EXIT_PMU_INPUT;
 	}
 	if (r) {
 		pmu_tool_err("cannot tell which %s the counts belong to: %s",
@@ -1080,6 +1088,8 @@ static pid_t *all_threads(size_t *n)
 static void ctx_free(struct stat_ctx *c)
 {
 	pmu_session_free(c->s);
+	for (size_t i = 0; c->cgroup && i < c->n; i++)
+		free(c->cgroup[i]);
 	free(c->cgroup);
 	free(c->agg);
 	free(c->unit_agg);

@@ -41,6 +41,8 @@ static int topo_agg(int cpu, const struct stat_opts *o, struct stat_agg *a)
 		a->node = t.node;
 		break;
 	case STAT_AGGR_CACHE:
+		if (t.cache_level < 0)
+			return -ENOENT; /* no cache of that level */
 		a->socket = t.socket;
 		a->die = t.die;
 		a->cache_level = t.cache_level;

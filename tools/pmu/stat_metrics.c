@@ -57,28 +57,38 @@ static bool is_clock(const char *name)
 	return name_is(name, "task-clock") || name_is(name, "cpu-clock");
 }
 
+/* Figures pair events of the same cgroup only (-G), as perf's do. */
+static bool same_cgroup(const struct stat_row *a, const struct stat_row *b)
+{
+	return a->cgroup == b->cgroup ||
+	       (a->cgroup && b->cgroup && !strcmp(a->cgroup, b->cgroup));
+}
+
 static const struct stat_row *find_ok(const struct stat_row *rows, size_t n,
-				      const char *base)
+				      const char *base,
+				      const struct stat_row *of)
 {
 	for (size_t i = 0; i < n; i++)
-		if (rows[i].status == PMU_EVENT_OK && name_is(rows[i].name, base))
+		if (rows[i].status == PMU_EVENT_OK &&
+		    name_is(rows[i].name, base) && same_cgroup(&rows[i], of))
 			return &rows[i];
 	return NULL;
 }
 
-static const struct stat_row *find_clock(const struct stat_row *rows, size_t n)
+static const struct stat_row *find_clock(const struct stat_row *rows, size_t n,
+					 const struct stat_row *of)
 {
-	const struct stat_row *r = find_ok(rows, n, "task-clock");
+	const struct stat_row *r = find_ok(rows, n, "task-clock", of);
 
-	return r ? r : find_ok(rows, n, "cpu-clock");
+	return r ? r : find_ok(rows, n, "cpu-clock", of);
 }
 
 /* perf's aborted cycles: transactions begun but not committed. */
 static bool apply_aborted(struct stat_row *r, const struct stat_row *rows,
 			  size_t n)
 {
-	const struct stat_row *t = find_ok(rows, n, "cpu/cycles-t/");
-	const struct stat_row *c = find_ok(rows, n, "cycles");
+	const struct stat_row *t = find_ok(rows, n, "cpu/cycles-t/", r);
+	const struct stat_row *c = find_ok(rows, n, "cycles", r);
 	double d;
 
 	if (!name_is(r->name, "cpu/cycles-ct/") || !t || !c)
@@ -100,7 +110,7 @@ static bool apply_ratio(struct stat_row *r, const struct stat_row *rows,
 
 		if (!name_is(r->name, q->event))
 			continue;
-		b = find_ok(rows, n, q->base);
+		b = find_ok(rows, n, q->base, r);
 		if (!b)
 			continue;
 		/* factor < 0: the inverse ratio (base per event) */
@@ -146,10 +156,9 @@ static void apply_rate(struct stat_row *r, const struct stat_row *clock)
 
 void stat_metrics_compute(struct stat_row *rows, size_t n, double wall_ns)
 {
-	const struct stat_row *clock = find_clock(rows, n);
-
 	for (size_t i = 0; i < n; i++) {
 		struct stat_row *r = &rows[i];
+		const struct stat_row *clock = find_clock(rows, n, r);
 
 		r->metric_unit = NULL;
 		r->metric_is_pct = false;

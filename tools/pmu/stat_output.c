@@ -256,8 +256,9 @@ static void text_row(FILE *f, const struct stat_opts *o,
 	 * column and a wider blank where the figure would be */
 	fprintf(f, " %-4s %-*s", has_unit(r) ? r->unit : "", ok ? 32 : 25,
 		r->name);
-	if (r->cgroup)
-		fprintf(f, " %s", r->cgroup);
+	/* once any event has a cgroup, every row has the column */
+	if (r->cgroups)
+		fprintf(f, " %s", r->cgroup ? r->cgroup : "");
 	if (ok)
 		text_metric(f, r);
 	else
