@@ -1127,7 +1127,7 @@ static int open_output(struct stat_ctx *c)
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o = { 0 };
-	struct stat_ctx c = { .o = &o, .out = stderr };
+	struct stat_ctx c = { .o = &o, .out = stderr, .explain = SIZE_MAX };
 	sigset_t block;
 	int rc;
 

@@ -412,7 +412,7 @@ void stat_out_metric_line(FILE *f, const struct stat_opts *o,
 			  const struct stat_row *rows, size_t n,
 			  const double *ts)
 {
-	char name[256], val[64];
+	char name[256], val[64], text[64];
 	const char *v;
 	bool first = true;
 
@@ -437,13 +437,16 @@ void stat_out_metric_line(FILE *f, const struct stat_opts *o,
 		if (!stat_metric_shown_alone(r))
 			continue;
 		metric_name(name, sizeof(name), r);
-		metric_value(val, sizeof(val), r);
+		metric_value(text, sizeof(text), r);
+		memcpy(val, text, sizeof(val));
 		w = strlen(name) > METRIC_ONLY_LEN ? strlen(name) + 1
 						   : METRIC_ONLY_LEN;
+		/* CSV and JSON take the number alone, as perf's */
 		for (v = val; *v == ' '; v++)
 			;
+		val[v - val + strspn(v, "0123456789.-")] = '\0';
 		if (o->format == STAT_TEXT)
-			fprintf(f, "%*s ", (int)w, val);
+			fprintf(f, "%*s ", (int)w, text);
 		else if (o->format == STAT_CSV)
 			fprintf(f, "%s%s", v, o->sep);
 		else
