@@ -314,7 +314,8 @@ static int pmus_with_alias(const char *root, const char *name, char ***out,
 	*out = v;
 	if (de)
 		return -ENOMEM;
-	qsort(v, *n, sizeof(*v), cmp_str);
+	if (*n)
+		qsort(v, *n, sizeof(*v), cmp_str);
 	return 0;
 }
 
