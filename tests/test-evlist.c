@@ -767,6 +767,134 @@ static void test_tool_events(void **state)
 	pmu__evlist_clear(&l);
 }
 
+/*
+ * Every way the event-list parser can fail, one row per place in
+ * evlist.c that reports an error (out of memory aside): the return value
+ * is err->code, the kind is set and the message says something, and
+ * nothing is appended.  Fixtures: uncore_x's "bad" format file is
+ * malformed, its events/adir a directory; tracefs's bad:notnum has an id
+ * that is no number.
+ */
+#define X50 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+#define X300 X50 X50 X50 X50 X50 X50   /* past NAME_MAX and a term's 255 */
+
+struct path_row {
+	int line;
+	const char *str;
+	enum pmu_error_kind kind;
+	const char *model;     /* the context's default model, or NULL */
+	bool no_tracefs;       /* a tracefs root that does not exist */
+};
+
+static const struct path_row path_rows[] = {
+	/* fail_empty, fail_syntax */
+	{ __LINE__, "", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "cs,", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "cs,,x", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "{}", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "{cs,}", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "cs}", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "cs,}", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "{cs,{x}}", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "{cs", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "{cs}x", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "{cs}:u k", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "c s", PMU_ERR_SYNTAX, NULL, false },
+	/* modifiers: missing, repeated, too many p, unknown */
+	{ __LINE__, "cs:", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "cs:uu", PMU_ERR_REPEATED, NULL, false },
+	{ __LINE__, "cs:pppp", PMU_ERR_BAD_MODIFIER, NULL, false },
+	{ __LINE__, "{cs}:z", PMU_ERR_BAD_MODIFIER, NULL, false },
+	/* names: unknown with and without near names, raw, cache */
+	{ __LINE__, "cylces", PMU_ERR_UNKNOWN_EVENT, NULL, false },
+	{ __LINE__, "qwertyuiopasdf", PMU_ERR_UNKNOWN_EVENT, NULL, false },
+	{ __LINE__, "r10000000000000000", PMU_ERR_BAD_VALUE, NULL, false },
+	{ __LINE__, "iTLB-stores", PMU_ERR_UNKNOWN_EVENT, NULL, false },
+	{ __LINE__, ":u", PMU_ERR_SYNTAX, NULL, false },
+	/* a default model: its own message, its own refusal */
+	{ __LINE__, "INST_RETIRD", PMU_ERR_UNKNOWN_EVENT, "p6", false },
+	{ __LINE__, "INST_RETIRED:c=999", PMU_ERR_BAD_VALUE, "p6", false },
+	/* tracepoints: no name, unknown, unreadable id, globs */
+	{ __LINE__, "sched:", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "nosys:noevent", PMU_ERR_UNKNOWN_EVENT, NULL, false },
+	{ __LINE__, "sched:nope:u", PMU_ERR_UNKNOWN_EVENT, NULL, false },
+	{ __LINE__, "bad:notnum", PMU_ERR_SYSTEM, NULL, false },
+	{ __LINE__, "sched:nomatch*", PMU_ERR_UNKNOWN_EVENT, NULL, false },
+	{ __LINE__, "s*:x", PMU_ERR_SYSTEM, NULL, true },
+	{ __LINE__, "sched:" X300 "*", PMU_ERR_UNKNOWN_EVENT, NULL, false },
+	{ __LINE__, "sched:sched_s*:q", PMU_ERR_BAD_MODIFIER, NULL, false },
+	/* dynamic PMUs: names, slashes, terms, values, aliases */
+	{ __LINE__, "/x/", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "cpu/event=1", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "../x/", PMU_ERR_UNKNOWN_PMU, NULL, false },
+	{ __LINE__, "nopmu/x/", PMU_ERR_UNKNOWN_PMU, NULL, false },
+	{ __LINE__, "cpu/=1/", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "cpu/event=1,/", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "cpu/event=1,,umask=1/", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "cpu/event=1," X300 "=1/", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "cpu/config/", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "msr/config=zz/", PMU_ERR_BAD_VALUE, NULL, false },
+	{ __LINE__, "msr/config=0x10000000000000000/", PMU_ERR_BAD_VALUE, NULL, false },
+	{ __LINE__, "cpu/event=1,foo=2/", PMU_ERR_BAD_MODIFIER, NULL, false },
+	{ __LINE__, "msr/tcs/", PMU_ERR_UNKNOWN_EVENT, NULL, false },
+	{ __LINE__, "uncore_x/broken/", PMU_ERR_BAD_MODIFIER, NULL, false },
+	{ __LINE__, "uncore_x/bad=1/", PMU_ERR_SYSTEM, NULL, false },
+	{ __LINE__, "cpu/event=zz/", PMU_ERR_BAD_VALUE, NULL, false },
+	{ __LINE__, "cpu/event=0x100000/", PMU_ERR_BAD_VALUE, NULL, false },
+	{ __LINE__, "uncore_x/adir/", PMU_ERR_SYSTEM, NULL, false },
+	{ __LINE__, "cpu/event=1/x", PMU_ERR_BAD_MODIFIER, NULL, false },
+	/* catalogs: no name, unknown model, the encoder's own refusals */
+	{ __LINE__, "::x", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "zen44::RETIRED_OPS", PMU_ERR_UNKNOWN_PMU, NULL, false },
+	{ __LINE__, "zen4::RETIRED_OPZ", PMU_ERR_UNKNOWN_EVENT, NULL, false },
+	{ __LINE__, "zen4::RETIRED_OPS:c=999", PMU_ERR_BAD_VALUE, NULL, false },
+	{ __LINE__, "zen4::ibs_op", PMU_ERR_SYNTAX, NULL, false },
+	/* aliases: the expansion's own refusal */
+	{ __LINE__, "tsc:uu", PMU_ERR_REPEATED, NULL, false },
+	/* list syntax after a member */
+	{ __LINE__, "cs x,y", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "{cs} {x}", PMU_ERR_SYNTAX, NULL, false },
+};
+
+static void test_every_error_path(void **state)
+{
+	(void)state;
+	if (!have_fixtures())
+		skip();
+	for (size_t i = 0; i < sizeof(path_rows) / sizeof(path_rows[0]); i++) {
+		const struct path_row *r = &path_rows[i];
+		struct pmu__parse_ctx ctx = fixture_ctx;
+		struct pmu_error err = { .size = sizeof(err) };
+		struct pmu__evlist l = { 0 };
+		int rc;
+
+		ctx.default_model = r->model;
+		if (r->no_tracefs)
+			ctx.tracefs_root = "/nonexistent-tracefs";
+		rc = pmu__evlist_parse(&l, r->str, &ctx, &err);
+		if (rc >= 0 || rc != err.code || err.kind != r->kind ||
+		    !err.message[0] || l.n || l.ev)
+			fail_msg("row at line %d ('%.40s'): rc %d, code %d, kind "
+				 "%s (want %s), message '%s', %zu events",
+				 r->line, r->str, rc, err.code,
+				 pmu_error_kind_name(err.kind),
+				 pmu_error_kind_name(r->kind), err.message, l.n);
+	}
+	/* no list, no string: a usage error, with the same agreement */
+	{
+		struct pmu_error err = { .size = sizeof(err) };
+		struct pmu__evlist l = { 0 };
+
+		int rc = pmu__evlist_parse(NULL, "cs", NULL, &err);
+
+		assert_int_equal(rc, err.code);
+		assert_int_equal(err.kind, PMU_ERR_USAGE);
+		rc = pmu__evlist_parse(&l, NULL, NULL, &err);
+		assert_int_equal(rc, err.code);
+		assert_int_equal(err.kind, PMU_ERR_USAGE);
+	}
+}
+
 /* pmu_event_list_parse(): the parser's events through the public API.
  * Expected values are <linux/perf_event.h> constants and, for the zen4
  * event, its PERF_CTL by hand: event 0xc1 | USR (16) | INT (20) | EN (22). */
@@ -998,6 +1126,7 @@ int main(void)
 		cmocka_unit_test(test_expansion_errors),
 		cmocka_unit_test(test_tool_events),
 		cmocka_unit_test(test_list_parse),
+		cmocka_unit_test(test_every_error_path),
 		cmocka_unit_test(test_real_machine),
 		cmocka_unit_test(test_format_parse),
 		cmocka_unit_test(test_format_apply),

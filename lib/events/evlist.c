@@ -217,7 +217,7 @@ static int apply_mods(struct parser *p, struct pmu__ev *d,
 				    strlen(tok), off, "modifier '%c' given "
 				    "twice in '%s' (each one at most once)",
 				    mods[i], tok);
-		if (mods[i] != 'p' && mods[i] != ' ')
+		if (mods[i] != 'p')
 			seen[strlen(seen)] = mods[i];
 		if (mods[i] == 'p') {
 			if (++np > 3)
@@ -661,6 +661,7 @@ static int parse_pmu_event(struct parser *p, struct evbuild *b)
 	char pmu[NAME_MAX + 1];
 	struct pmuterm pt = { .pmu = pmu };
 	uint32_t type;
+	int r;
 
 	if (plen == 0)
 		return fail_syntax(p, b->off, "missing PMU name before '/'");
@@ -677,8 +678,10 @@ static int parse_pmu_event(struct parser *p, struct evbuild *b)
 	if (is_core_pmu(pmu))
 		b->d.flags |= PMU__EV_HW;
 	pt.off = b->off + plen + 1;
-	if (apply_terms(p, b, &pt, open + 1, (size_t)(close - open - 1)) < 0)
-		return -EINVAL;
+	/* the terms' own code: what err->code says (EISDIR, ENOMEM...) */
+	r = apply_terms(p, b, &pt, open + 1, (size_t)(close - open - 1));
+	if (r < 0)
+		return r;
 	mods = close + 1;
 	if (*mods == '\0')
 		return 0;
@@ -991,8 +994,7 @@ static int fail_empty(struct parser *p, size_t at, bool in_group,
 {
 	char c = p->str[at];
 
-	if (c == '{')
-		return fail_syntax(p, at, "nested groups are not supported");
+	/* ('{' never starts a member: groups are parsed before members) */
 	if (c == '}' && !in_group)
 		return fail_syntax(p, at, "unexpected '}'");
 	if (c == '}')
@@ -1046,11 +1048,14 @@ static int group_mods(struct parser *p, size_t open, size_t close,
 	text = strndup(s + open, end - open);
 	if (!text)
 		return -ENOMEM;
-	r = apply_mods(p, &scratch, text + (start - open), end - start, text,
-		       open);
+	/* a blank is said as such, not as an unknown modifier ' ' */
+	r = 0;
 	for (size_t i = start; r == 0 && i < end; i++)
 		if (isspace((unsigned char)s[i]))
 			r = fail_syntax(p, i, "unexpected whitespace in modifiers");
+	if (r == 0)
+		r = apply_mods(p, &scratch, text + (start - open), end - start,
+			       text, open);
 	if (r == 0)
 		memmove(text, text + (start - open), end - start + 1);
 	if (r < 0) {
