@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "util/cgroup.h"
 #include "util/host.h"
 
 /* A fake / tree: each row describes the files, then what must be read. */
@@ -239,6 +240,43 @@ static void test_topology(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* The hierarchy perf_event uses: v1 with the perf_event controller
+ * over cgroup2, cgroup2 without it, neither: ENOENT. */
+static void test_cgroup_mount(void **state)
+{
+	static const struct { const char *text, *want; int rc; } mrows[] = {
+		{ "30 25 0:27 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw\n"
+		  "31 25 0:28 / /sys/fs/cgroup/pe rw - cgroup cgroup rw,perf_event\n",
+		  "/sys/fs/cgroup/pe", 0 },
+		{ "30 25 0:27 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw\n"
+		  "31 25 0:28 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n",
+		  "/sys/fs/cgroup/unified", 0 },
+		{ "22 1 8:1 / / rw - ext4 /dev/sda1 rw\n", "", -ENOENT },
+		{ "garbage line\n31 25 0:28 / /cg rw - cgroup cgroup perf_event,rw\n",
+		  "/cg", 0 },
+	};
+	char path[] = "/tmp/pmu-mountinfo-XXXXXX", buf[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(mrows) / sizeof(mrows[0]); i++) {
+		int fd = mkstemp(path);
+		FILE *f = fdopen(fd, "w");
+
+		assert_non_null(f);
+		fputs(mrows[i].text, f);
+		fclose(f);
+		buf[0] = '\0';
+		assert_int_equal(pmu__cgroup_mount_at(path, buf, sizeof(buf)),
+				 mrows[i].rc);
+		if (!mrows[i].rc)
+			assert_string_equal(buf, mrows[i].want);
+		unlink(path);
+		strcpy(path, "/tmp/pmu-mountinfo-XXXXXX");
+	}
+	assert_int_equal(pmu__cgroup_mount_at("/nonexistent/mountinfo", buf,
+					      sizeof(buf)), -ENOENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -246,6 +284,7 @@ int main(void)
 		cmocka_unit_test(test_real_host),
 		cmocka_unit_test(test_bad_size),
 		cmocka_unit_test(test_topology),
+		cmocka_unit_test(test_cgroup_mount),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1111,6 +1111,45 @@ static void test_read_unit(void **state)
 	fake_proc_remove(root);
 }
 
+/* A cgroup event: its directory's descriptor where the pid goes, with
+ * PERF_FLAG_PID_CGROUP, on every CPU; others keep pid -1.  Only
+ * system-wide targets take one. */
+static void test_cgroup_events(void **state)
+{
+	struct fixture *f = *state;
+	struct pmu_open_opts o = PMU_OPTS_INIT(pmu_open_opts,
+					       .target = PMU_TARGET_CPUS,
+					       .cpus = "0");
+	struct pmu_open_opts self = PMU_OPTS_INIT(pmu_open_opts);
+	struct pmu_error err = { .size = sizeof(err) };
+	char dir[] = "/tmp/pmu-cg-XXXXXX";
+
+	assert_non_null(mkdtemp(dir));
+	add_abc(f->s);
+	f->s->ev[1].cgroup = strdup(dir);
+	assert_int_equal(pmu_session_open(f->s, &self, &err), -EINVAL);
+	assert_int_equal(err.kind, PMU_ERR_USAGE);
+	assert_non_null(strstr(err.message, "system-wide"));
+	assert_int_equal(pmu_session_open(f->s, &o, &err), 0);
+	assert_int_equal(f->k.nop, 3);
+	assert_int_equal(f->k.op[0].pid, -1);
+	assert_false(f->k.op[0].flags & PERF_FLAG_PID_CGROUP);
+	assert_true(f->k.op[1].pid >= 0);
+	assert_true(f->k.op[1].flags & PERF_FLAG_PID_CGROUP);
+	assert_int_equal(f->k.op[1].cpu, 0);
+	assert_int_equal(f->k.op[2].pid, -1);
+	pmu_session_free(f->s);
+	f->s = NULL;
+	rmdir(dir);
+	/* a directory that is gone: named */
+	f->s = pmu__session_new_on(pmu__perf_driver_new(&f->sys), true, NULL);
+	add_abc(f->s);
+	f->s->ev[0].cgroup = strdup(dir);
+	assert_int_equal(pmu_session_open(f->s, &o, &err), -ENOENT);
+	assert_int_equal(err.kind, PMU_ERR_NO_TARGET);
+	assert_non_null(strstr(err.message, dir));
+}
+
 /* Listed threads, each once; one that does not exist fails the open. */
 static void test_tid_list(void **state)
 {
@@ -1298,6 +1337,7 @@ int main(void)
 		T(test_pid_list),
 		T(test_tid_list),
 		T(test_read_unit),
+		T(test_cgroup_events),
 		cmocka_unit_test(test_pid_vanished),
 		T(test_pid_retry_forgets_gone),
 		cmocka_unit_test(test_guest_fallback),
