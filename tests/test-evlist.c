@@ -904,7 +904,8 @@ static void test_list_parse(void **state)
 	struct pmu_error err = { .size = sizeof(err) };
 	struct pmu_event_desc d[4];
 	unsigned char older[sizeof(d[0]) * 2];
-	size_t small = offsetof(struct pmu_event_desc, pmu);
+	/* an older struct: ended before pmu, rounded as a struct is */
+	size_t small = (offsetof(struct pmu_event_desc, pmu) + 7) & ~(size_t)7;
 
 	(void)state;
 	assert_int_equal(pmu_event_list_parse("cycles:u,{cs,page-faults}:k",
@@ -960,6 +961,8 @@ static void test_list_parse(void **state)
 	d[0].size = 0;
 	assert_int_equal(pmu_event_list_parse("cs", NULL, d, 1, &err), -EINVAL);
 	assert_int_equal(err.kind, PMU_ERR_USAGE);
+	d[0].size = small + 1;
+	assert_int_equal(pmu_event_list_parse("cs", NULL, d, 1, &err), -EINVAL);
 }
 
 static int read_u64_file(const char *path, uint64_t *v)

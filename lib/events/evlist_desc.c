@@ -121,7 +121,9 @@ PMU_API ssize_t pmu_event_list_parse(const char *list,
 
 	if (ret)
 		return ret;
-	if (out && n && !pmu__out_ok(out, stride))
+	/* the size of some release's struct: aligned, never garbage */
+	if (out && n && (!pmu__out_ok(out, stride) || stride > 65536 ||
+			 stride % _Alignof(struct pmu_event_desc)))
 		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
 				  "pmu_event_list_parse: set out[0].size");
 	ctx.default_model = model ? model : pmu_event_host_model();

@@ -36,9 +36,11 @@ else
 fi
 
 # Tool events: ns, the value its own run time, <not counted> at zero.
-both -x, -e duration_time,user_time,system_time,task-clock -- "$SPIN" spin 60
+# (The workload spends time in user and in kernel mode, so that no
+# figure is zero by chance.)
+both -x, -e duration_time,user_time,system_time,task-clock -- "$SPIN" spin 60 pages 30000
 same_output "tool events -x,: perf's rows" csv_shape
-both -e duration_time,user_time,system_time,task-clock -- "$SPIN" spin 60
+both -e duration_time,user_time,system_time,task-clock -- "$SPIN" spin 60 pages 30000
 same_output "tool events: perf's table" text_shape
 dur=$(awk -F, '$3 == "duration_time" { print $1 }' <(perf stat -x, -e duration_time -- "$SPIN" spin 60 2>&1 >/dev/null))
 "$PMU" stat -x, -e duration_time,user_time -- "$SPIN" spin 60 2>"$TMP/o" >/dev/null
