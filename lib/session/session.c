@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <limits.h>
 #include <string.h>
@@ -41,6 +42,7 @@ struct pmu_session *pmu__session_new_on(struct pmu__drv *drv, bool own,
 	}
 	s->drv = drv;
 	s->own_drv = own;
+	s->in_place_min = sizeof(struct pmu_value);
 	return s;
 }
 
@@ -76,6 +78,7 @@ static void free_events(struct pmu_session *s)
 	s->n = 0;
 	s->ngroups = 0;
 	s->ntool = 0;
+	s->in_place_min = sizeof(struct pmu_value);
 }
 
 void pmu__session_close(struct pmu_session *s)
@@ -193,6 +196,7 @@ PMU_API int pmu_session_add(struct pmu_session *s, const char *events,
 		memcpy(s->ev + s->n, l.ev, l.n * sizeof(*l.ev));
 		for (size_t i = 0; i < l.n; i++)
 			s->ntool += l.ev[i].tool != PMU__TOOL_NONE;
+		s->in_place_min = s->ntool ? SIZE_MAX : sizeof(struct pmu_value);
 		s->n += l.n;
 		s->ngroups = l.ngroups;
 		l.n = 0;

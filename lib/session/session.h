@@ -26,6 +26,9 @@ struct pmu_session {
 	bool raw_width;          /* open with hardware-width counters */
 	pid_t pid1;              /* a one-process target's pid list */
 	size_t ntool;            /* tool events among ev (session_tool.c) */
+	size_t in_place_min;     /* element sizes read straight into the
+				    caller's array: sizeof(struct
+				    pmu_value) and up, none with tools */
 	struct {
 		bool self, running;
 		uint64_t t_on, dur;      /* ns, CLOCK_MONOTONIC */
