@@ -428,8 +428,10 @@ static void init_out(const struct pmu__model *m, struct pmu_encoding *out)
 	memset(out->codes, 0, sizeof(out->codes));
 	out->fstr[0] = '\0';
 	out->perf_fstr[0] = '\0';
-	memset(&out->has_perf, 0, sizeof(*out) -
+	memset(&out->has_perf, 0, offsetof(struct pmu_encoding, perf_pmu) -
 	       offsetof(struct pmu_encoding, has_perf));
+	out->perf_pmu[0] = '\0';
+	out->sample_period = 0;
 	out->size = sz;
 	pmu__strlcpy(out->pmu, m->name, sizeof(out->pmu));
 }

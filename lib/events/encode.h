@@ -100,8 +100,17 @@ int pmu__encode_fail(struct pmu_encoding *out, struct pmu_error *err,
 		     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* PMU_IBS_FETCH / PMU_IBS_OP when name[0..n) is "ibs_fetch" / "ibs_op",
- * else -1. */
-int pmu__encode_ibs_kind(const char *name, size_t n);
+ * else -1: on the encoding path of every event, so the first letters
+ * decide inline. */
+int pmu__encode_ibs_kind_slow(const char *name, size_t n);
+
+static inline int pmu__encode_ibs_kind(const char *name, size_t n)
+{
+	if ((n != 6 && n != 9) || (name[0] | 0x20) != 'i' ||
+	    (name[3] != '_'))
+		return -1;
+	return pmu__encode_ibs_kind_slow(name, n);
+}
 
 /* An IBS set-up of kind on model m; rest is what follows the name
  * (":maxcnt=N[:randen|:cnt_ctl]").  Fills out like any encoding, plus

@@ -24,7 +24,7 @@ struct ibs_req {
 	int optval;             /* -1: not given */
 };
 
-int pmu__encode_ibs_kind(const char *name, size_t n)
+int pmu__encode_ibs_kind_slow(const char *name, size_t n)
 {
 	if (n == 9 && !strncasecmp(name, "ibs_fetch", 9))
 		return PMU_IBS_FETCH;

@@ -1109,10 +1109,11 @@ static void ctx_free(struct stat_ctx *c)
 static int open_output(struct stat_ctx *c)
 {
 	const struct stat_opts *o = c->o;
-	time_t now = time(NULL);
+	time_t now;
 
 	if (!o->outfile)
 		return 0;
+	now = time(NULL);
 	c->out = fopen(o->outfile, o->append ? "a" : "w");
 	if (!c->out) {
 		pmu_tool_err("cannot write -o '%s': %s", o->outfile,
@@ -1122,6 +1123,24 @@ static int open_output(struct stat_ctx *c)
 	}
 	fprintf(c->out, "# started on %s\n", ctime(&now));
 	return 0;
+}
+
+/* Whether the locale the environment names for numbers may group
+ * digits: C, POSIX and C.<charset> never do, and loading them (as
+ * setlocale would) costs every run files and memory for nothing. */
+static bool numeric_locale_groups(void)
+{
+	static const char *const vars[] = { "LC_ALL", "LC_NUMERIC", "LANG" };
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		const char *v = getenv(vars[i]);
+
+		if (!v || !*v)
+			continue;
+		return strcmp(v, "C") && strcmp(v, "POSIX") &&
+		       strncmp(v, "C.", 2);
+	}
+	return false;
 }
 
 int cmd_stat(int argc, char **argv)
@@ -1141,9 +1160,12 @@ int cmd_stat(int argc, char **argv)
 		ctx_free(&c);
 		return rc < 0 ? 0 : rc;
 	}
-	/* -B, perf's default in the text table: the locale's separators */
-	if (o.format == STAT_TEXT && o.big_num != 0)
+	/* -B, perf's default in the text table: the locale's separators;
+	 * a locale without any prints the same digits, without the cost */
+	if (o.format == STAT_TEXT && o.big_num != 0 && numeric_locale_groups())
 		setlocale(LC_NUMERIC, "");
+	else
+		o.big_num = 0;
 	if (o.verbose)
 		pmu_set_print(verbose_print);
 	/* Signals are taken synchronously; the command starts with pmu's
