@@ -28,6 +28,9 @@
 
 struct pmu__pfm_hw;
 
+/* Where a simulated CPU sees a context's PEBS buffer. */
+#define PMU__PFM_PEBS_BASE UINT64_C(0x10000000)
+
 /* What the hardware calls back into the engine with. */
 struct pmu__pfm_hw_cb {
 	/* A PMU interrupt at program counter ip (synchronous: between two
@@ -66,7 +69,8 @@ struct pmu__pfm_hw_ops {
 	/* The CPU the simulated program runs on. */
 	int (*cpu)(const struct pmu__pfm_hw *h);
 	/* Hand the PEBS hardware its buffer: `size` bytes at `mem`
-	 * (perfmon2's pebs format layout).  -ENOSYS without PEBS. */
+	 * (perfmon2's pebs format layout), which the simulated CPU sees
+	 * at linear address PMU__PFM_PEBS_BASE.  -ENOSYS without PEBS. */
 	int (*pebs_buffer)(struct pmu__pfm_hw *h, void *mem, size_t size,
 			   bool mode64, struct pmu_error *err);
 	/* Run `len` bytes of event stream as the monitored program. */

@@ -327,6 +327,7 @@ static int pf_pebs_buffer(struct pmu__pfm_hw *h, void *mem, size_t size,
 				  "has)", h->model->name);
 	s->pebs.buf.mem = mem;
 	s->pebs.buf.size = size;
+	s->pebs.buf.base = PMU__PFM_PEBS_BASE;
 	s->pebs.buf.mode64 = mode64;
 	pmu__sim_wrmsr(&s->sim, PMU_MSR_DS_AREA,
 		       pmu__pebs_fmt_ds_addr(&s->pebs.buf));

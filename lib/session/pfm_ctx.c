@@ -31,11 +31,33 @@ static size_t nreg, capreg;
 static char use_driver[16];
 static char use_model[32];
 
+/* The child's copy of a context: what the engine held is released,
+ * the caller's descriptor stays (a plain pipe end in the child). */
+static void forget(struct pfm_ctx *c)
+{
+	if (c->buf)
+		munmap(c->buf, c->buf_size);
+	if (c->buf_fd >= 0)
+		close(c->buf_fd);
+	if (c->wfd >= 0)
+		close(c->wfd);
+	if (c->watching) {
+		close(c->stop_pipe[0]);
+		close(c->stop_pipe[1]);
+	}
+	pmu__driver_free(c->drv);
+	free(c->sets);
+	free(c);
+}
+
 static void child_after_fork(void)
 {
-	/* the parent's contexts are not the child's: forget them (their
-	 * memory stays, as the child's copy of the parent's heap) */
+	/* perfmon2's contexts were never inherited: the child starts
+	 * with none (its watcher threads did not survive the fork) */
 	pthread_mutex_init(&lock, NULL);
+	for (size_t i = 0; i < nreg; i++)
+		forget(reg[i]);
+	free(reg);
 	reg = NULL;
 	nreg = capreg = 0;
 }
@@ -234,8 +256,16 @@ static int check_create(int flags, const char *fmt, struct pmu_error *err)
 	return 0;
 }
 
+/* Like perfmon2's smpl_buffer_mem_max: one buffer's bound. */
+#define PFM_MAX_BUF ((size_t)256 << 20)
+
 static int make_buffer(struct pfm_ctx *c, size_t size, struct pmu_error *err)
 {
+	if (size > PFM_MAX_BUF)
+		return pmu__error(err, -ENOMEM, PMU_ERR_RESOURCES, "buf_size",
+				  -1, "a %zu-byte sampling buffer is over the "
+				  "%zu MiB a context may have", size,
+				  PFM_MAX_BUF >> 20);
 	c->buf_fd = memfd_create("pmu-sampling-buffer", MFD_CLOEXEC);
 	if (c->buf_fd < 0 || ftruncate(c->buf_fd, (off_t)size))
 		return pmu__error(err, -errno, PMU_ERR_SYSTEM, NULL, -1,

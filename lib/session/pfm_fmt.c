@@ -122,8 +122,6 @@ static int ibs_validate(const struct pfm_ctx *c, int flags, unsigned npmds,
 
 /* ---- Pentium 4 PEBS ---- */
 
-/* Where the simulated CPU sees the buffer (linear address). */
-#define PEBS_BASE UINT64_C(0x10000000)
 
 static bool pebs64(const struct pfm_ctx *c)
 {
@@ -133,7 +131,7 @@ static bool pebs64(const struct pfm_ctx *c)
 static struct pmu__pebs_buf pebs_buf(const struct pfm_ctx *c)
 {
 	return (struct pmu__pebs_buf){ .mem = c->buf, .size = c->buf_size,
-				       .base = PEBS_BASE, .mode64 = pebs64(c) };
+				       .base = PMU__PFM_PEBS_BASE, .mode64 = pebs64(c) };
 }
 
 static bool has_pebs(const struct pmu_hwmodel *m)

@@ -218,15 +218,14 @@ void pmu__pfm_overflow(struct pfm_ctx *c, struct pfm_set *s,
 		switched = true;
 	}
 	if ((ctrl & PFM_OVFL_NOTIFY) && has_notify) {
-		if (notify(c, s, ovfl, ip)) {
-			c->can_restart++;
-		} else {
+		if (!notify(c, s, ovfl, ip)) {
 			/* the queue is full: nothing is dropped silently,
 			 * monitoring waits for the reader */
 			c->msgs_lost++;
 			pmu__pfm_mask(c);
 			ctrl &= ~PFM_OVFL_RESET;
 		}
+		c->can_restart++;
 	}
 	/* a set switched out keeps its resets for its next turn */
 	if ((ctrl & PFM_OVFL_RESET) && !switched) {

@@ -671,7 +671,7 @@ static void print_dfl(struct scn *s, const void *buf, size_t size)
 static void print_pebs(struct scn *s, const void *buf, size_t size, bool m64)
 {
 	struct pmu__pebs_buf b = { (uint8_t *)(uintptr_t)buf, size,
-				   UINT64_C(0x10000000), m64 };
+				   PMU__PFM_PEBS_BASE, m64 };
 	uint64_t n = pmu__pebs_fmt_count(&b);
 
 	say(s, "pebs: records %" PRIu64 " overflows %" PRIu64, n,
@@ -891,7 +891,7 @@ static int ex_buffer(struct scn *s)
 		return bad(s, 0, "the context has no sampling buffer");
 	if (is_pebs(s, &m64)) {
 		struct pmu__pebs_buf b = { (uint8_t *)(uintptr_t)buf, size,
-					   UINT64_C(0x10000000), m64 };
+					   PMU__PFM_PEBS_BASE, m64 };
 
 		if (strcmp(s->tok[2], "count") == 0)
 			check_u64(s, "records", pmu__pebs_fmt_count(&b), want);
