@@ -28,7 +28,12 @@ struct sim_pfm {
 	enum pmu_sim_reg_kind space;
 	uint64_t irq_pmds[PMU__PFM_BV];
 	uint64_t pmc_img[PMU_MODEL_MAX_PMCS]; /* last written, as written */
+	/* PMD i is hardware counter pmd_hw[i] of the core (x86, PowerPC:
+	 * read and written directly), -1 otherwise */
+	int pmd_hw[PMU_MODEL_MAX_PMDS];
+	int hw_pmd[PMU_MAX_CTRS];     /* and back */
 	bool pebs_irq;             /* the last interrupt was PEBS's */
+	int cpu;                   /* where the feeding thread ran */
 	bool ibs_irq;
 };
 
@@ -124,7 +129,10 @@ static void pf_write_pmd(struct pmu__pfm_hw *h, unsigned i, uint64_t v)
 
 	if (r->flags & PMU_REGF_COUNTER)
 		v &= ~r->rsvd_msk;
-	(void)pmu__sim_reg_write(core(p), p->space, r->addr, v);
+	if (p->pmd_hw[i] >= 0)
+		pmu__sim_write_ctr(core(p), (unsigned)p->pmd_hw[i], v);
+	else
+		(void)pmu__sim_reg_write(core(p), p->space, r->addr, v);
 }
 
 static uint64_t pf_read_pmd(struct pmu__pfm_hw *h, unsigned i)
@@ -132,6 +140,8 @@ static uint64_t pf_read_pmd(struct pmu__pfm_hw *h, unsigned i)
 	struct sim_pfm *p = pf_of(h);
 	uint64_t v = 0;
 
+	if (p->pmd_hw[i] >= 0)
+		return core(p)->ctr[p->pmd_hw[i]];
 	(void)pmu__sim_reg_read(core(p), p->space, h->model->pmds[i].addr, &v);
 	return v;
 }
@@ -243,19 +253,17 @@ static void pf_pending(struct pmu__pfm_hw *h, const uint64_t *watch,
 			mark(m, PMU_MSR_P4_COUNTER0 + PMU_P4_PEBS_HW_CTR,
 			     watch, bv);
 	}
-	for (unsigned i = 0; i < m->nr_pmds && width < 64; i++) {
-		uint64_t v, bit;
+	/* the core flags every counter that wrapped at its full width:
+	 * for an emulated counter that is the marker bit W flipping (x86:
+	 * bits W and up were all set; PowerPC: bit 31 becoming 1) */
+	for (uint32_t f = core(p)->ovf_flags; f; f &= f - 1) {
+		int i = p->hw_pmd[__builtin_ctz(f)];
 
-		if (!bv_has(emul, i))
-			continue;
-		v = pf_read_pmd(h, i);
-		bit = v >> width & 1;
-		/* x86 counters run with bit W set until the low part
-		 * wraps; PowerPC's start with it clear and interrupt when
-		 * it becomes 1 */
-		if (m->ovf_dir == PMU_OVF_NEG_TO_NONNEG ? !bit : bit)
+		if (i >= 0 && bv_has(emul, (unsigned)i))
 			bv[i / 64] |= UINT64_C(1) << (i % 64);
 	}
+	core(p)->ovf_flags = 0;
+	(void)width;
 }
 
 /* IBS: writing the control back with Val clear restarts the unit. */
@@ -284,8 +292,11 @@ static void pf_irq_done(struct pmu__pfm_hw *h)
 	const struct pmu_hwmodel *m = h->model;
 
 	if (m->arch == PMU_ARCH_X86) {
-		pmu__sim_reg_write(core(p), PMU_SIM_REG_APIC,
-				   PMU_SIM_APIC_LVTPC, PMU_SIM_PERFCTR_VECTOR);
+		/* where the CPU masked LVTPC on delivery */
+		if (m->quirks & PMU_QUIRK_LVTPC_AUTOMASK)
+			pmu__sim_reg_write(core(p), PMU_SIM_REG_APIC,
+					   PMU_SIM_APIC_LVTPC,
+					   PMU_SIM_PERFCTR_VECTOR);
 		return;
 	}
 	if (m->arch == PMU_ARCH_PPC && m->nr_pmcs &&
@@ -308,10 +319,7 @@ static uint64_t pf_now(const struct pmu__pfm_hw *h)
 
 static int pf_cpu(const struct pmu__pfm_hw *h)
 {
-	int c = sched_getcpu();
-
-	(void)h;
-	return c < 0 ? 0 : c;
+	return cpf_of(h)->cpu;
 }
 
 static int pf_pebs_buffer(struct pmu__pfm_hw *h, void *mem, size_t size,
@@ -379,7 +387,11 @@ static int pf_feed(struct pmu__pfm_hw *h, const char *text, size_t len,
 		.suspend = refuse_suspend, .resume = refuse_suspend,
 		.fed = on_fed, .limit = on_limit, .arg = p,
 	};
+	int c = sched_getcpu();
 
+	/* the CPU the simulated program runs on: this thread's, as it
+	 * starts the piece (a thread may migrate between pieces) */
+	p->cpu = c < 0 ? 0 : c;
 	return pmu__sim_exec(p->d->s, text, len, &hk, err);
 }
 
@@ -411,6 +423,27 @@ static enum pmu_sim_reg_kind space_of(const struct pmu_hwmodel *m)
 	}
 }
 
+/* Which PMDs are plain core counters (x86 and PowerPC; XScale's go
+ * through its extension's registers). */
+static void map_counters(struct sim_pfm *p)
+{
+	const struct pmu_hwmodel *m = p->hw.model;
+
+	for (unsigned k = 0; k < PMU_MAX_CTRS; k++)
+		p->hw_pmd[k] = -1;
+	for (unsigned i = 0; i < PMU_MODEL_MAX_PMDS; i++) {
+		p->pmd_hw[i] = -1;
+		if (i >= m->nr_pmds || m->arch == PMU_ARCH_ARM ||
+		    !(m->pmds[i].flags & PMU_REGF_COUNTER))
+			continue;
+		for (unsigned k = 0; k < m->nr_hw_ctrs; k++)
+			if (m->ctr_addr[k] == m->pmds[i].addr) {
+				p->pmd_hw[i] = (int)k;
+				p->hw_pmd[k] = (int)i;
+			}
+	}
+}
+
 struct pmu__pfm_hw *pmu__sim_pfm_hw(struct pmu__drv *dd)
 {
 	struct sim_drv *d = (struct sim_drv *)dd;
@@ -423,6 +456,7 @@ struct pmu__pfm_hw *pmu__sim_pfm_hw(struct pmu__drv *dd)
 	p->hw = (struct pmu__pfm_hw){ &sim_pfm_ops, d->m };
 	p->d = d;
 	p->space = space_of(d->m);
+	map_counters(p);
 	d->pfm = p;
 	/* the engine takes the interrupt from perfctr's handler */
 	pmu__sim_set_irq(&d->s->sim, on_irq, p);

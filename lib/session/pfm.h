@@ -30,6 +30,10 @@
 #include "model/model.h"
 
 #define PFM_BV PMU__PFM_BV
+/* Words a PMD bit vector can use: no model has more than 64 PMDs, so
+ * the engine's loops look at these only (user bit vectors are checked
+ * against the implemented PMDs, all of them, first). */
+#define PFM_BVU ((PMU_MODEL_MAX_PMDS + 63) / 64)
 #define PFM_MSGQ 8               /* messages queued before masking */
 
 enum pfm_state {
@@ -62,7 +66,7 @@ static inline void bv_clear(uint64_t *bv, unsigned i)
 
 static inline bool bv_empty(const uint64_t *bv)
 {
-	for (unsigned w = 0; w < PFM_BV; w++)
+	for (unsigned w = 0; w < PFM_BVU; w++)
 		if (bv[w])
 			return false;
 	return true;
@@ -79,7 +83,7 @@ static inline bool bv_subset(const uint64_t *a, const uint64_t *b)
 
 static inline void bv_or(uint64_t *a, const uint64_t *b)
 {
-	for (unsigned w = 0; w < PFM_BV; w++)
+	for (unsigned w = 0; w < PFM_BVU; w++)
 		a[w] |= b[w];
 }
 
@@ -107,8 +111,18 @@ struct pfm_set {
 	uint64_t ovfl_pmds[PFM_BV];  /* the last 64-bit overflows */
 	uint64_t povfl_pmds[PFM_BV]; /* hardware overflows not handled */
 	uint64_t reset_pmds[PFM_BV]; /* resets not done yet */
+	/* derived from the above (pmu__pfm_refresh) */
+	uint64_t emul_pmds[PFM_BV];  /* counters emulated to 64 bits */
+	uint64_t watch_pmds[PFM_BV]; /* used PMDs whose overflows count */
 	uint64_t runs, duration, duration_start;
 };
+
+/* Iterate over the set bits i of PMD bit vector bv. */
+#define BV_FOR_EACH(i, bv) \
+	for (unsigned i##_w_ = 0; i##_w_ < PFM_BVU; i##_w_++) \
+		for (uint64_t i##_b_ = (bv)[i##_w_]; i##_b_ && \
+		     ((i) = i##_w_ * 64 + (unsigned)__builtin_ctzll(i##_b_), 1); \
+		     i##_b_ &= i##_b_ - 1)
 
 struct pfm_ctx;
 
@@ -229,9 +243,15 @@ int pmu__pfm_read_pmds(struct pfm_ctx *c, pfarg_pmd_attr_t *r, size_t n,
 int pmu__pfm_read_pmcs(struct pfm_ctx *c, pfarg_pmr_t *r, size_t n,
 		       struct pmu_error *err);
 struct pfm_set *pmu__pfm_find_set(struct pfm_ctx *c, unsigned id);
+/* Recompute a set's derived bit vectors after its registers changed. */
+void pmu__pfm_refresh(const struct pfm_ctx *c, struct pfm_set *s);
 /* Is PMD i of set s emulated to 64 bits by overflow interrupts? */
-bool pmu__pfm_emulated(const struct pfm_ctx *c, const struct pfm_set *s,
-		       unsigned i);
+static inline bool pmu__pfm_emulated(const struct pfm_ctx *c,
+				     const struct pfm_set *s, unsigned i)
+{
+	(void)c;
+	return bv_test(s->emul_pmds, i);
+}
 /* The 64-bit value of PMD i of set s, wherever it lives. */
 uint64_t pmu__pfm_pmd_value(struct pfm_ctx *c, struct pfm_set *s,
 			    unsigned i);

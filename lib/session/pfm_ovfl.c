@@ -31,12 +31,15 @@ void pmu__pfm_reset_pmds(struct pfm_ctx *c, struct pfm_set *s,
 			 const uint64_t *pmds, bool long_reset)
 {
 	bool live = c->on_hw && s == &c->sets[c->active];
+	uint64_t todo[PFM_BVU];
+	unsigned i;
 
-	for (unsigned i = 0; i < c->npmds; i++) {
+	memcpy(todo, pmds, sizeof(todo));
+	BV_FOR_EACH(i, todo) {
 		struct pfm_pmd *p = &s->pmds[i];
 		uint64_t v;
 
-		if (!bv_test(pmds, i))
+		if (i >= c->npmds)
 			continue;
 		bv_clear(s->reset_pmds, i);
 		if (!bv_test(c->cnt_pmds, i)) {
@@ -93,35 +96,43 @@ static uint16_t current_cpu(const struct pfm_ctx *c)
 				: c->hw->ops->cpu(c->hw));
 }
 
-/* Step 2: counters advance by 2^W per hardware overflow; returns the
- * PMDs whose 64-bit value wrapped.  *sw: an overflow switch is due. */
+/* An emulated counter back in the hardware with its marker bit set,
+ * the low part as counted so far. */
+static void rearm(struct pfm_ctx *c, struct pfm_set *s, unsigned i)
+{
+	struct pfm_pmd *p = &s->pmds[i];
+	uint64_t hw = c->hw->ops->read_pmd(c->hw, i);
+
+	p->value = (p->value & ~c->ovfl_mask) | (hw & c->ovfl_mask);
+	pmu__pfm_hw_write_pmd(c, s, i);
+}
+
+/* Step 2: counters advance by 2^W per hardware overflow; the PMDs whose
+ * 64-bit value wrapped go into ovfl.  *sw: an overflow switch is due. */
 static void advance(struct pfm_ctx *c, struct pfm_set *s, const uint64_t *pend,
 		    uint64_t *ovfl, bool *sw)
 {
-	for (unsigned i = 0; i < c->npmds; i++) {
-		struct pfm_pmd *p = &s->pmds[i];
-		bool wrapped = true;
+	uint64_t todo[PFM_BVU];
+	unsigned i;
 
-		if (!bv_test(pend, i) || !bv_test(s->used_pmds, i))
-			continue;
-		bv_clear(s->povfl_pmds, i);
-		if (pmu__pfm_emulated(c, s, i)) {
+	for (unsigned w = 0; w < PFM_BVU; w++) {
+		todo[w] = pend[w] & s->used_pmds[w];
+		s->povfl_pmds[w] &= ~todo[w];
+	}
+	BV_FOR_EACH(i, todo) {
+		struct pfm_pmd *p = &s->pmds[i];
+
+		if (bv_test(s->emul_pmds, i)) {
 			uint64_t old = p->value;
 
 			p->value += c->ovfl_mask + 1;
-			wrapped = p->value < old;
-			if (c->on_hw) {
-				/* re-arm: the low part as counted so far,
-				 * the marker bit back in place */
-				uint64_t hw = c->hw->ops->read_pmd(c->hw, i);
-
-				p->value = (p->value & ~c->ovfl_mask) |
-					   (hw & c->ovfl_mask);
-				pmu__pfm_hw_write_pmd(c, s, i);
+			if (p->value >= old) {
+				/* not a 64-bit overflow: re-arm only */
+				if (c->on_hw)
+					rearm(c, s, i);
+				continue;
 			}
 		}
-		if (!wrapped)
-			continue;
 		bv_set(ovfl, i);
 		if ((s->flags & PFM_SETFL_OVFL_SWITCH) && p->ovflsw_thres &&
 		    --p->ovflsw_thres == 0)
@@ -135,25 +146,23 @@ static unsigned call_format(struct pfm_ctx *c, struct pfm_set *s,
 			    const uint64_t *ovfl, uint64_t ip)
 {
 	struct pfm_ovfl_arg a;
-	unsigned ctrl = 0;
+	unsigned ctrl = 0, i;
 
-	memset(&a, 0, sizeof(a));
 	a.set = s->id;
 	a.ip = ip;
 	a.tstamp = c->hw->ops->now(c->hw);
 	a.cpu = current_cpu(c);
 	current_task(c, &a.tid, &a.pid);
-	for (unsigned i = 0; i < c->npmds; i++) {
+	BV_FOR_EACH(i, ovfl) {
 		const struct pfm_pmd *p = &s->pmds[i];
+		unsigned j;
 
-		if (!bv_test(ovfl, i))
-			continue;
 		a.pmd = i;
 		a.last_reset = p->lval;
 		a.eventid = p->eventid;
 		a.nsmpl = 0;
-		for (unsigned j = 0; j < c->npmds; j++)
-			if (bv_test(p->smpl_pmds, j))
+		BV_FOR_EACH(j, p->smpl_pmds)
+			if (j < c->npmds)
 				a.smpl[a.nsmpl++] = pmu__pfm_pmd_value(c, s, j);
 		ctrl |= c->fmt->handler(c, &a);
 	}
@@ -188,15 +197,14 @@ void pmu__pfm_overflow(struct pfm_ctx *c, struct pfm_set *s,
 {
 	uint64_t ovfl[PFM_BV] = { 0 };
 	bool sw = false, has_notify = false, switched = false;
-	unsigned ctrl;
+	unsigned ctrl, i;
 
 	advance(c, s, pend, ovfl, &sw);
 	if (bv_empty(ovfl))
 		return;
 	memcpy(s->ovfl_pmds, ovfl, sizeof(ovfl));
-	for (unsigned i = 0; i < c->npmds; i++)
-		if (bv_test(ovfl, i) && (s->pmds[i].flags & PFM_REGFL_OVFL_NOTIFY))
-			has_notify = true;
+	BV_FOR_EACH(i, ovfl)
+		has_notify |= (s->pmds[i].flags & PFM_REGFL_OVFL_NOTIFY) != 0;
 	if (c->fmt)
 		ctrl = call_format(c, s, ovfl, ip);
 	else
@@ -234,6 +242,11 @@ void pmu__pfm_overflow(struct pfm_ctx *c, struct pfm_set *s,
 		memcpy(r, s->reset_pmds, sizeof(r));
 		pmu__pfm_reset_pmds(c, s, r, false);
 	}
+	/* wrapped counters still counting without a reset: marker back */
+	if (c->on_hw && s == &c->sets[c->active])
+		BV_FOR_EACH(i, ovfl)
+			if (bv_test(s->emul_pmds, i) && bv_test(s->reset_pmds, i))
+				rearm(c, s, i);
 }
 
 void pmu__pfm_irq(void *arg, uint64_t ip)

@@ -29,15 +29,17 @@ struct pfm_set *pmu__pfm_find_set(struct pfm_ctx *c, unsigned id)
 	return NULL;
 }
 
-bool pmu__pfm_emulated(const struct pfm_ctx *c, const struct pfm_set *s,
-		       unsigned i)
+void pmu__pfm_refresh(const struct pfm_ctx *c, struct pfm_set *s)
 {
-	if (!c->irq_model || !bv_test(c->cnt_pmds, i))
-		return false;
+	for (unsigned w = 0; w < PFM_BV; w++) {
+		s->watch_pmds[w] = s->used_pmds[w] &
+				   (c->intr_pmds[w] | c->cnt_pmds[w]);
+		s->emul_pmds[w] = c->irq_model ? c->cnt_pmds[w] : 0;
+	}
+	/* a counter whose own control turned emulation off */
 	for (unsigned k = 0; k < c->npmcs; k++)
-		if (c->pmd_of_pmc[k] == (int)i && bv_test(s->nemul_pmcs, k))
-			return false;
-	return true;
+		if (c->pmd_of_pmc[k] >= 0 && bv_test(s->nemul_pmcs, k))
+			bv_clear(s->emul_pmds, (unsigned)c->pmd_of_pmc[k]);
 }
 
 static uint64_t mask_of(const struct pfm_ctx *c, const struct pfm_set *s,
@@ -155,6 +157,7 @@ int pmu__pfm_write_pmcs(struct pfm_ctx *c, const pfarg_pmr_t *r, size_t n,
 		}
 		s->pmcs[i] = v;
 		bv_set(s->used_pmcs, i);
+		pmu__pfm_refresh(c, s);
 		if (on_hw(c, s))
 			c->hw->ops->write_pmc(c->hw, i, v);
 	}
@@ -204,6 +207,7 @@ static void store_pmd(struct pfm_ctx *c, const pfarg_pmd_attr_t *r)
 	bv_or(s->used_pmds, p->smpl_pmds);
 	bv_or(s->used_pmds, p->reset_pmds);
 	bv_clear(s->povfl_pmds, i);
+	pmu__pfm_refresh(c, s);
 	if (on_hw(c, s)) {
 		pmu__pfm_hw_write_pmd(c, s, i);
 		/* the set's interrupting PMDs may have grown */

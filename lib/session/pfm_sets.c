@@ -24,6 +24,7 @@ void pmu__pfm_set_reset(struct pfm_ctx *c, struct pfm_set *s)
 	s->id = id;
 	for (unsigned i = 0; i < c->npmcs; i++)
 		s->pmcs[i] = c->m->pmcs[i].dfl_val;
+	pmu__pfm_refresh(c, s);
 }
 
 int pmu__pfm_init_sets(struct pfm_ctx *c)
@@ -43,27 +44,13 @@ static void reload_thresholds(struct pfm_set *s)
 		s->pmds[i].ovflsw_thres = s->pmds[i].ovflsw_ref;
 }
 
-/* The PMDs of s whose overflows can be seen, and the 64-bit emulated
- * ones among them. */
-static void watch_of(const struct pfm_ctx *c, const struct pfm_set *s,
-		     uint64_t *watch, uint64_t *emul)
-{
-	memset(emul, 0, PFM_BV * sizeof(*emul));
-	for (unsigned w = 0; w < PFM_BV; w++)
-		watch[w] = s->used_pmds[w] & (c->intr_pmds[w] | c->cnt_pmds[w]);
-	for (unsigned i = 0; i < c->npmds; i++)
-		if (bv_test(watch, i) && pmu__pfm_emulated(c, s, i))
-			bv_set(emul, i);
-}
-
-/* Collect the hardware's overflows of the active set into povfl. */
+/* Collect the hardware's overflows of the active set into pend. */
 void pmu__pfm_collect(struct pfm_ctx *c, uint64_t *pend)
 {
 	struct pfm_set *s = &c->sets[c->active];
-	uint64_t watch[PFM_BV], emul[PFM_BV];
 
-	watch_of(c, s, watch, emul);
-	c->hw->ops->pending(c->hw, watch, emul, c->width, pend);
+	c->hw->ops->pending(c->hw, s->watch_pmds, s->emul_pmds, c->width,
+			    pend);
 }
 
 void pmu__pfm_load(struct pfm_ctx *c)
