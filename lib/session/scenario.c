@@ -549,6 +549,14 @@ static size_t known_sets(struct scn *s, uint16_t *ids)
 		if (!dup)
 			ids[n++] = s->sets[i].set_id;
 	}
+	/* in id order, as the context keeps them */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && ids[j - 1] > ids[j]; j--) {
+			uint16_t t = ids[j];
+
+			ids[j] = ids[j - 1];
+			ids[j - 1] = t;
+		}
 	return n;
 }
 
