@@ -291,14 +291,14 @@ static void test_sim_placement(void **state)
 static void test_bad_driver(void **state)
 {
 	struct pmu_session_opts o = PMU_OPTS_INIT(pmu_session_opts,
-						  .driver = "emu");
+						  .driver = "perfmon");
 	struct pmu_error err = { .size = sizeof(err) };
 
 	(void)state;
 	errno = 0;
 	assert_null(pmu_session_new_opts(&o, &err));
 	assert_int_equal(errno, ENOENT);
-	assert_string_equal(err.token, "emu");
+	assert_string_equal(err.token, "perfmon");
 	o.driver = "sim";
 	assert_null(pmu_session_new_opts(&o, &err));
 	assert_non_null(strstr(err.message, "needs a model"));
