@@ -81,3 +81,13 @@ install: install-emu
 
 # Where the library looks for the tool once installed.
 $(BUILD)/obj/lib/drivers/emu_find.o: CPPFLAGS += -DPMU_EMU_LIBDIR='"$(LIBDIR)/pmu"'
+
+# Programs the emulator's tests run (tests/emu/): plain -O2, never a
+# sanitizer, since they run under Valgrind's core.
+EMU_WORKLOADS := $(patsubst tests/emu/%.c,$(BUILD)/tests/emu/%,$(sort $(wildcard tests/emu/*.c)))
+
+$(BUILD)/tests/emu/%: tests/emu/%.c include/pmu/emu.h
+	@mkdir -p $(dir $@)
+	$(CC) -D_GNU_SOURCE -std=gnu11 -O2 -g -pthread -Iinclude -o $@ $<
+
+check-build: $(EMU_WORKLOADS)
