@@ -315,9 +315,10 @@ static int emu_enable(struct pmu__drv *dd)
 		return -EBADF;
 	if (d->enabled)
 		return 0;
-	if (d->mode == EMU_MODE_SELF && pmu__emu_self_op(d, PMU_EMU_REQ_ENABLE))
-		return -EIO;
 	d->enabled = d->ever_enabled = true;
+	/* last: the program's own events count from here */
+	if (d->mode == EMU_MODE_SELF)
+		return pmu__emu_self_op(d, PMU_EMU_REQ_ENABLE) ? -EIO : 0;
 	d->t_mark = now_ns();
 	return 0;
 }
@@ -330,12 +331,14 @@ static int emu_disable(struct pmu__drv *dd)
 		return -EBADF;
 	if (!d->enabled)
 		return 0;
+	/* first: the program's own events count up to here */
 	if (d->mode == EMU_MODE_SELF && pmu__emu_self_op(d, PMU_EMU_REQ_DISABLE))
 		return -EIO;
-	if (d->mode == EMU_MODE_CHILD)
-		pmu__emu_child_drain(d->child);
-	d->t_enabled += now_ns() - d->t_mark;
 	d->enabled = false;
+	if (d->mode != EMU_MODE_CHILD)
+		return 0;
+	pmu__emu_child_drain(d->child);
+	d->t_enabled += now_ns() - d->t_mark;
 	return 0;
 }
 
