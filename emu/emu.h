@@ -56,7 +56,10 @@ struct emu_state {
 	ULong fed[PMU_EMU_NKIND];     /* what contexts have been fed */
 	ULong reported[PMU_EMU_NKIND];/* what the last record reported */
 	ULong kind_mask;         /* kinds some rule (or the cost model) needs */
-	Bool caches, bpred;      /* models that must run */
+	Bool icache, dcache;     /* the instruction side (I1, and the LL it
+				    shares) and the data side must run */
+	Bool llsim;              /* LL misses are counted */
+	Bool bpred;              /* the branch predictor must run */
 	Bool cycles;             /* some context counts cycles */
 	Bool precise;            /* some context has i-mode counters */
 	Long budget;             /* irq-relevant events left before an

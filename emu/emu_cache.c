@@ -124,7 +124,7 @@ VG_REGPARM(2) void emu_cache_iref(Addr a, UWord size)
 	if (!ref(&I1, a, size))
 		return;
 	count(PMU_EMU_K_I1_MISS);
-	if (ref(&LL, a, size))
+	if (emu.llsim && ref(&LL, a, size))
 		count(PMU_EMU_K_LL_IMISS);
 }
 
@@ -133,7 +133,7 @@ VG_REGPARM(2) void emu_cache_dread(Addr a, UWord size)
 	if (!ref(&D1, a, size))
 		return;
 	count(PMU_EMU_K_D1_RMISS);
-	if (ref(&LL, a, size))
+	if (emu.llsim && ref(&LL, a, size))
 		count(PMU_EMU_K_LL_RMISS);
 }
 
@@ -142,6 +142,6 @@ VG_REGPARM(2) void emu_cache_dwrite(Addr a, UWord size)
 	if (!ref(&D1, a, size))
 		return;
 	count(PMU_EMU_K_D1_WMISS);
-	if (ref(&LL, a, size))
+	if (emu.llsim && ref(&LL, a, size))
 		count(PMU_EMU_K_LL_WMISS);
 }

@@ -217,8 +217,11 @@ static ULong cost_weight(UInt k)
 Bool emu_update_needs(void)
 {
 	ULong mask = 1ull << PMU_EMU_K_INSTR;
-	Bool cyc = False, precise = False, old_caches = emu.caches,
-	     old_bpred = emu.bpred, old_precise = emu.precise;
+	Bool cyc = False, precise = False, old_i = emu.icache,
+	     old_d = emu.dcache, old_bpred = emu.bpred,
+	     old_precise = emu.precise;
+	ULong ll = (1ull << PMU_EMU_K_LL_IMISS) | (1ull << PMU_EMU_K_LL_RMISS) |
+		   (1ull << PMU_EMU_K_LL_WMISS);
 	ULong old_mask = emu.kind_mask;
 
 	for (UInt i = 0; i < EMU_MAX_CTX; i++) {
@@ -238,13 +241,16 @@ Bool emu_update_needs(void)
 		mask |= cost_kinds();
 	emu.cycles = cyc;
 	emu.kind_mask = mask;
-	emu.caches = (mask >> PMU_EMU_FIRST_CACHE_KIND) &
-		     ((1ull << (PMU_EMU_FIRST_BPRED_KIND -
-				PMU_EMU_FIRST_CACHE_KIND)) - 1);
+	/* The LL is shared: its misses need both sides; L1 misses of one
+	 * side need that side only. */
+	emu.llsim = (mask & ll) != 0;
+	emu.icache = (mask & ll) || (mask & (1ull << PMU_EMU_K_I1_MISS));
+	emu.dcache = (mask & ll) || (mask & ((1ull << PMU_EMU_K_D1_RMISS) |
+					     (1ull << PMU_EMU_K_D1_WMISS)));
 	emu.bpred = (mask >> PMU_EMU_FIRST_BPRED_KIND) != 0;
 	emu.precise = precise;
 	emu_recompute_budget();
-	return mask != old_mask || emu.caches != old_caches ||
+	return mask != old_mask || emu.icache != old_i || emu.dcache != old_d ||
 	       emu.bpred != old_bpred || emu.precise != old_precise;
 }
 

@@ -254,7 +254,7 @@ static void data(struct tr *t, Bool write, IRExpr *ea, Int size,
 		bump_dyn(t, k, widen(t, guard));
 	else
 		bump(t, k, 1);
-	if (!emu.caches)
+	if (!emu.dcache)
 		return;
 	call(t, write ? "pmu_dwrite" : "pmu_dread",
 	     write ? (void *)&emu_cache_dwrite : (void *)&emu_cache_dread,
@@ -272,7 +272,7 @@ static void release_held(struct tr *t)
 
 static Bool tracked(void)
 {
-	return need(PMU_EMU_K_LOAD) || need(PMU_EMU_K_STORE) || emu.caches;
+	return need(PMU_EMU_K_LOAD) || need(PMU_EMU_K_STORE) || emu.dcache;
 }
 
 static void read_ev(struct tr *t, IRExpr *ea, Int size)
@@ -371,7 +371,7 @@ static void imark(struct tr *t, const IRStmt *st)
 	t->daddr = NULL;
 	t->cls = classify((const UChar *)t->ip, t->len);
 	bump(t, PMU_EMU_K_INSTR, 1);
-	if (emu.caches)
+	if (emu.icache)
 		ifetch(t);
 	switch (t->cls) {
 	case C_JCC:
