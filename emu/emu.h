@@ -81,6 +81,7 @@ extern struct emu_state emu;
 void emu_cache_init(const struct pmu_emu_cache_geom *i1,
 		    const struct pmu_emu_cache_geom *d1,
 		    const struct pmu_emu_cache_geom *ll);
+void emu_cache_need(Bool i1, Bool d1, Bool ll);
 UInt emu_cache_i1_line_bits(void);
 VG_REGPARM(2) void emu_cache_iref(Addr a, UWord size);
 VG_REGPARM(2) void emu_cache_dread(Addr a, UWord size);

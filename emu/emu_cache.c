@@ -32,6 +32,7 @@ struct cache {
 };
 
 static struct cache I1, D1, LL;
+static struct pmu_emu_cache_geom geom[3];  /* I1, D1, LL */
 
 static UInt log2_exact(UInt v)
 {
@@ -64,14 +65,30 @@ void emu_cache_init(const struct pmu_emu_cache_geom *i1,
 		    const struct pmu_emu_cache_geom *d1,
 		    const struct pmu_emu_cache_geom *ll)
 {
-	init_one(&I1, i1, "pmu.cache.i1");
-	init_one(&D1, d1, "pmu.cache.d1");
-	init_one(&LL, ll, "pmu.cache.ll");
+	geom[0] = *i1;
+	geom[1] = *d1;
+	geom[2] = *ll;
+}
+
+/* A level's tags are allocated when its counts are first needed (an LL
+ * of a host can take tens of MiB); it starts empty then. */
+void emu_cache_need(Bool i1, Bool d1, Bool ll)
+{
+	if (i1 && !I1.tags)
+		init_one(&I1, &geom[0], "pmu.cache.i1");
+	if (d1 && !D1.tags)
+		init_one(&D1, &geom[1], "pmu.cache.d1");
+	if (ll && !LL.tags)
+		init_one(&LL, &geom[2], "pmu.cache.ll");
 }
 
 UInt emu_cache_i1_line_bits(void)
 {
-	return I1.present ? I1.line_bits : 6;
+	UInt b = 0;
+
+	while ((1u << b) < geom[0].line)
+		b++;
+	return b;
 }
 
 /* One line: True on a miss.  The hit path is the first comparison. */

@@ -248,6 +248,7 @@ Bool emu_update_needs(void)
 	emu.dcache = (mask & ll) || (mask & ((1ull << PMU_EMU_K_D1_RMISS) |
 					     (1ull << PMU_EMU_K_D1_WMISS)));
 	emu.bpred = (mask >> PMU_EMU_FIRST_BPRED_KIND) != 0;
+	emu_cache_need(emu.icache, emu.dcache, emu.llsim);
 	emu.precise = precise;
 	emu_recompute_budget();
 	return mask != old_mask || emu.icache != old_i || emu.dcache != old_d ||
