@@ -38,6 +38,8 @@ struct emu_ctx {
 	struct pmu__ibs ibs;
 	struct pmu_emu_context cfg;
 	ULong unsampled;         /* fed since the a-mode sums were folded */
+	UInt w[PMU_EMU_NKIND];   /* what one event of each kind adds to its
+				    i-mode counters (the budget's weights) */
 	ULong cycles_on;         /* simulated cycles while enabled */
 	ULong irqs;
 	/* context 0: what the last record reported */

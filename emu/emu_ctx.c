@@ -214,9 +214,29 @@ static ULong cost_weight(UInt k)
 	}
 }
 
+static Bool update_weights(void)
+{
+	Bool changed = False;
+
+	emu.irq_kinds = 0;
+	for (UInt k = 0; k < PMU_EMU_NKIND; k++) {
+		UInt w = 0;
+
+		for (UInt i = 0; i < EMU_MAX_CTX; i++)
+			if (emu.ctx[i].used)
+				w += emu.ctx[i].w[k];
+		changed |= w != emu_weight[k];
+		emu_weight[k] = w;
+		if (w)
+			emu.irq_kinds |= 1ull << k;
+	}
+	return changed;
+}
+
 Bool emu_update_needs(void)
 {
 	ULong mask = 1ull << PMU_EMU_K_INSTR;
+	Bool weights;
 	Bool cyc = False, precise = False, old_i = emu.icache,
 	     old_d = emu.dcache, old_bpred = emu.bpred,
 	     old_precise = emu.precise;
@@ -250,8 +270,9 @@ Bool emu_update_needs(void)
 	emu.bpred = (mask >> PMU_EMU_FIRST_BPRED_KIND) != 0;
 	emu_cache_need(emu.icache, emu.dcache, emu.llsim);
 	emu.precise = precise;
+	weights = update_weights();
 	emu_recompute_budget();
-	return mask != old_mask || emu.icache != old_i || emu.dcache != old_d ||
+	return weights || mask != old_mask || emu.icache != old_i || emu.dcache != old_d ||
 	       emu.bpred != old_bpred || emu.precise != old_precise;
 }
 
@@ -264,9 +285,8 @@ static ULong distance(const struct pmu__sim *s, UInt hw)
 	return ((s->ovf_bias - s->ctr[hw]) & s->wmask) + 1;
 }
 
-/* Add to w[] what one event of each kind adds to i-mode counter hw;
- * returns its distance to overflow. */
-static ULong weigh(const struct emu_ctx *c, UInt hw, UInt *w)
+/* Add to w[] what one event of each kind adds to i-mode counter hw. */
+static void weigh(const struct emu_ctx *c, UInt hw, UInt *w)
 {
 	const struct pmu__sim_cfg *cfg = &c->sim.cfg[hw];
 
@@ -276,16 +296,32 @@ static ULong weigh(const struct emu_ctx *c, UInt hw, UInt *w)
 	if (cfg->flags & PMU_SIM_CFG_CYCLES)
 		for (UInt k = 0; k < PMU_EMU_NKIND; k++)
 			w[k] += cost_weight(k);
-	return distance(&c->sim, hw);
+}
+
+/* The weights of a context's i-mode counters, known once its control
+ * is loaded, whether it counts yet or not: code translated before it
+ * is enabled must already check the budget.  The control registers are
+ * written at resume, so the counters are resumed and suspended once
+ * (which changes no count) to decode them. */
+static void context_weights(struct emu_ctx *c)
+{
+	UInt na, n;
+
+	VG_(memset)(c->w, 0, sizeof(c->w));
+	if (!c->controlled || !c->st.control.nrictrs)
+		return;
+	pmu__perfctr_resume(&c->pc, &c->st);
+	na = pmu__cstatus_nractrs(c->st.cstatus);
+	n = pmu__cstatus_nrctrs(c->st.cstatus);
+	for (UInt v = na; v < n; v++)
+		weigh(c, c->st.hw[v], c->w);
+	pmu__perfctr_suspend(&c->pc, &c->st);
 }
 
 void emu_recompute_budget(void)
 {
-	UInt w[PMU_EMU_NKIND];
 	ULong best = ~0ull;
 
-	VG_(memset)(w, 0, sizeof(w));
-	emu.irq_kinds = 0;
 	for (UInt i = 0; emu.precise && i < EMU_MAX_CTX; i++) {
 		const struct emu_ctx *c = &emu.ctx[i];
 		UInt na, n;
@@ -295,16 +331,11 @@ void emu_recompute_budget(void)
 		na = pmu__cstatus_nractrs(c->st.cstatus);
 		n = pmu__cstatus_nrctrs(c->st.cstatus);
 		for (UInt v = na; v < n; v++) {
-			ULong d = weigh(c, c->st.hw[v], w);
+			ULong d = distance(&c->sim, c->st.hw[v]);
 
 			if (d < best)
 				best = d;
 		}
-	}
-	for (UInt k = 0; k < PMU_EMU_NKIND; k++) {
-		emu_weight[k] = w[k];
-		if (w[k])
-			emu.irq_kinds |= 1ull << k;
 	}
 	emu.budget = best > (1ull << 62) ? (Long)(1ull << 62) : (Long)best;
 }
@@ -325,6 +356,7 @@ static Int load(struct emu_ctx *c)
 	if (rc)
 		return rc;
 	c->controlled = c->st.cstatus != 0;
+	context_weights(c);
 	return 0;
 }
 

@@ -134,17 +134,21 @@ static int loop_index(const uint64_t *at, uint64_t ip)
  * in the loop each one P instructions (mod K) after the previous. */
 static void test_period(void **state)
 {
-	static const struct { int line; long n; uint64_t p; } rows[] = {
-		{ __LINE__, 20000, 7 },
-		{ __LINE__, 20000, 1000 },
-		{ __LINE__, 100003, 4096 },
-		{ __LINE__, 3000, 1 },
+	static const struct { int line; long n; uint64_t p; bool warm; } rows[] = {
+		{ __LINE__, 20000, 7, false },
+		{ __LINE__, 20000, 1000, false },
+		{ __LINE__, 100003, 4096, false },
+		{ __LINE__, 3000, 1, false },
+		/* the loop ran before counting started, already translated */
+		{ __LINE__, 20000, 7, true },
+		{ __LINE__, 20000, 999, true },
 	};
 
 	(void)state;
 	for (size_t t = 0; t < sizeof(rows) / sizeof(rows[0]); t++) {
 		char arg[32];
-		char *argv[] = { (char *)workload("kloop"), arg, NULL };
+		char *argv[] = { (char *)workload("kloop"), arg,
+				 rows[t].warm ? (char *)"warm" : NULL, NULL };
 		struct pmu_emu_rec_sample *smp;
 		uint64_t at[KLOOP_K], total, p = rows[t].p;
 		struct run r;
