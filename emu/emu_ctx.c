@@ -158,6 +158,10 @@ void emu_flush(void)
 	if (any) {
 		ULong cyc = emu.cycles ? cost(d) : 0;
 
+		d[PMU_EMU_K_CYCLES] = cyc;
+		emu.kind[PMU_EMU_K_CYCLES] += cyc;
+		emu.fed[PMU_EMU_K_CYCLES] = emu.kind[PMU_EMU_K_CYCLES];
+
 		for (UInt i = 0; i < EMU_MAX_CTX; i++)
 			if (emu.ctx[i].used)
 				feed(&emu.ctx[i], d, cyc);
@@ -257,6 +261,7 @@ Bool emu_update_needs(void)
 		cyc |= (c->cfg.flags & PMU_EMU_CFG_CYCLES) != 0;
 		precise |= c->cfg.control.nrictrs != 0;
 	}
+	cyc |= (mask >> PMU_EMU_K_CYCLES) & 1;
 	if (cyc)
 		mask |= cost_kinds();
 	emu.cycles = cyc;

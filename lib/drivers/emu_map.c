@@ -154,9 +154,11 @@ static const struct pmu_emu_rule intel_p4[] = {
 };
 
 static const struct pmu_emu_rule winchip[] = {
+	R(CYCLES, NONE, 0x00, 0),         /* INTERNAL_CLOCKS */
 	R(INSTR, NONE, 0x02, 0),          /* X86_INSTRUCTIONS */
-	R(LOAD, NONE, 0x00, 0),           /* DATA_READ */
-	R(STORE, NONE, 0x01, 0),          /* DATA_WRITE */
+	R(D1_RMISS, NONE, 0x47, 0),       /* DATA_READ_CACHE_MISSES */
+	R(D1_WMISS, NONE, 0x4A, 0),       /* DATA_WRITE_CACHE_MISSES */
+	R(I1_MISS, NONE, 0x63, 0),        /* INSTRUCTION_FETCH_CACHE_MISSES */
 };
 
 static const struct pmu_emu_rule via_c3[] = {

@@ -62,6 +62,10 @@ enum pmu_emu_kind {
 	PMU_EMU_K_RET_MISP,      /* returns the return stack got wrong */
 	PMU_EMU_K_TAKEN_MISP,    /* mispredicted branches that were taken */
 	PMU_EMU_K_RAS_OVERFLOW,  /* calls that pushed the oldest entry out */
+	/* cost model */
+	PMU_EMU_K_CYCLES,        /* user-mode cycles, for models whose cycle
+				    event is not one the simulator counts
+				    cycles with */
 	PMU_EMU_NKIND,
 	PMU_EMU_K_NONE = 0xff,
 };

@@ -65,6 +65,8 @@ expect_eq "cost model: 1 per mispredicted branch" "$(value_of cycles:u "$TMP/e")
 costs 0,1,0,0,0 cycles:u,INSTRUCTION_CACHE_MISSES,DATA_CACHE_MISSES
 expect_eq "cost model: 1 per L1 miss" "$(value_of cycles:u "$TMP/e")" \
 	$(( $(value_of INSTRUCTION_CACHE_MISSES "$TMP/e") + $(value_of DATA_CACHE_MISSES "$TMP/e") ))
+run_pmu "$TMP/o" "$TMP/e" stat --emulate-model wcc6 --emulate-opt costs=1,0,0,0,0 -x, -e cycles,instructions -- "$WORK/calls" 18
+expect_eq "cost model: a WinChip's INTERNAL_CLOCKS count it too" "$(value_of cycles "$TMP/e")" "$(value_of instructions "$TMP/e")"
 costs 0,0,1,0,0 cycles:u,L2_CACHE_MISS:INSTRUCTIONS:DATA
 expect_eq "cost model: 1 per LL miss" "$(value_of cycles:u "$TMP/e")" "$(value_of L2_CACHE_MISS:INSTRUCTIONS:DATA "$TMP/e")"
 
