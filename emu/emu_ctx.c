@@ -13,6 +13,7 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
+#include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
 
 #include "emu.h"
@@ -53,6 +54,8 @@ static void keep_sample(struct emu_ctx *c, UInt mask)
 	*s = emu.cur;
 	s->h.type = PMU_EMU_REC_SAMPLE;
 	s->h.size = sizeof(*s);
+	s->h.pid = VG_(getpid)();
+	s->h.tid = VG_(gettid)();
 	s->mask = mask;
 	/* context 0's samples go to pmu in batches */
 	if (c == &emu.ctx[0] && emu.have_cfg && c->nsmp >= 64)

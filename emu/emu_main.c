@@ -9,6 +9,7 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
+#include "pub_tool_machine.h"
 #include "pub_tool_options.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_transtab.h"
@@ -106,12 +107,17 @@ static void fini(Int exitcode)
 
 static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 {
-	(void)tid; (void)args; (void)nargs;
+	(void)args; (void)nargs;
 	emu.kind[PMU_EMU_K_SYSCALL]++;
 	if (sysno == __NR_execve || sysno == __NR_execveat)
 		emu_report(PMU_EMU_WHY_EXEC);
-	if (emu.cycles)
+	if (emu.cycles) {
+		/* a sample the kernel's cycles cause is the system call's */
+		VG_(memset)(&emu.cur, 0, sizeof(emu.cur));
+		emu.cur.ip = VG_(get_IP)(tid);
+		emu.cur.icount = emu.kind[PMU_EMU_K_INSTR];
 		emu_kernel_cycles(emu.cfg.costs.syscall);
+	}
 	if (emu.cfg.report_ms &&
 	    VG_(read_millisecond_timer)() >= emu.next_report_ms)
 		emu_report(PMU_EMU_WHY_TICK);

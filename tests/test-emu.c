@@ -186,6 +186,7 @@ static void test_period(void **state)
 					 "%d after %ld, want %d", rows[t].line, i,
 					 k, prev, (int)((prev + p) % KLOOP_K));
 			assert_int_equal(smp[i].data_addr, 0);
+			assert_int_equal(smp[i].mask, 1);   /* counter 0 */
 			prev = k;
 		}
 		assert_true(inloop >= n - 64 / (long)p - 2);
@@ -241,6 +242,8 @@ static void test_deterministic(void **state)
 		    "cycles", NULL, 0, argv);
 		if (r.skipped)
 			skip();
+		uint64_t kind[PMU_EMU_NKIND];
+
 		for (size_t i = 0; i < 4; i++) {
 			uint64_t v = count(&r, i);
 
@@ -250,6 +253,9 @@ static void test_deterministic(void **state)
 				assert_int_equal(v, first[i]);
 		}
 		assert_true(first[0] > 1000000);
+		/* what the emulator saw, reported beside the counters */
+		assert_int_equal(pmu__emu_kinds(r.s->drv, kind), 0);
+		assert_int_equal(kind[PMU_EMU_K_INSTR], first[0]);
 		pmu_session_free(r.s);
 	}
 }

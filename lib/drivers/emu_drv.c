@@ -292,7 +292,7 @@ static int emu_open(struct pmu__drv *dd, const struct pmu__ev *ev,
 	if (!rc)
 		rc = open_target(d, t, err);
 	if (rc) {
-		d->mode = d->mode == EMU_MODE_SELF ? EMU_MODE_NONE : d->mode;
+		d->mode = EMU_MODE_NONE;
 		free(d->slot);
 		d->slot = NULL;
 		d->nev = 0;

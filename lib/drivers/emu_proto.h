@@ -171,9 +171,9 @@ struct pmu_emu_rec_counts {
  * and its first data address (0 when it has none). */
 struct pmu_emu_rec_sample {
 	struct pmu_emu_rec_hdr h;
-	uint32_t mask;           /* virtual i-mode counters that overflowed
-				    (bit i: counter nractrs + i) */
-	uint32_t flags;
+	uint32_t mask;           /* virtual counters that overflowed (bit
+				    i: counter i of the control) */
+	uint32_t flags;          /* 0 */
 	uint64_t ip;
 	uint64_t data_addr;
 	uint64_t gpr[PMU_EMU_NGPR];
