@@ -21,8 +21,6 @@
 #include "drivers/emu_drv.h"
 #include "util/error.h"
 
-#define MAX_KEPT_SAMPLES (1u << 20)
-
 struct emu_child {
 	char dir[PATH_MAX];
 	bool made;                   /* dir and FIFO exist */
@@ -32,12 +30,7 @@ struct emu_child {
 	pthread_t thr;
 	bool running;
 	pthread_mutex_t mu;
-	unsigned char buf[2 * PIPE_BUF];
-	size_t have;                 /* bytes of a partial record in buf */
-	struct emu_counts c;
-	struct pmu_emu_rec_sample *smp;
-	size_t nsmp, cap;
-	bool broken;                 /* a record made no sense */
+	struct emu_records rec;
 };
 
 static void path(const struct emu_child *c, const char *name, char *out,
@@ -88,86 +81,14 @@ const char *pmu__emu_child_dir(const struct emu_child *c)
 	return c->dir;
 }
 
-/* ---- records ---- */
-
-static void add_counts(struct emu_child *c, const struct pmu_emu_rec_counts *r)
-{
-	unsigned n = r->nctrs < PMU_MAX_CTRS ? r->nctrs : PMU_MAX_CTRS;
-
-	for (unsigned i = 0; i < n; i++)
-		c->c.sum[i] += r->sum[i];
-	c->c.tsc += r->tsc;
-	for (unsigned k = 0; k < PMU_EMU_NKIND; k++)
-		c->c.kind[k] += r->kind[k];
-	c->c.lost += r->samples_lost;
-}
-
-static void add_sample(struct emu_child *c, const struct pmu_emu_rec_sample *s)
-{
-	if (c->nsmp == MAX_KEPT_SAMPLES) {
-		c->c.lost++;
-		return;
-	}
-	if (c->nsmp == c->cap) {
-		size_t n = c->cap ? 2 * c->cap : 256;
-		void *p = realloc(c->smp, n * sizeof(*c->smp));
-
-		if (!p) {
-			c->c.lost++;
-			return;
-		}
-		c->smp = p;
-		c->cap = n;
-	}
-	c->smp[c->nsmp++] = *s;
-}
-
-static void record(struct emu_child *c, const struct pmu_emu_rec_hdr *h)
-{
-	if (h->type == PMU_EMU_REC_COUNTS && h->size == sizeof(struct pmu_emu_rec_counts))
-		add_counts(c, (const struct pmu_emu_rec_counts *)(const void *)h);
-	else if (h->type == PMU_EMU_REC_SAMPLE &&
-		 h->size == sizeof(struct pmu_emu_rec_sample))
-		add_sample(c, (const struct pmu_emu_rec_sample *)(const void *)h);
-	else if (h->type != PMU_EMU_REC_ERROR)
-		c->broken = true;  /* the tool prints its own errors */
-}
-
 /* Everything the FIFO holds now; the caller holds c->mu. */
 static void drain_locked(struct emu_child *c)
 {
-	for (;;) {
-		ssize_t n = read(c->rfd, c->buf + c->have,
-				 sizeof(c->buf) - c->have);
-		size_t at = 0;
+	unsigned char buf[PIPE_BUF];
+	ssize_t n;
 
-		if (n <= 0)
-			return;
-		c->have += (size_t)n;
-		while (c->have - at >= sizeof(struct pmu_emu_rec_hdr)) {
-			struct pmu_emu_rec_hdr h;
-
-			memcpy(&h, c->buf + at, sizeof(h));
-			if (h.size < sizeof(h) || h.size > PIPE_BUF) {
-				c->broken = true;
-				c->have = at = 0;
-				break;
-			}
-			if (c->have - at < h.size)
-				break;
-			{
-				/* aligned copy of the whole record */
-				union { struct pmu_emu_rec_hdr h;
-					unsigned char b[PIPE_BUF]; } r;
-
-				memcpy(r.b, c->buf + at, h.size);
-				record(c, &r.h);
-			}
-			at += h.size;
-		}
-		memmove(c->buf, c->buf + at, c->have - at);
-		c->have -= at;
-	}
+	while ((n = read(c->rfd, buf, sizeof(buf))) > 0)
+		pmu__emu_records_add(&c->rec, buf, (size_t)n);
 }
 
 static void drain(struct emu_child *c)
@@ -262,7 +183,7 @@ void pmu__emu_child_counts(struct emu_child *c, struct emu_counts *out)
 	pthread_mutex_lock(&c->mu);
 	if (c->rfd >= 0)
 		drain_locked(c);
-	*out = c->c;
+	*out = c->rec.c;
 	pthread_mutex_unlock(&c->mu);
 }
 
@@ -276,10 +197,7 @@ long pmu__emu_child_samples(struct emu_child *c,
 	pthread_mutex_lock(&c->mu);
 	if (c->rfd >= 0)
 		drain_locked(c);
-	n = c->nsmp < max ? c->nsmp : max;
-	memcpy(out, c->smp, n * sizeof(*out));
-	memmove(c->smp, c->smp + n, (c->nsmp - n) * sizeof(*out));
-	c->nsmp -= n;
+	n = pmu__emu_records_take(&c->rec, out, max);
 	pthread_mutex_unlock(&c->mu);
 	return (long)n;
 }
@@ -311,6 +229,6 @@ void pmu__emu_child_free(struct emu_child *c)
 		rmdir(c->dir);
 	}
 	pthread_mutex_destroy(&c->mu);
-	free(c->smp);
+	pmu__emu_records_clear(&c->rec);
 	free(c);
 }

@@ -42,6 +42,23 @@ struct emu_counts {
 	uint64_t cycles;             /* SELF: simulated cycles enabled */
 };
 
+/* The FIFO's byte stream turned into records (emu_records.c). */
+struct emu_records {
+	unsigned char buf[2 * 4096];  /* a partial record (PIPE_BUF max) */
+	size_t have;
+	struct emu_counts c;
+	struct pmu_emu_rec_sample *smp;
+	size_t nsmp, cap;
+	bool broken;                 /* a record made no sense */
+};
+
+void pmu__emu_records_add(struct emu_records *r, const void *data,
+			  size_t len);
+/* Move up to max kept samples, oldest first, out to `out`. */
+size_t pmu__emu_records_take(struct emu_records *r,
+			     struct pmu_emu_rec_sample *out, size_t max);
+void pmu__emu_records_clear(struct emu_records *r);
+
 enum emu_slot_kind { EMU_SLOT_NONE, EMU_SLOT_TSC, EMU_SLOT_PMC };
 
 struct emu_slot {
