@@ -40,7 +40,7 @@ EMU_CFLAGS  := -std=gnu11 -O2 -g -m64 -fno-strict-aliasing -fno-builtin \
                -DVGA_amd64=1 -DVGO_linux=1 -DVGP_amd64_linux=1 \
                -DVGPV_amd64_linux_vanilla=1 -I$(VG_INCDIR) -Ilib
 
-.PHONY: emu
+.PHONY: emu install-emu uninstall-emu
 all: emu
 
 ifneq ($(EMU_OK),)
@@ -78,6 +78,10 @@ install-emu:
 endif
 
 install: install-emu
+
+uninstall: uninstall-emu
+uninstall-emu:
+	rm -rf $(DESTDIR)$(LIBDIR)/pmu
 
 # Where the library looks for the tool once installed.
 $(BUILD)/obj/lib/drivers/emu_find.o: CPPFLAGS += -DPMU_EMU_LIBDIR='"$(LIBDIR)/pmu"'
