@@ -35,12 +35,15 @@ Bool emu_ctx_valid(Int id)
 	return ctx_of(id) != NULL;
 }
 
+/* Samples a program has not taken yet: at most this many are kept. */
+#define MAX_KEPT (1u << 20)
+
 static void keep_sample(struct emu_ctx *c, UInt mask)
 {
 	struct pmu_emu_rec_sample *s;
 	UInt max = emu.cfg.max_samples;
 
-	if (max && c->nsmp >= max) {
+	if ((max && c->nsmp >= max) || c->nsmp >= MAX_KEPT) {
 		c->lost++;
 		return;
 	}
