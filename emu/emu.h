@@ -48,6 +48,7 @@ struct emu_ctx {
 	/* samples kept for the program (contexts > 0) or the FIFO (0) */
 	struct pmu_emu_rec_sample *smp;
 	UInt nsmp, smpcap;
+	ULong nkept;             /* samples taken (max-samples bounds it) */
 	ULong lost;
 };
 

@@ -43,10 +43,11 @@ static void keep_sample(struct emu_ctx *c, UInt mask)
 	struct pmu_emu_rec_sample *s;
 	UInt max = emu.cfg.max_samples;
 
-	if ((max && c->nsmp >= max) || c->nsmp >= MAX_KEPT) {
+	if ((max && c->nkept >= max) || c->nsmp >= MAX_KEPT) {
 		c->lost++;
 		return;
 	}
+	c->nkept++;
 	if (c->nsmp == c->smpcap) {
 		UInt n = c->smpcap ? 2 * c->smpcap : 256;
 
@@ -481,6 +482,7 @@ void emu_ctx_reset(Int id)
 	}
 	c->cycles_on = 0;
 	c->nsmp = 0;
+	c->nkept = 0;
 	c->lost = 0;
 }
 

@@ -147,6 +147,7 @@ static void fork_child(ThreadId tid)
 		c->reported[i] = now.sum[i];
 	c->reported_tsc = now.tsc;
 	c->nsmp = 0;
+	c->nkept = 0;
 	c->lost = 0;
 }
 

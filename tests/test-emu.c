@@ -195,6 +195,25 @@ static void test_period(void **state)
 	}
 }
 
+/* max-samples bounds the samples of a process; the counts go on. */
+static void test_max_samples(void **state)
+{
+	char *argv[] = { (char *)workload("kloop"), (char *)"20000", NULL };
+	struct pmu_emu_rec_sample *smp;
+	struct run r;
+	long n;
+
+	(void)state;
+	run(&r, "RETIRED_INSTRUCTIONS", "regions max-samples=100", 7, argv);
+	if (r.skipped)
+		skip();
+	assert_true(count(&r, 0) >= 100000);
+	smp = samples(&r, &n);
+	assert_int_equal(n, 100);
+	free(smp);
+	pmu_session_free(r.s);
+}
+
 /* Sampling a memory event: each sample is the loop's one load, its data
  * address the array element that the index register (rcx, after the
  * load) says. */
@@ -349,6 +368,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_period),
+		cmocka_unit_test(test_max_samples),
 		cmocka_unit_test(test_data_address),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_errors),
