@@ -116,6 +116,8 @@ run_pmu "$TMP/o" "$TMP/e" stat --emulate
 expect_eq "--emulate without a command: usage" "$RC" 2
 run_pmu "$TMP/o" "$TMP/e" stat --emulate --sim-model p6 --stream /dev/null
 expect_eq "--emulate with --sim-model: usage" "$RC" 2
+run_pmu "$TMP/o" "$TMP/e" stat --emulate -r 2 -I 100 -- /bin/true
+expect_eq "--emulate, -r with -I: usage, as without it" "$RC" 2
 PMU_EMU_DIR=$TMP/none "$PMU" stat --emulate -- /bin/true >"$TMP/o" 2>"$TMP/e"
 expect_eq "no emulator: exit 1" "$?" 1
 expect_match "no emulator: says what to install" "$TMP/e" "apt-get install valgrind"

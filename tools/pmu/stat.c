@@ -1053,8 +1053,10 @@ static int check_sim(const struct stat_opts *o)
 
 static int check_combination(struct stat_opts *o)
 {
-	if (o->emulate)
-		return stat_emu_check(o);
+	int rc = o->emulate ? stat_emu_check(o) : 0;
+
+	if (rc)
+		return rc;
 	if (o->sim_model || o->stream)
 		return check_sim(o);
 	if (!o->argv && o->target == PMU_TARGET_CHILD) {
