@@ -79,6 +79,8 @@ freestanding-check: $(BUILD)/freestanding.o
 
 -include $(FS_OBJS:.o=.d)
 
+include emu/emu.mk
+
 -include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d)
 
 $(BUILD)/obj/%.o: %.c

@@ -102,19 +102,43 @@ PMU_API struct pmu_session *pmu_session_new(struct pmu_error *err);
  */
 struct pmu_session_opts {
 	size_t sz;                 /* sizeof(struct pmu_session_opts) */
-	const char *driver;        /* "perf" (NULL) or "sim" */
-	const char *model;         /* sim: the simulated model */
+	const char *driver;        /* "perf" (NULL), "sim" or "emu" */
+	const char *model;         /* sim: the simulated model; emu: the
+				      model to emulate (NULL: fam10h) */
+	const char *emu;           /* emu: settings, "KEY=VALUE ..."
+				      (caches, predictor, costs, regions;
+				      see pmu-stat(1)), NULL: defaults */
 };
+
+/*
+ * The emu driver ("emu") is the same simulated PMU counting a real
+ * program, which runs under pmu's emulator (a Valgrind tool): a command
+ * started with the command line pmu_session_command() returns, opened as
+ * a PMU_TARGET_CHILD target; or, with PMU_TARGET_SELF, the calling
+ * program itself when it runs under the emulator.  Its events are those
+ * of the sim driver on the same model, less the ones the emulation does
+ * not produce (reported as not supported).
+ */
 
 /* A session on the driver of `opts` (NULL: as pmu_session_new).  NULL
  * on failure (errno set; *err names the unknown driver or model). */
 PMU_API struct pmu_session *pmu_session_new_opts(
 	const struct pmu_session_opts *opts, struct pmu_error *err);
 
-/* The session's driver ("perf", "sim") and simulated model (NULL for
- * perf). */
+/* The session's driver ("perf", "sim", "emu") and simulated model
+ * (NULL for perf). */
 PMU_API const char *pmu_session_driver(const struct pmu_session *s);
 PMU_API const char *pmu_session_model(const struct pmu_session *s);
+
+/*
+ * The command line a child must exec for this session to count it as a
+ * PMU_TARGET_CHILD target: argv itself for the perf and sim drivers,
+ * argv under the emulator for the emu driver (which fails here, naming
+ * what to install, when the emulator or valgrind is missing).  Make it
+ * before forking the child; *out is one allocation, freed with free().
+ */
+PMU_API int pmu_session_command(struct pmu_session *s, char *const argv[],
+				char ***out, struct pmu_error *err);
 
 /* Destroy; closes everything. Accepts NULL. */
 PMU_API void pmu_session_free(struct pmu_session *s);

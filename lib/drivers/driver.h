@@ -204,6 +204,11 @@ struct pmu__driver_ops {
 	 * be had (events open through open()).  Once taken, open() is
 	 * refused: the two are different owners of one PMU. */
 	struct pmu__pfm_hw *(*pfm_hw)(struct pmu__drv *d);
+	/* The command line that a CHILD target must exec to be counted
+	 * (*out: one allocation, freed with free()): argv under the
+	 * emulator for the emu driver; NULL op: argv itself. */
+	int (*command)(struct pmu__drv *d, char *const *argv, char ***out,
+		       struct pmu_error *err);
 	/*
 	 * Sampling buffers (map_buffer) and event-set switching
 	 * (switch_set) join here: both work on what open set up, so they
@@ -216,14 +221,22 @@ struct pmu__drv {
 };
 
 /*
- * A driver instance by name: "perf" (model must be NULL or empty) or
- * "sim" (model: a simulated model, 'pmu info --list-models').  Returns
- * 0 or a negative errno with *err naming the bad driver or model.
+ * A driver instance by name: "perf" (model must be NULL or empty), "sim"
+ * (model: a simulated model, 'pmu info --list-models') or "emu" (a
+ * simulated model counting a real program; NULL: the default one).
+ * Returns 0 or a negative errno with *err naming the bad driver or
+ * model.
  */
 int pmu__driver_new(const char *name, const char *model,
 		    struct pmu__drv **out, struct pmu_error *err);
 
-/* Names of the drivers, for messages: "perf, sim". */
+/* The same with the emu driver's settings (docs/emulation.md; NULL:
+ * none, and the only choice for the other drivers). */
+int pmu__driver_new_with(const char *name, const char *model,
+			 const char *settings, struct pmu__drv **out,
+			 struct pmu_error *err);
+
+/* Names of the drivers, for messages: "perf, sim, emu". */
 const char *pmu__driver_names(void);
 
 static inline void pmu__driver_free(struct pmu__drv *d)

@@ -50,9 +50,10 @@ PMU_API struct pmu_session *pmu_session_new_opts(
 	pmu__error_clear(err);
 	ret = PMU__OPTS_CHECK(opts, pmu_session_opts, err);
 	if (!ret)
-		ret = pmu__driver_new(PMU__OPTS_GET(opts, driver, NULL),
-				      PMU__OPTS_GET(opts, model, NULL), &drv,
-				      err);
+		ret = pmu__driver_new_with(PMU__OPTS_GET(opts, driver, NULL),
+					   PMU__OPTS_GET(opts, model, NULL),
+					   PMU__OPTS_GET(opts, emu, NULL),
+					   &drv, err);
 	if (ret)
 		return fail_new(err, ret);
 	return pmu__session_new_on(drv, true, err);
@@ -231,4 +232,48 @@ PMU_API const char *pmu_session_model(const struct pmu_session *s)
 	const struct pmu__driver_ops *o = s ? s->drv->ops : NULL;
 
 	return o && o->model_name ? o->model_name(s->drv) : NULL;
+}
+
+/* argv copied into one block, as the emu driver packs its own. */
+static char **copy_argv(char *const *argv)
+{
+	size_t n = 0, bytes = 0;
+	char **v, *p;
+
+	for (; argv[n]; n++)
+		bytes += strlen(argv[n]) + 1;
+	v = malloc((n + 1) * sizeof(*v) + bytes);
+	if (!v)
+		return NULL;
+	p = (char *)(v + n + 1);
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(argv[i]) + 1;
+
+		memcpy(p, argv[i], len);
+		v[i] = p;
+		p += len;
+	}
+	v[n] = NULL;
+	return v;
+}
+
+PMU_API int pmu_session_command(struct pmu_session *s, char *const argv[],
+				char ***out, struct pmu_error *err)
+{
+	const struct pmu__driver_ops *o;
+
+	pmu__error_clear(err);
+	if (!out)
+		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
+				  "no place for the command line");
+	*out = NULL;
+	if (!s || !argv || !argv[0])
+		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
+				  "no session or no command given");
+	o = s->drv->ops;
+	if (o->command)
+		return o->command(s->drv, argv, out, err);
+	*out = copy_argv(argv);
+	return *out ? 0 : pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
+				     "out of memory");
 }

@@ -18,6 +18,9 @@
 /* perf stat's default set on Linux 6.x (no frontend/backend stalls). */
 #define DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations," \
 		       "page-faults,cycles,instructions,branches,branch-misses"
+/* --emulate: the hardware events of that set (an emulated PMU has no
+ * software events). */
+#define EMU_DEFAULT_EVENTS "cycles,instructions,branches,branch-misses"
 
 /* Running mean and spread (Welford), so repeats need no sample arrays. */
 struct stat_acc {
@@ -106,8 +109,11 @@ static int add_events(struct pmu_session *s, const struct stat_opts *o)
 	struct pmu_error err = { .size = sizeof(err) };
 
 	if (o->default_events) {
-		if (pmu_session_add(s, DEFAULT_EVENTS, &err) < 0) {
-			report_parse_error(DEFAULT_EVENTS, &err);
+		const char *def = o->emulate ? EMU_DEFAULT_EVENTS
+					     : DEFAULT_EVENTS;
+
+		if (pmu_session_add(s, def, &err) < 0) {
+			report_parse_error(def, &err);
 			return EXIT_PMU_INPUT;
 		}
 		return 0;
@@ -157,7 +163,14 @@ static int open_session(struct stat_ctx *c, pid_t child)
 	struct pmu_session_opts so = { .sz = sizeof(so), .driver = "sim",
 				       .model = o->sim_model };
 
-	c->s = pmu_session_new_opts(o->sim_model ? &so : NULL, &err);
+	if (o->emulate)
+		stat_emu_session_opts(o, &so);
+	/* --emulate: the session was made before the command started */
+	if (!c->s)
+		c->s = pmu_session_new_opts(o->sim_model || o->emulate ? &so
+					    : NULL, &err);
+	else if (o->emulate)
+		goto open;
 	if (!c->s) {
 		pmu_tool_err("%s", err.message[0] ? err.message : strerror(errno));
 		return EXIT_PMU_INPUT;
@@ -165,6 +178,9 @@ static int open_session(struct stat_ctx *c, pid_t child)
 	rc = add_events(c->s, o);
 	if (rc)
 		return rc;
+	if (o->emulate)
+		return 0;
+open:
 	if (o->sim_model) {
 		oo.target = PMU_TARGET_SELF; /* the stream is the program */
 	} else if (o->target == PMU_TARGET_CHILD) {
@@ -212,6 +228,7 @@ static void mark_hidden(struct stat_ctx *c)
 
 	for (size_t i = 0; i < c->n; i++) {
 		c->hidden[i] = c->o->default_events && !c->o->sim_model &&
+			!c->o->emulate &&
 			pmu_session_event_status(c->s, i, NULL) ==
 				PMU_EVENT_NOT_SUPPORTED;
 		if (c->hidden[i] && first == SIZE_MAX)
@@ -563,14 +580,28 @@ static void finish_run(struct stat_ctx *c, double t0)
 	acc_add(&c->elapsed, t1 - t0);
 }
 
+/* --emulate: the session first, for the command line it runs. */
+static int emu_prepare(struct stat_ctx *c, char ***cmd)
+{
+	int rc = open_session(c, 0);
+
+	return rc ? rc : stat_emu_command((struct stat_opts *)c->o, c->s, cmd);
+}
+
 static int run_one(struct stat_ctx *c, bool first, int *status)
 {
 	struct launch l;
+	char **cmd = NULL;
 	int rc, e;
 
 	pmu_session_free(c->s);
 	c->s = NULL;
-	rc = launch_prepare(&l, c->o->argv, &c->child_mask);
+	if (c->o->emulate && (rc = emu_prepare(c, &cmd))) {
+		free(cmd);
+		return rc;
+	}
+	rc = launch_prepare(&l, cmd ? cmd : c->o->argv, &c->child_mask);
+	free(cmd);
 	if (rc < 0) {
 		pmu_tool_err("cannot start '%s': %s", c->o->argv[0], strerror(-rc));
 		return EXIT_PMU_INPUT;
@@ -682,6 +713,7 @@ enum opt_id {
 	OPT_CPU = 'C', OPT_INTERVAL = 'I', OPT_REPEAT = 'r', OPT_SEP = 'x',
 	OPT_JSON = 'j', OPT_OUTPUT = 'o', OPT_VERBOSE = 'v', OPT_HELP = 'h',
 	OPT_NO_SCALE = 256, OPT_SIM_MODEL, OPT_STREAM,
+	OPT_EMULATE, OPT_EMULATE_MODEL, OPT_EMULATE_REGIONS, OPT_EMULATE_OPT,
 };
 
 static const struct option long_opts[] = {
@@ -698,6 +730,10 @@ static const struct option long_opts[] = {
 	{ "no-scale", no_argument, NULL, OPT_NO_SCALE },
 	{ "sim-model", required_argument, NULL, OPT_SIM_MODEL },
 	{ "stream", required_argument, NULL, OPT_STREAM },
+	{ "emulate", no_argument, NULL, OPT_EMULATE },
+	{ "emulate-model", required_argument, NULL, OPT_EMULATE_MODEL },
+	{ "emulate-regions", no_argument, NULL, OPT_EMULATE_REGIONS },
+	{ "emulate-opt", required_argument, NULL, OPT_EMULATE_OPT },
 	{ "verbose", no_argument, NULL, OPT_VERBOSE },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
@@ -707,7 +743,8 @@ static void usage(FILE *f)
 {
 	fputs("usage: pmu stat [OPTIONS] [--] COMMAND [ARGS...]\n"
 	      "       pmu stat [OPTIONS] -p PIDS | -t TIDS | -a [-C CPUS]\n"
-	      "       pmu stat [OPTIONS] --sim-model MODEL --stream FILE\n\n"
+	      "       pmu stat [OPTIONS] --sim-model MODEL --stream FILE\n"
+	      "       pmu stat [OPTIONS] --emulate [--emulate-model M] [--] COMMAND...\n\n"
 	      "Count events while COMMAND runs (or, without a command, on a\n"
 	      "process, thread or CPUs until Ctrl-C) and print a perf-stat table.\n\n"
 	      "  -e, --event EVENTS        events to count: comma list, {a,b} groups,\n"
@@ -726,6 +763,13 @@ static void usage(FILE *f)
 	      "      --sim-model MODEL     count on a simulated PMU ('pmu info --list-models')\n"
 	      "      --stream FILE         ... the event stream FILE runs on it ('-': stdin;\n"
 	      "                            docs/stream-format.md) instead of a COMMAND\n"
+	      "      --emulate             run COMMAND under pmu's emulator and count on an\n"
+	      "                            emulated PMU (no hardware PMU needed; valgrind)\n"
+	      "      --emulate-model M     the model to emulate (default fam10h, with this\n"
+	      "                            host's caches; a chosen model brings its own)\n"
+	      "      --emulate-regions     count only between PMU_EMU_START/STOP (<pmu/emu.h>)\n"
+	      "      --emulate-opt KEY=VAL emulator setting: I1=, D1=, LL=SIZE,ASSOC,LINE,\n"
+	      "                            predictor=gshare|bimodal, costs=..., max-samples=N\n"
 	      "  -v, --verbose             print library diagnostics and opened events\n"
 	      "  -h, --help                print this help\n\n"
 	      "Exit status: the command's own (128+N when killed by signal N),\n"
@@ -892,6 +936,8 @@ static int set_format(struct stat_opts *o, enum opt_id id, const char *val)
 	return 0;
 }
 
+static const char *long_name(int val);
+
 static int apply_opt(struct stat_opts *o, enum opt_id id, const char *val)
 {
 	switch (id) {
@@ -924,6 +970,11 @@ static int apply_opt(struct stat_opts *o, enum opt_id id, const char *val)
 	case OPT_STREAM:
 		o->stream = val;
 		return 0;
+	case OPT_EMULATE:
+	case OPT_EMULATE_MODEL:
+	case OPT_EMULATE_REGIONS:
+	case OPT_EMULATE_OPT:
+		return stat_emu_option(o, long_name(id), val);
 	case OPT_VERBOSE:
 		o->verbose = true;
 		return 0;
@@ -1002,6 +1053,10 @@ static int check_sim(const struct stat_opts *o)
 
 static int check_combination(struct stat_opts *o)
 {
+	int rc = o->emulate ? stat_emu_check(o) : 0;
+
+	if (rc)
+		return rc;
 	if (o->sim_model || o->stream)
 		return check_sim(o);
 	if (!o->argv && o->target == PMU_TARGET_CHILD) {
@@ -1077,12 +1132,14 @@ int cmd_stat(int argc, char **argv)
 	if (rc) {
 		free(o.events);
 		free(o.pids);
+		free(o.emu_settings);
 		return rc < 0 ? 0 : rc;
 	}
 	if (o.outfile && !(c.out = fopen(o.outfile, "w"))) {
 		pmu_tool_err("cannot write -o '%s': %s", o.outfile, strerror(errno));
 		free(o.events);
 		free(o.pids);
+		free(o.emu_settings);
 		return EXIT_PMU_INPUT;
 	}
 	if (o.verbose)
@@ -1098,5 +1155,6 @@ int cmd_stat(int argc, char **argv)
 	ctx_free(&c);
 	free(o.events);
 	free(o.pids);
+	free(o.emu_settings);
 	return rc;
 }

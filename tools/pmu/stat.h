@@ -30,6 +30,10 @@ struct stat_opts {
 	bool verbose;
 	const char *sim_model;     /* --sim-model: count a stream on it */
 	const char *stream;        /* --stream */
+	bool emulate;              /* --emulate: the command under the emulator */
+	const char *emu_model;     /* --emulate-model */
+	char *emu_settings;        /* --emulate-regions, --emulate-opt, -I */
+	const char *emulated;      /* the model emulated, once known */
 	char **argv;               /* the command, NULL when none */
 };
 
@@ -66,6 +70,16 @@ void stat_out_row(FILE *f, const struct stat_opts *o,
 		  const struct stat_row *r, const double *timestamp);
 void stat_out_footer(FILE *f, const struct stat_opts *o,
 		     const struct stat_times *t);
+
+/* stat_emu.c: --emulate's options, checks and session. */
+int stat_emu_option(struct stat_opts *o, const char *name, const char *val);
+int stat_emu_check(struct stat_opts *o);
+void stat_emu_session_opts(const struct stat_opts *o,
+			   struct pmu_session_opts *so);
+/* The command line of the child (*cmd, freed by the caller) for session
+ * s, which the caller made with the options of stat_emu_session_opts;
+ * 0 or an exit status after a message. */
+int stat_emu_command(struct stat_opts *o, struct pmu_session *s, char ***cmd);
 
 /* launch.c: fork a command that waits until released, then execs. */
 struct launch {

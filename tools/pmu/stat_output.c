@@ -55,6 +55,8 @@ void stat_out_header(FILE *f, const struct stat_opts *o)
 		print_command(f, o->argv);
 		fputc('\'', f);
 	}
+	if (o->emulated)
+		fprintf(f, " on an emulated %s", o->emulated);
 	if (o->repeat > 1)
 		fprintf(f, " (%d runs)", o->repeat);
 	fputs(":\n\n", f);
