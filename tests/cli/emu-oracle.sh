@@ -96,7 +96,13 @@ for w in loops calls sort strings threads forkexec; do
 	compare $w Bc "$bc" $(( $(value Bc "$cg") + extra_bc ))
 	ind=$(value retired_branch_type:INDIRECT "$TMP/$w.e.counts")
 	ret=$(value retired_branch_type:RETURN "$TMP/$w.f.counts")
-	compare $w Bi $((ind - ret)) "$(value Bi "$cg")"
+	# threads: whether pthread_join finds a thread finished or waits
+	# for it depends on Valgrind's scheduling, and the waiting path of
+	# the C library takes a few more indirect branches (seen: 375 vs
+	# 378 between runs): a small band for that workload only
+	bitol=
+	if [ $w = threads ]; then bitol=2; fi
+	compare $w Bi $((ind - ret)) "$(value Bi "$cg")" $bitol
 	# the program ran, under both, with the same output
 	check "$w: same output under pmu and cachegrind" cmp -s "$TMP/$w.a.out" "$TMP/$w.cgout"
 done
