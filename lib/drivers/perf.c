@@ -26,7 +26,14 @@ static void prep_attr(const struct pmu__perf *p, const struct perf_group *g,
 		a->sample_type |= PERF_SAMPLE_READ;
 	a->disabled = e->leader;
 	a->inherit = p->inherit;
-	a->enable_on_exec = p->target == PMU__TARGET_CHILD;
+	/* a held group waits for the session, also at exec */
+	a->enable_on_exec = p->target == PMU__TARGET_CHILD &&
+			    !(e->flags & PMU__EV_HELD);
+	if (e->flags & PMU__EV_NOTIFY) {
+		a->wakeup_events = 1; /* every overflow polls readable */
+		a->watermark = 0;
+		a->freq = 0;
+	}
 }
 
 static int open_one(struct pmu__perf *p, const struct perf_group *g,
@@ -139,6 +146,8 @@ static int open_units(struct pmu__perf *p, struct perf_group *g, size_t *bad)
 	/* an abandoned attempt's exited threads say nothing about this one */
 	memset(p->gone_try, 0, p->nunits * sizeof(*p->gone_try));
 	for (u = 0; u < p->nunits; u++) {
+		if (u > 0 && (p->ev[g->first].flags & PMU__EV_ONE_UNIT))
+			break;
 		for (k = 0; k < g->nev; k++) {
 			ret = open_one(p, g, k, u);
 			if (ret == -ESRCH && p->target == PMU__TARGET_PID) {
@@ -322,6 +331,9 @@ static bool group_may_rdpmc(const struct pmu__perf *p,
 		if (t == PERF_TYPE_SOFTWARE || t == PERF_TYPE_TRACEPOINT ||
 		    t == PERF_TYPE_BREAKPOINT)
 			return false;
+		/* its descriptor maps an overflow ring instead */
+		if (p->ev[g->first + k].flags & PMU__EV_NOTIFY)
+			return false;
 	}
 	return g->open;
 }
@@ -415,6 +427,9 @@ static int open_all(struct pmu__perf *p, const struct pmu__target *t,
 		ret = check_processes(p, t, err);
 	if (ret)
 		return ret;
+	ret = pmu__perf_map_rings(p, err);
+	if (ret)
+		return ret;
 	if (mmap_possible(p, t))
 		map_pages(p);
 	collect_leaders(p);
@@ -436,6 +451,7 @@ static void perf_close(struct pmu__drv *d)
 	for (i = 0; p->page && i < p->nev; i++)
 		if (p->page[i])
 			p->sys->munmap(p->sys->ctx, p->page[i], p->page_size);
+	pmu__perf_unmap_rings(p);
 	for (g = 0; p->fd && g < p->ngrp; g++)
 		close_group(p, &p->grp[g]);
 	pmu__perf_units_free(&p->units);
@@ -529,6 +545,10 @@ static const struct pmu__driver_ops perf_ops = {
 	.reset = perf_reset,
 	.read = pmu__perf_read,
 	.destroy = perf_destroy,
+	.group_ctl = pmu__perf_group_ctl,
+	.read_group = pmu__perf_read_group,
+	.notify_fds = pmu__perf_notify_fds,
+	.notify_consume = pmu__perf_notify_consume,
 };
 
 struct pmu__drv *pmu__perf_driver_new(const struct pmu__perf_sys *sys)

@@ -38,6 +38,10 @@ struct pmu__perf {
 	int *fd;            /* [event * nunits + unit], -1 when not open */
 	uint64_t *id;       /* kernel ids, same indexing */
 	struct perf_event_mmap_page **page; /* [event], self only, or NULL */
+	struct perf_event_mmap_page **ring; /* [event * nunits + unit]: the
+					       overflow ring of a NOTIFY
+					       event, or NULL */
+	size_t ring_len;
 	size_t page_size;
 	pthread_t opener;    /* the counted thread: pages are only valid there */
 	struct perf_group *grp;
@@ -56,6 +60,17 @@ int pmu__perf_open_error(struct pmu__perf *p, size_t i, int ret,
 
 /* Facts about the machine, read on first use. */
 const struct pmu_host_info *pmu__perf_host(struct pmu__perf *p);
+
+/* Event sets (perf_notify.c): map the rings of NOTIFY events after
+ * open, unmap them at close; the ops of driver.h. */
+int pmu__perf_map_rings(struct pmu__perf *p, struct pmu_error *err);
+void pmu__perf_unmap_rings(struct pmu__perf *p);
+int pmu__perf_group_ctl(struct pmu__drv *d, size_t group, bool enable);
+ssize_t pmu__perf_notify_fds(struct pmu__drv *d, size_t ev, int *fds,
+			     size_t max);
+uint64_t pmu__perf_notify_consume(struct pmu__drv *d, size_t ev);
+int pmu__perf_read_group(struct pmu__drv *d, size_t group,
+			 struct pmu__count *c, size_t stride);
 
 /* Sum every event over CPUs/threads into c[0..min(n, nev)), elements
  * `stride` bytes apart. */
