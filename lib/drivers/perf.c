@@ -14,8 +14,8 @@
 #define READ_FORMAT (PERF_FORMAT_TOTAL_TIME_ENABLED | \
 		     PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID)
 
-static void prep_attr(const struct pmu__perf *p, const struct perf_group *g,
-		      size_t i, struct perf_event_attr *a)
+void pmu__perf_prep_attr(const struct pmu__perf *p, const struct perf_group *g,
+			 size_t i, struct perf_event_attr *a)
 {
 	const struct pmu__ev *e = &p->ev[i];
 
@@ -45,7 +45,7 @@ static int open_one(struct pmu__perf *p, const struct perf_group *g,
 	struct perf_event_attr a;
 	int fd;
 
-	prep_attr(p, g, g->first + k, &a);
+	pmu__perf_prep_attr(p, g, g->first + k, &a);
 	errno = 0;
 	fd = sys->event_open(sys->ctx, &a, p->units.pid[u], p->units.cpu[u],
 			     lfd, PERF_FLAG_FD_CLOEXEC);
@@ -81,7 +81,7 @@ static void close_group(struct pmu__perf *p, const struct perf_group *g)
 		close_unit(p, g, u);
 }
 
-static bool errno_not_supported(int ret)
+bool pmu__perf_errno_not_supported(int ret)
 {
 	return ret == -ENOENT || ret == -EOPNOTSUPP || ret == -ENODEV ||
 	       ret == -ENXIO || ret == -EINVAL || ret == -E2BIG;
@@ -115,8 +115,9 @@ static const char *ev_name(const struct pmu__perf *p, size_t i)
 
 /* A group is scheduled as a whole: if one member cannot be opened, none
  * of it can count.  why == NULL: explain the errno of member `bad`. */
-static void mark_unsupported(struct pmu__perf *p, const struct perf_group *g,
-			     size_t bad, int ret, const char *why)
+void pmu__perf_mark_unsupported(struct pmu__perf *p,
+				const struct perf_group *g, size_t bad,
+				int ret, const char *why)
 {
 	char buf[128];
 	size_t k;
@@ -146,8 +147,6 @@ static int open_units(struct pmu__perf *p, struct perf_group *g, size_t *bad)
 	/* an abandoned attempt's exited threads say nothing about this one */
 	memset(p->gone_try, 0, p->nunits * sizeof(*p->gone_try));
 	for (u = 0; u < p->nunits; u++) {
-		if (u > 0 && (p->ev[g->first].flags & PMU__EV_ONE_UNIT))
-			break;
 		for (k = 0; k < g->nev; k++) {
 			ret = open_one(p, g, k, u);
 			if (ret == -ESRCH && p->target == PMU__TARGET_PID) {
@@ -231,7 +230,7 @@ static bool premarked(struct pmu__perf *p, const struct perf_group *g)
 			char why[sizeof(st->reason)];
 
 			snprintf(why, sizeof(why), "%s", st->reason);
-			mark_unsupported(p, g, k, st->err, why);
+			pmu__perf_mark_unsupported(p, g, k, st->err, why);
 			return true;
 		}
 	}
@@ -246,6 +245,8 @@ static int open_group(struct pmu__perf *p, struct perf_group *g,
 
 	if (premarked(p, g))
 		return 0;
+	if (p->ev[g->first].flags & PMU__EV_NOTIFY)
+		return pmu__perf_open_notify(p, g, err);
 	ret = open_units(p, g, &bad);
 	while (ret && fall_back(p, g, bad, ret)) {
 		close_group(p, g);
@@ -257,8 +258,8 @@ static int open_group(struct pmu__perf *p, struct perf_group *g,
 		return 0;
 	}
 	close_group(p, g);
-	if (errno_not_supported(ret)) {
-		mark_unsupported(p, g, bad, ret, NULL);
+	if (pmu__perf_errno_not_supported(ret)) {
+		pmu__perf_mark_unsupported(p, g, bad, ret, NULL);
 		return 0;
 	}
 	return pmu__perf_open_error(p, g->first + bad, ret, err);
@@ -427,9 +428,6 @@ static int open_all(struct pmu__perf *p, const struct pmu__target *t,
 		ret = check_processes(p, t, err);
 	if (ret)
 		return ret;
-	ret = pmu__perf_map_rings(p, err);
-	if (ret)
-		return ret;
 	if (mmap_possible(p, t))
 		map_pages(p);
 	collect_leaders(p);
@@ -451,7 +449,7 @@ static void perf_close(struct pmu__drv *d)
 	for (i = 0; p->page && i < p->nev; i++)
 		if (p->page[i])
 			p->sys->munmap(p->sys->ctx, p->page[i], p->page_size);
-	pmu__perf_unmap_rings(p);
+	pmu__perf_close_notify(p);
 	for (g = 0; p->fd && g < p->ngrp; g++)
 		close_group(p, &p->grp[g]);
 	pmu__perf_units_free(&p->units);

@@ -18,6 +18,15 @@ struct perf_group {
 	bool mmap;          /* every event has an mmap page */
 };
 
+/* A NOTIFY event (a group of one) is opened apart from the others: once
+ * per unit, or per unit and online CPU where the kernel would map no
+ * overflow ring (inherited per-task events), each with its ring. */
+struct perf_notify {
+	size_t n;
+	int *fd;
+	struct perf_event_mmap_page **ring;
+};
+
 struct pmu__perf {
 	struct pmu__drv drv;          /* first: the ops table */
 	const struct pmu__perf_sys *sys;
@@ -38,9 +47,7 @@ struct pmu__perf {
 	int *fd;            /* [event * nunits + unit], -1 when not open */
 	uint64_t *id;       /* kernel ids, same indexing */
 	struct perf_event_mmap_page **page; /* [event], self only, or NULL */
-	struct perf_event_mmap_page **ring; /* [event * nunits + unit]: the
-					       overflow ring of a NOTIFY
-					       event, or NULL */
+	struct perf_notify *ntf;      /* [event]: NOTIFY events, or NULL */
 	size_t ring_len;
 	size_t page_size;
 	pthread_t opener;    /* the counted thread: pages are only valid there */
@@ -61,10 +68,19 @@ int pmu__perf_open_error(struct pmu__perf *p, size_t i, int ret,
 /* Facts about the machine, read on first use. */
 const struct pmu_host_info *pmu__perf_host(struct pmu__perf *p);
 
-/* Event sets (perf_notify.c): map the rings of NOTIFY events after
- * open, unmap them at close; the ops of driver.h. */
-int pmu__perf_map_rings(struct pmu__perf *p, struct pmu_error *err);
-void pmu__perf_unmap_rings(struct pmu__perf *p);
+/* Event sets (perf_notify.c): open group g of a NOTIFY event (marking
+ * it not supported, or failing the open as open_group does), close every
+ * NOTIFY event; the ops of driver.h. */
+int pmu__perf_open_notify(struct pmu__perf *p, struct perf_group *g,
+			  struct pmu_error *err);
+void pmu__perf_close_notify(struct pmu__perf *p);
+/* Shared with perf.c's open path. */
+void pmu__perf_prep_attr(const struct pmu__perf *p, const struct perf_group *g,
+			 size_t i, struct perf_event_attr *a);
+void pmu__perf_mark_unsupported(struct pmu__perf *p,
+				const struct perf_group *g, size_t bad,
+				int ret, const char *why);
+bool pmu__perf_errno_not_supported(int ret);
 int pmu__perf_group_ctl(struct pmu__drv *d, size_t group, bool enable);
 ssize_t pmu__perf_notify_fds(struct pmu__drv *d, size_t ev, int *fds,
 			     size_t max);

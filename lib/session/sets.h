@@ -13,11 +13,13 @@
  *            group of its own, enabled with the set) samples every
  *            timeout_ns of the target's running time; an announced
  *            overflow ends the turn
- *  OVERFLOW  the set's designated event samples every `period`; `count`
- *            announced overflows end a turn
+ *  OVERFLOW  a copy of the set's designated event (also a group of its
+ *            own) samples every `period`; `count` announced overflows
+ *            end a turn
  *
- * A clock per set rather than one for the session: a set's clock runs
- * only while the set does, so the time between an overflow and the
+ * Announcers are groups of their own, so that they open whatever the
+ * user's groups do, and per set rather than one for the session: a
+ * set's clock runs only while the set does, so the time between an overflow and the
  * switch is taken from the set's next turn, and every set gets exactly
  * its timeout per turn in the long run, however late the monitor wakes.
  * A set none of whose groups opened gets no turn.
@@ -49,11 +51,12 @@ struct pmu__set {
 	size_t *evi, nevi;          /* its events */
 	ssize_t ovfl_ev;            /* OVERFLOW: the designated event */
 	unsigned ovfl_bit;          /* its place among the set's events */
-	ssize_t clock;              /* TIME: the set's clock (an event past
-				       the session's), -1: none */
-	ssize_t clock_grp;          /* its group, -1: not open */
-	ssize_t notify_ev;          /* the event whose overflows end a turn */
-	uint64_t count;             /* how many */
+	ssize_t notify_ev;          /* what announces the end of its turn:
+				       its clock (TIME) or a copy of the
+				       designated event (OVERFLOW), an
+				       event past the session's, -1: none */
+	ssize_t notify_grp;         /* its group, -1: not open */
+	uint64_t count;             /* announcements per turn */
 	struct pollfd *pfd;         /* [0]: the wake-up; then what ends a turn */
 	size_t npfd;
 	/* what it did (perfmon2's pfm_setinfo) */
@@ -82,7 +85,7 @@ struct pmu__sets {
 	bool prepared;              /* events appended for the open */
 	size_t *evset;              /* [events]: the set of each */
 	struct pmu__ev *dev;        /* what the driver opened: the events,
-				       then the clocks */
+				       then each set's announcer */
 	size_t ndev;
 	struct pmu__ev_runs *er;
 	size_t active;

@@ -109,36 +109,45 @@ static int fill_evset(struct pmu__sets *ss, size_t n, const size_t *added)
 	return 0;
 }
 
-/* Set k's clock, appended to what the driver opens: a group of its own,
- * held with the set's groups. */
-static void add_clock(struct pmu_session *s, size_t k,
-		      enum pmu__target_kind target)
+/* Set k's clock (TIME), or a copy of its designated event (OVERFLOW),
+ * appended to what the driver opens: a group of its own, held with the
+ * set's groups, that announces its overflows. */
+static void add_notifier(struct pmu_session *s, size_t k,
+			 enum pmu__target_kind target)
 {
 	struct pmu__sets *ss = s->sets;
 	struct pmu__set *set = &ss->set[k];
 	struct pmu__ev *c = &ss->dev[ss->ndev];
 	bool cpus = target == PMU__TARGET_CPUS;
 
-	*c = (struct pmu__ev){
-		.name = (char *)(cpus ? "cpu-clock" : "task-clock"),
-		.group = s->ngroups + (int)(ss->ndev - s->n),
-		.leader = true,
-		.scale = 1e-6,
-		.flags = PMU__EV_NOTIFY | (cpus ? PMU__EV_ONE_UNIT : 0) |
-			 (k ? PMU__EV_HELD : 0),
-		.attr = { .type = PERF_TYPE_SOFTWARE,
-			  .size = sizeof(struct perf_event_attr),
-			  .config = cpus ? PERF_COUNT_SW_CPU_CLOCK
-					 : PERF_COUNT_SW_TASK_CLOCK,
-			  .sample_period = set->eff->timeout_ns },
-	};
-	strcpy(c->unit, "msec");
+	if (set->eff->kind == PMU_SWITCH_OVERFLOW) {
+		*c = set->eff->ev;
+		c->attr.sample_period = set->eff->period;
+	} else {
+		*c = (struct pmu__ev){
+			.name = (char *)(cpus ? "cpu-clock" : "task-clock"),
+			.scale = 1e-6,
+			.flags = cpus ? PMU__EV_ONE_UNIT : 0,
+			.attr = { .type = PERF_TYPE_SOFTWARE,
+				  .size = sizeof(struct perf_event_attr),
+				  .config = cpus ? PERF_COUNT_SW_CPU_CLOCK
+						 : PERF_COUNT_SW_TASK_CLOCK,
+				  .sample_period = set->eff->timeout_ns },
+		};
+		strcpy(c->unit, "msec");
+	}
+	c->attr.freq = 0;
+	c->group = s->ngroups + (int)(ss->ndev - s->n);
+	c->leader = true;
+	c->flags |= PMU__EV_NOTIFY | (k ? PMU__EV_HELD : 0);
 	ss->evset[ss->ndev] = k;
-	set->clock = (ssize_t)ss->ndev++;
+	set->notify_ev = (ssize_t)ss->ndev++;
+	set->count = set->eff->kind == PMU_SWITCH_OVERFLOW ? set->eff->count
+							   : 1;
 }
 
 /* What the driver opens: the session's events, held unless in set 0,
- * designated events announcing overflows, and the sets' clocks. */
+ * and each set's announcer. */
 static int build_dev(struct pmu_session *s, enum pmu__target_kind target)
 {
 	struct pmu__sets *ss = s->sets;
@@ -151,26 +160,10 @@ static int build_dev(struct pmu_session *s, enum pmu__target_kind target)
 	for (size_t i = 0; i < s->n; i++)
 		if (ss->evset[i] != 0)
 			ss->dev[i].flags |= PMU__EV_HELD;
-	for (size_t k = 0; k < ss->n; k++) {
-		const struct pmu__set *set = &ss->set[k];
-		struct pmu__ev *e;
-
-		if (set->ovfl_ev < 0)
-			continue;
-		e = &ss->dev[set->ovfl_ev];
-		e->flags |= PMU__EV_NOTIFY;
-		e->attr.sample_period = set->eff->period;
-		e->attr.freq = 0;
-	}
 	ss->ndev = s->n;
 	for (size_t k = 0; k < ss->n; k++) {
-		struct pmu__set *set = &ss->set[k];
-
-		set->clock = set->clock_grp = -1;
-		if (set->eff->kind == PMU_SWITCH_TIME)
-			add_clock(s, k, target);
-		set->notify_ev = set->clock >= 0 ? set->clock : set->ovfl_ev;
-		set->count = set->clock >= 0 ? 1 : set->eff->count;
+		ss->set[k].notify_grp = -1;
+		add_notifier(s, k, target);
 	}
 	return 0;
 }
@@ -215,8 +208,8 @@ static int collect(struct pmu_session *s, size_t k)
 		if (s->ev[i].leader && !s->st[i].err)
 			set->grp[set->ngrp++] = (size_t)s->ev[i].group;
 	}
-	if (set->clock >= 0 && !s->st[set->clock].err)
-		set->clock_grp = ss->dev[set->clock].group;
+	if (!s->st[set->notify_ev].err)
+		set->notify_grp = ss->dev[set->notify_ev].group;
 	return 0;
 }
 
@@ -233,7 +226,8 @@ static int check_switch_event(struct pmu_session *s, size_t k,
 	return pmu__error(err, s->st[i].err, PMU_ERR_NOT_SUPPORTED,
 			  ss->dev[i].name, -1, "event set %zu cannot switch: "
 			  "its %s '%s' cannot be counted here: %s", k,
-			  set->clock >= 0 ? "clock" : "switch event",
+			  set->eff->kind == PMU_SWITCH_TIME ? "clock"
+							    : "switch event",
 			  ss->dev[i].name, s->st[i].reason);
 }
 
@@ -268,7 +262,7 @@ static int make_pollfds(struct pmu_session *s, size_t k)
 	return 0;
 }
 
-/* A child counted from exec: set 0 (and its clock) start there, the
+/* A child counted from exec: set 0 (and its announcer) start there, the
  * kernel's enable_on_exec; if set 0 has nothing open, the first set
  * that has is enabled now instead. */
 static int begin_at_exec(struct pmu_session *s)
@@ -324,7 +318,7 @@ void pmu__sets_close(struct pmu_session *s)
 		free(set->evi);
 		free(set->pfd);
 		set->grp = set->evi = NULL;
-		set->clock = set->clock_grp = set->notify_ev = -1;
+		set->notify_grp = set->notify_ev = -1;
 		set->pfd = NULL;
 		set->ngrp = set->nevi = set->npfd = 0;
 		set->eff = NULL;

@@ -15,8 +15,7 @@
 #include "session/sets.h"
 #include "util/scale.h"
 
-/* The set's groups, then its clock; off in the same order, so that its
- * clock never runs without them. */
+/* The set's groups, then its announcer. */
 int pmu__sets_enable(struct pmu_session *s, const struct pmu__set *set,
 		     bool on)
 {
@@ -29,8 +28,8 @@ int pmu__sets_enable(struct pmu_session *s, const struct pmu__set *set,
 		if (r && !ret)
 			ret = r;
 	}
-	if (set->clock_grp >= 0) {
-		int r = o->group_ctl(s->drv, (size_t)set->clock_grp, on);
+	if (set->notify_grp >= 0) {
+		int r = o->group_ctl(s->drv, (size_t)set->notify_grp, on);
 
 		if (r && !ret)
 			ret = r;
@@ -137,8 +136,8 @@ static void turn_check(struct pmu_session *s, struct pmu__set *a)
 						    (size_t)a->notify_ev);
 	if (a->turn_ovfl < a->count)
 		return;
-	do_switch(s, a->clock >= 0 || a->ovfl_bit >= 64 ? 0
-						       : 1ull << a->ovfl_bit);
+	do_switch(s, a->eff->kind == PMU_SWITCH_TIME || a->ovfl_bit >= 64
+			     ? 0 : 1ull << a->ovfl_bit);
 }
 
 /* A descriptor that hangs up belongs to a thread or process that is
