@@ -61,6 +61,9 @@ struct pmu__set {
 	size_t npfd;
 	/* what it did (perfmon2's pfm_setinfo) */
 	uint64_t runs, timeout_left, ovfl_mask, turn_ovfl;
+	uint64_t carry;             /* announcements past the end of a turn
+				       (the monitor was late): its next
+				       turns were served in advance */
 	uint64_t dur;               /* kernel time enabled, as last read */
 	uint64_t dur_base;          /* ... at the last reset */
 	uint64_t turn_dur;          /* ... when its turn began */

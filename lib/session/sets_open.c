@@ -324,6 +324,7 @@ void pmu__sets_close(struct pmu_session *s)
 		set->eff = NULL;
 		set->runs = set->timeout_left = set->ovfl_mask = 0;
 		set->turn_ovfl = set->dur = set->dur_base = set->turn_dur = 0;
+		set->carry = 0;
 	}
 	/* designated events added at open go: the user's events stay */
 	for (size_t i = ss->nuser; ss->prepared && i < s->n; i++) {

@@ -15,35 +15,58 @@
 #include "session/sets.h"
 #include "util/scale.h"
 
+static int ctl(struct pmu_session *s, size_t g, bool on, int ret)
+{
+	int r = s->drv->ops->group_ctl(s->drv, g, on);
+
+	return ret ? ret : r;
+}
+
+static int groups_ctl(struct pmu_session *s, const struct pmu__set *set,
+		      bool on)
+{
+	int ret = 0;
+
+	for (size_t j = 0; j < set->ngrp; j++)
+		ret = ctl(s, set->grp[j], on, ret);
+	return ret;
+}
+
+static int notifier_ctl(struct pmu_session *s, const struct pmu__set *set,
+			bool on)
+{
+	return set->notify_grp < 0 ? 0 : ctl(s, (size_t)set->notify_grp, on, 0);
+}
+
 /* The set's groups, then its announcer. */
 int pmu__sets_enable(struct pmu_session *s, const struct pmu__set *set,
 		     bool on)
 {
-	const struct pmu__driver_ops *o = s->drv->ops;
-	int ret = 0;
+	int ret = groups_ctl(s, set, on), r = notifier_ctl(s, set, on);
 
-	for (size_t j = 0; j < set->ngrp; j++) {
-		int r = o->group_ctl(s->drv, set->grp[j], on);
-
-		if (r && !ret)
-			ret = r;
-	}
-	if (set->notify_grp >= 0) {
-		int r = o->group_ctl(s->drv, (size_t)set->notify_grp, on);
-
-		if (r && !ret)
-			ret = r;
-	}
-	return ret;
+	return ret ? ret : r;
 }
 
-static size_t next_live(const struct pmu__sets *ss)
+/* The next set with an open group that is owed a turn.  A set whose
+ * announcer overflowed again before the monitor switched it out (late)
+ * already had its next turn: it is passed over once for each, so that
+ * every set gets the same time in the long run. */
+static size_t next_set(struct pmu_session *s)
 {
-	for (size_t j = 1; j <= ss->n; j++) {
-		size_t k = (ss->active + j) % ss->n;
+	struct pmu__sets *ss = s->sets;
 
-		if (ss->set[k].ngrp)
+	for (size_t j = 1; j < ss->n; j++) {
+		size_t k = (ss->active + j) % ss->n;
+		struct pmu__set *b = &ss->set[k];
+
+		if (!b->ngrp)
+			continue;
+		b->carry += s->drv->ops->notify_consume(s->drv,
+							(size_t)b->notify_ev);
+		if (b->carry < b->count)
 			return k;
+		b->carry -= b->count;
+		b->runs++;
 	}
 	return ss->active;
 }
@@ -105,23 +128,25 @@ static void turn_end(struct pmu_session *s, struct pmu__set *a,
 static void turn_begin(struct pmu_session *s, struct pmu__set *b)
 {
 	b->runs++;
-	b->turn_ovfl = 0;
+	b->turn_ovfl = b->carry;
+	b->carry = 0;
 	b->turn_dur = b->dur;
-	/* announcements after the end of its last turn are old */
-	s->drv->ops->notify_consume(s->drv, (size_t)b->notify_ev);
 }
 
-/* The switch: the outgoing set's groups off, the next one's on, at once;
- * the bookkeeping after, while the next set already counts. */
+/* The switch: the outgoing set's groups off and the next one's on at
+ * once, since no set counts between the two (the announcers only time
+ * the turns); the bookkeeping after, while the next set counts. */
 static void do_switch(struct pmu_session *s, uint64_t mask)
 {
 	struct pmu__sets *ss = s->sets;
-	size_t next = next_live(ss);
+	size_t next = next_set(s);
 	struct pmu__set *a = &ss->set[ss->active], *b = &ss->set[next];
 
 	if (b != a) {
-		pmu__sets_enable(s, a, false);
-		pmu__sets_enable(s, b, true);
+		groups_ctl(s, a, false);
+		groups_ctl(s, b, true);
+		notifier_ctl(s, a, false);
+		notifier_ctl(s, b, true);
 	}
 	turn_end(s, a, mask);
 	turn_begin(s, b);
@@ -136,6 +161,7 @@ static void turn_check(struct pmu_session *s, struct pmu__set *a)
 						    (size_t)a->notify_ev);
 	if (a->turn_ovfl < a->count)
 		return;
+	a->carry = a->turn_ovfl - a->count;
 	do_switch(s, a->eff->kind == PMU_SWITCH_TIME || a->ovfl_bit >= 64
 			     ? 0 : 1ull << a->ovfl_bit);
 }
@@ -286,6 +312,7 @@ int pmu__sets_reset(struct pmu_session *s)
 			set->dur_base = set->turn_dur = set->dur;
 			set->runs = k == ss->active && ss->begun;
 			set->timeout_left = set->ovfl_mask = set->turn_ovfl = 0;
+			set->carry = 0;
 		}
 		for (size_t i = 0; i < s->n; i++)
 			ss->er[i] = (struct pmu__ev_runs){
