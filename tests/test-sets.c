@@ -492,6 +492,9 @@ static int online_cpus(void)
 static void check_notifier(const struct fk_ev *e, uint64_t config,
 			   uint64_t period, bool on_exec)
 {
+	/* the clock is pinned: enabling the sets' groups leaves it be */
+	assert_int_equal(e->attr.pinned, config == PERF_COUNT_SW_TASK_CLOCK ||
+					 config == PERF_COUNT_SW_CPU_CLOCK);
 	assert_int_equal(e->attr.type, PERF_TYPE_SOFTWARE);
 	assert_int_equal(e->attr.config, config);
 	assert_int_equal(e->attr.sample_period, period);
@@ -502,8 +505,8 @@ static void check_notifier(const struct fk_ev *e, uint64_t config,
 	assert_non_null(e->ring);
 }
 
-/* A child: set 0 starts at exec, set 1 is held; each set's clock is
- * opened once per CPU (the kernel maps no ring of an inherited event
+/* A child: set 0 and the clock start at exec, set 1 is held; the clock
+ * is opened once per CPU (the kernel maps no ring of an inherited event
  * opened for a task on every CPU). */
 static void test_open_child(void **state)
 {
@@ -519,7 +522,7 @@ static void test_open_child(void **state)
 	two_sets(f->s);
 	assert_int_equal(pmu_session_set_switch(f->s, -1, &o, NULL), 0);
 	assert_int_equal(pmu_session_open(f->s, &oo, NULL), 0);
-	assert_int_equal(f->k.nev, 4 + 2 * ncpu);
+	assert_int_equal(f->k.nev, 4 + ncpu);
 	/* the user's events, in order: set 0's leaders start at exec */
 	for (i = 0; i < 4; i++) {
 		const struct fk_ev *e = &f->k.ev[i];
@@ -531,10 +534,10 @@ static void test_open_child(void **state)
 		assert_null(e->ring);
 	}
 	assert_int_equal(f->k.ev[3].attr.disabled, 1); /* held */
-	for (i = 0; i < 2 * ncpu; i++) {
+	for (i = 0; i < ncpu; i++) {
 		const struct fk_ev *e = &f->k.ev[4 + i];
 
-		check_notifier(e, PERF_COUNT_SW_TASK_CLOCK, 2000000, i < ncpu);
+		check_notifier(e, PERF_COUNT_SW_TASK_CLOCK, 2000000, true);
 		assert_int_equal(e->pid, 4242);
 		assert_int_equal(e->attr.inherit, 1);
 		assert_true(e->cpu >= 0);
@@ -542,8 +545,8 @@ static void test_open_child(void **state)
 	fixture_free(f);
 }
 
-/* This thread: one clock per set; CPUs: a cpu-clock on the first CPU;
- * OVERFLOW: a copy of the designated event samples. */
+/* This thread: one clock; CPUs: a cpu-clock on the first CPU; OVERFLOW:
+ * a copy of the designated event samples, before the clock. */
 static void test_open_self_cpus(void **state)
 {
 	struct fixture *f = fixture_new();
@@ -556,10 +559,8 @@ static void test_open_self_cpus(void **state)
 	(void)state;
 	two_sets(f->s);
 	assert_int_equal(pmu_session_open(f->s, NULL, NULL), 0);
-	assert_int_equal(f->k.nev, 6);
+	assert_int_equal(f->k.nev, 5);
 	check_notifier(&f->k.ev[4], PERF_COUNT_SW_TASK_CLOCK,
-		       PMU_SWITCH_DEFAULT_NS, false);
-	check_notifier(&f->k.ev[5], PERF_COUNT_SW_TASK_CLOCK,
 		       PMU_SWITCH_DEFAULT_NS, false);
 	assert_int_equal(f->k.ev[4].pid, 0);
 	assert_int_equal(f->k.ev[4].cpu, -1);
@@ -569,7 +570,7 @@ static void test_open_self_cpus(void **state)
 	f->s = pmu__session_new_on(pmu__perf_driver_new(&f->sys), true, NULL);
 	two_sets(f->s);
 	assert_int_equal(pmu_session_open(f->s, &cpus, NULL), 0);
-	assert_int_equal(f->k.nev, 4 * online_cpus() + 2);
+	assert_int_equal(f->k.nev, 4 * online_cpus() + 1);
 	check_notifier(&f->k.ev[f->k.nev - 1], PERF_COUNT_SW_CPU_CLOCK,
 		       PMU_SWITCH_DEFAULT_NS, false);
 	assert_int_equal(f->k.ev[f->k.nev - 1].pid, -1);
@@ -583,7 +584,9 @@ static void test_open_self_cpus(void **state)
 	/* set 1 got page-faults; set 0 switches by time, set 1 by it */
 	assert_int_equal(f->k.nev, 7);
 	assert_int_equal(f->k.ev[4].attr.sample_period, 0);
-	check_notifier(&f->k.ev[6], PERF_COUNT_SW_PAGE_FAULTS, 77, false);
+	check_notifier(&f->k.ev[5], PERF_COUNT_SW_PAGE_FAULTS, 77, false);
+	check_notifier(&f->k.ev[6], PERF_COUNT_SW_TASK_CLOCK,
+		       PMU_SWITCH_DEFAULT_NS, false);
 	fixture_free(f);
 }
 
@@ -598,7 +601,7 @@ static void fk_set(struct fk *k, int i, uint64_t v, uint64_t ena,
 }
 
 /* One read per group of the user's, no more; a switch is the outgoing
- * set's leaders off, the next set's on, then the announcers, and one
+ * set's leaders off and the next set's on (the clock runs on), and one
  * read per outgoing group. */
 static void test_switch_ioctls_reads(void **state)
 {
@@ -606,8 +609,7 @@ static void test_switch_ioctls_reads(void **state)
 	struct pmu_value v[4] = { { .size = sizeof(struct pmu_value) } };
 	struct { int ev; unsigned long req; } want[] = {
 		{ 0, PERF_EVENT_IOC_DISABLE }, { 2, PERF_EVENT_IOC_DISABLE },
-		{ 3, PERF_EVENT_IOC_ENABLE }, { 4, PERF_EVENT_IOC_DISABLE },
-		{ 5, PERF_EVENT_IOC_ENABLE },
+		{ 3, PERF_EVENT_IOC_ENABLE },
 	};
 
 	(void)state;
@@ -616,8 +618,8 @@ static void test_switch_ioctls_reads(void **state)
 	assert_int_equal(pmu_session_read(f->s, v, 4), 4);
 	assert_int_equal(f->k.nread, 3);
 	assert_int_equal(pmu__sets_switch(f->s), 0);
-	assert_int_equal(f->k.nio, 5);
-	for (size_t i = 0; i < 5; i++) {
+	assert_int_equal(f->k.nio, 3);
+	for (size_t i = 0; i < 3; i++) {
 		assert_int_equal(f->k.io[i].fd, f->k.ev[want[i].ev].fd);
 		assert_int_equal(f->k.io[i].req, want[i].req);
 	}
@@ -697,12 +699,15 @@ static void test_monitor_overflow(void **state)
 	assert_int_equal(f->k.ev[s0].attr.config, PERF_COUNT_SW_PAGE_FAULTS);
 	assert_int_equal(pmu_session_start(f->s), 0);
 	n0 = f->k.nio;
-	assert_int_equal(n0, 3); /* set 0's two leaders and its announcer */
+	assert_int_equal(n0, 4); /* set 0's leaders, its announcer, the clock */
 	fk_announce(&f->k, s0, 2);
 	fk_wait_consumed(&f->k, s0);
 	assert_int_equal(f->k.nio, n0);
 	fk_announce(&f->k, s0, 1);
+	/* set 0's leaders and announcer off, set 1's leader on, the clock's
+	 * period restarted for set 1's turn */
 	fk_wait_ioctls(&f->k, n0 + 5);
+	assert_int_equal(f->k.io[n0 + 4].req, PERF_EVENT_IOC_PERIOD);
 	fk_wait_consumed(&f->k, s0);
 	assert_int_equal(pmu_session_stop(f->s), 0);
 	assert_int_equal(pmu_session_set_info(f->s, 0, &in), 0);

@@ -238,6 +238,9 @@ struct pmu__driver_ops {
 	 * (summed over CPUs/threads; lost announcements included);
 	 * consumes them, so that its descriptors stop polling readable. */
 	uint64_t (*notify_consume)(struct pmu__drv *d, size_t ev);
+	/* Give NOTIFY event `ev` a new sample period, its current one
+	 * restarting now. */
+	int (*set_period)(struct pmu__drv *d, size_t ev, uint64_t period);
 	/*
 	 * Sampling buffers (map_buffer) join here: they work on what open
 	 * set up, so they need no other change to this interface.

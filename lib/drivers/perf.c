@@ -547,6 +547,7 @@ static const struct pmu__driver_ops perf_ops = {
 	.read_group = pmu__perf_read_group,
 	.notify_fds = pmu__perf_notify_fds,
 	.notify_consume = pmu__perf_notify_consume,
+	.set_period = pmu__perf_set_period,
 };
 
 struct pmu__drv *pmu__perf_driver_new(const struct pmu__perf_sys *sys)

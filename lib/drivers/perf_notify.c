@@ -257,3 +257,22 @@ uint64_t pmu__perf_notify_consume(struct pmu__drv *d, size_t ev)
 			k += consume_ring(n->ring[j], p->page_size, p->ring_len);
 	return k;
 }
+
+int pmu__perf_set_period(struct pmu__drv *d, size_t ev, uint64_t period)
+{
+	struct pmu__perf *p = (struct pmu__perf *)d;
+	const struct pmu__perf_sys *sys = p->sys;
+	const struct perf_notify *n;
+	int ret = 0;
+
+	if (!p->is_open || !p->ntf || ev >= p->nev || !notifies(p, ev) ||
+	    !period)
+		return -EINVAL;
+	n = &p->ntf[ev];
+	for (size_t j = 0; j < n->n; j++)
+		if (n->fd[j] >= 0 &&
+		    sys->ioctl(sys->ctx, n->fd[j], PERF_EVENT_IOC_PERIOD,
+			       (unsigned long)&period) < 0 && !ret)
+			ret = errno ? -errno : -EIO;
+	return ret;
+}

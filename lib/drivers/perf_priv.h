@@ -85,6 +85,7 @@ int pmu__perf_group_ctl(struct pmu__drv *d, size_t group, bool enable);
 ssize_t pmu__perf_notify_fds(struct pmu__drv *d, size_t ev, int *fds,
 			     size_t max);
 uint64_t pmu__perf_notify_consume(struct pmu__drv *d, size_t ev);
+int pmu__perf_set_period(struct pmu__drv *d, size_t ev, uint64_t period);
 int pmu__perf_read_group(struct pmu__drv *d, size_t group,
 			 struct pmu__count *c, size_t stride);
 

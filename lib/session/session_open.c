@@ -77,7 +77,7 @@ static void mark_no_perf(struct pmu_session *s)
 static bool has_set_ops(const struct pmu__driver_ops *o)
 {
 	return o->group_ctl && o->read_group && o->notify_fds &&
-	       o->notify_consume;
+	       o->notify_consume && o->set_period;
 }
 
 /* Several sets: the events the driver opens are the sets' (sets.h). */

@@ -9,19 +9,21 @@
  * disabled; the session enables the active set's groups and a monitor
  * thread switches round-robin when the active set's turn ends:
  *
- *  TIME      the set's clock (task-clock, cpu-clock for CPU targets; a
- *            group of its own, enabled with the set) samples every
- *            timeout_ns of the target's running time; an announced
- *            overflow ends the turn
- *  OVERFLOW  a copy of the set's designated event (also a group of its
- *            own) samples every `period`; `count` announced overflows
- *            end a turn
+ *  TIME      a clock of the session (task-clock, cpu-clock for CPU
+ *            targets) samples every timeout_ns of the target's running
+ *            time; an announced overflow ends the active set's turn
+ *  OVERFLOW  a copy of the set's designated event (a group of its own,
+ *            enabled with the set) samples every `period`; `count`
+ *            announced overflows end a turn
  *
- * Announcers are groups of their own, so that they open whatever the
- * user's groups do, and per set rather than one for the session: a
- * set's clock runs only while the set does, so the time between an overflow and the
- * switch is taken from the set's next turn, and every set gets exactly
- * its timeout per turn in the long run, however late the monitor wakes.
+ * The clock runs all the time, pinned, so that a switch is only the
+ * sets' own groups (per-set clocks, groups of their own, doubled its
+ * ioctls, and every enable of a flexible group reschedules them).  The
+ * time between an overflow and the switch goes to the outgoing set;
+ * a set that got a whole turn more than the least served one is passed
+ * over, so that every set gets the same time in the long run.  An
+ * OVERFLOW set that overflowed past its count (the monitor was late)
+ * is passed over the same way.
  * A set none of whose groups opened gets no turn.
  */
 
@@ -52,10 +54,11 @@ struct pmu__set {
 	ssize_t ovfl_ev;            /* OVERFLOW: the designated event */
 	unsigned ovfl_bit;          /* its place among the set's events */
 	ssize_t notify_ev;          /* what announces the end of its turn:
-				       its clock (TIME) or a copy of the
+				       the clock (TIME) or a copy of the
 				       designated event (OVERFLOW), an
-				       event past the session's, -1: none */
-	ssize_t notify_grp;         /* its group, -1: not open */
+				       event past the session's */
+	ssize_t notify_grp;         /* OVERFLOW: that copy's group, enabled
+				       with the set; -1: none */
 	uint64_t count;             /* announcements per turn */
 	struct pollfd *pfd;         /* [0]: the wake-up; then what ends a turn */
 	size_t npfd;
@@ -88,8 +91,12 @@ struct pmu__sets {
 	bool prepared;              /* events appended for the open */
 	size_t *evset;              /* [events]: the set of each */
 	struct pmu__ev *dev;        /* what the driver opened: the events,
-				       then each set's announcer */
+				       the OVERFLOW sets' announcers, the
+				       clock */
 	size_t ndev;
+	ssize_t clock;              /* TIME sets' clock, -1: none */
+	ssize_t clock_grp;
+	uint64_t clock_period;
 	struct pmu__ev_runs *er;
 	size_t active;
 	bool live;                  /* some set has an open group */
@@ -99,7 +106,9 @@ struct pmu__sets {
 	bool lock_init;
 	pthread_t thr;
 	bool thr_on;
-	int wake_fd;
+	bool quit;                  /* the monitor is to end at its wake-up */
+	int wake_fd;                /* wakes the monitor: to end, or to look
+				       at the active set again */
 	uint64_t nswitch;           /* switches done (monitor and forced) */
 };
 
@@ -137,7 +146,7 @@ int pmu__sets_monitor_start(struct pmu_session *s);
 void pmu__sets_monitor_stop(struct pmu_session *s);
 
 /* Switch to the next set now, as the monitor does at the end of a turn
- * (benchmarks and tests; not while the monitor runs). */
+ * (benchmarks and tests). */
 int pmu__sets_switch(struct pmu_session *s);
 
 #endif

@@ -98,7 +98,7 @@ static int resolve_policies(struct pmu_session *s, size_t *added)
 
 static int fill_evset(struct pmu__sets *ss, size_t n, const size_t *added)
 {
-	ss->evset = calloc(n + ss->n, sizeof(*ss->evset));
+	ss->evset = calloc(n + ss->n + 1, sizeof(*ss->evset));
 	if (!ss->evset)
 		return -ENOMEM;
 	for (size_t k = 0; k < ss->n; k++)
@@ -109,50 +109,71 @@ static int fill_evset(struct pmu__sets *ss, size_t n, const size_t *added)
 	return 0;
 }
 
-/* Set k's clock (TIME), or a copy of its designated event (OVERFLOW),
- * appended to what the driver opens: a group of its own, held with the
- * set's groups, that announces its overflows. */
-static void add_notifier(struct pmu_session *s, size_t k,
-			 enum pmu__target_kind target)
+/* Set k's announcer, appended to what the driver opens: for OVERFLOW a
+ * copy of its designated event, held with the set's groups. */
+static void add_notifier(struct pmu_session *s, size_t k)
 {
 	struct pmu__sets *ss = s->sets;
 	struct pmu__set *set = &ss->set[k];
 	struct pmu__ev *c = &ss->dev[ss->ndev];
-	bool cpus = target == PMU__TARGET_CPUS;
 
-	if (set->eff->kind == PMU_SWITCH_OVERFLOW) {
-		*c = set->eff->ev;
-		c->attr.sample_period = set->eff->period;
-	} else {
-		*c = (struct pmu__ev){
-			.name = (char *)(cpus ? "cpu-clock" : "task-clock"),
-			.scale = 1e-6,
-			.flags = cpus ? PMU__EV_ONE_UNIT : 0,
-			.attr = { .type = PERF_TYPE_SOFTWARE,
-				  .size = sizeof(struct perf_event_attr),
-				  .config = cpus ? PERF_COUNT_SW_CPU_CLOCK
-						 : PERF_COUNT_SW_TASK_CLOCK,
-				  .sample_period = set->eff->timeout_ns },
-		};
-		strcpy(c->unit, "msec");
-	}
+	*c = set->eff->ev;
+	c->attr.sample_period = set->eff->period;
 	c->attr.freq = 0;
 	c->group = s->ngroups + (int)(ss->ndev - s->n);
 	c->leader = true;
 	c->flags |= PMU__EV_NOTIFY | (k ? PMU__EV_HELD : 0);
 	ss->evset[ss->ndev] = k;
 	set->notify_ev = (ssize_t)ss->ndev++;
-	set->count = set->eff->kind == PMU_SWITCH_OVERFLOW ? set->eff->count
-							   : 1;
+	set->count = set->eff->count;
+}
+
+/* The clock of the TIME sets: pinned, so that enabling the sets'
+ * (flexible) groups never reschedules it; running from start or exec
+ * with the first TIME set's timeout. */
+static void add_clock(struct pmu_session *s, enum pmu__target_kind target)
+{
+	struct pmu__sets *ss = s->sets;
+	struct pmu__ev *c = &ss->dev[ss->ndev];
+	bool cpus = target == PMU__TARGET_CPUS;
+	size_t k;
+
+	for (k = 0; k < ss->n && ss->set[k].eff->kind != PMU_SWITCH_TIME; k++)
+		;
+	if (k == ss->n)
+		return;
+	*c = (struct pmu__ev){
+		.name = (char *)(cpus ? "cpu-clock" : "task-clock"),
+		.group = s->ngroups + (int)(ss->ndev - s->n),
+		.leader = true,
+		.scale = 1e-6,
+		.flags = PMU__EV_NOTIFY | (cpus ? PMU__EV_ONE_UNIT : 0),
+		.attr = { .type = PERF_TYPE_SOFTWARE,
+			  .size = sizeof(struct perf_event_attr),
+			  .config = cpus ? PERF_COUNT_SW_CPU_CLOCK
+					 : PERF_COUNT_SW_TASK_CLOCK,
+			  .sample_period = ss->set[k].eff->timeout_ns,
+			  .pinned = 1 },
+	};
+	strcpy(c->unit, "msec");
+	ss->evset[ss->ndev] = k;
+	ss->clock = (ssize_t)ss->ndev++;
+	ss->clock_period = ss->set[k].eff->timeout_ns;
+	for (k = 0; k < ss->n; k++) {
+		if (ss->set[k].eff->kind != PMU_SWITCH_TIME)
+			continue;
+		ss->set[k].notify_ev = ss->clock;
+		ss->set[k].count = 1;
+	}
 }
 
 /* What the driver opens: the session's events, held unless in set 0,
- * and each set's announcer. */
+ * the OVERFLOW sets' announcers and the clock. */
 static int build_dev(struct pmu_session *s, enum pmu__target_kind target)
 {
 	struct pmu__sets *ss = s->sets;
 
-	ss->dev = calloc(s->n + ss->n, sizeof(*ss->dev));
+	ss->dev = calloc(s->n + ss->n + 1, sizeof(*ss->dev));
 	ss->er = calloc(s->n + 1, sizeof(*ss->er));
 	if (!ss->dev || !ss->er)
 		return -ENOMEM;
@@ -161,10 +182,13 @@ static int build_dev(struct pmu_session *s, enum pmu__target_kind target)
 		if (ss->evset[i] != 0)
 			ss->dev[i].flags |= PMU__EV_HELD;
 	ss->ndev = s->n;
+	ss->clock = ss->clock_grp = -1;
 	for (size_t k = 0; k < ss->n; k++) {
 		ss->set[k].notify_grp = -1;
-		add_notifier(s, k, target);
+		if (ss->set[k].eff->kind == PMU_SWITCH_OVERFLOW)
+			add_notifier(s, k);
 	}
+	add_clock(s, target);
 	return 0;
 }
 
@@ -208,7 +232,7 @@ static int collect(struct pmu_session *s, size_t k)
 		if (s->ev[i].leader && !s->st[i].err)
 			set->grp[set->ngrp++] = (size_t)s->ev[i].group;
 	}
-	if (!s->st[set->notify_ev].err)
+	if (set->eff->kind == PMU_SWITCH_OVERFLOW && !s->st[set->notify_ev].err)
 		set->notify_grp = ss->dev[set->notify_ev].group;
 	return 0;
 }
@@ -262,9 +286,9 @@ static int make_pollfds(struct pmu_session *s, size_t k)
 	return 0;
 }
 
-/* A child counted from exec: set 0 (and its announcer) start there, the
- * kernel's enable_on_exec; if set 0 has nothing open, the first set
- * that has is enabled now instead. */
+/* A child counted from exec: set 0, its announcer and the clock start
+ * there, the kernel's enable_on_exec; if set 0 has nothing open, the
+ * first set that has is enabled now instead. */
 static int begin_at_exec(struct pmu_session *s)
 {
 	struct pmu__sets *ss = s->sets;
@@ -291,6 +315,8 @@ int pmu__sets_opened(struct pmu_session *s, enum pmu__target_kind target,
 				  "descriptor: %s", pmu_strerror(-errno));
 	for (k = 0; !ret && k < ss->n; k++)
 		ret = collect(s, k);
+	if (!ret && ss->clock >= 0 && !s->st[ss->clock].err)
+		ss->clock_grp = ss->dev[ss->clock].group;
 	for (k = 0; !ret && k < ss->n; k++)
 		ret = check_switch_event(s, k, err);
 	for (k = 0; !ret && k < ss->n; k++)
@@ -346,6 +372,7 @@ void pmu__sets_close(struct pmu_session *s)
 	ss->er = NULL;
 	ss->wake_fd = -1;
 	ss->ndev = 0;
+	ss->clock = ss->clock_grp = -1;
 	ss->active = 0;
 	ss->live = ss->counting = ss->begun = false;
 	ss->nswitch = 0;

@@ -38,7 +38,7 @@ static int notifier_ctl(struct pmu_session *s, const struct pmu__set *set,
 	return set->notify_grp < 0 ? 0 : ctl(s, (size_t)set->notify_grp, on, 0);
 }
 
-/* The set's groups, then its announcer. */
+/* The set's groups, then its announcer (OVERFLOW). */
 int pmu__sets_enable(struct pmu_session *s, const struct pmu__set *set,
 		     bool on)
 {
@@ -47,26 +47,82 @@ int pmu__sets_enable(struct pmu_session *s, const struct pmu__set *set,
 	return ret ? ret : r;
 }
 
-/* The next set with an open group that is owed a turn.  A set whose
- * announcer overflowed again before the monitor switched it out (late)
- * already had its next turn: it is passed over once for each, so that
- * every set gets the same time in the long run. */
+static int clock_ctl(struct pmu_session *s, bool on)
+{
+	const struct pmu__sets *ss = s->sets;
+
+	return ss->clock_grp < 0 ? 0 : ctl(s, (size_t)ss->clock_grp, on, 0);
+}
+
+/* A TIME set's turn after an OVERFLOW set's, or of another length: the
+ * clock's period restarts with its timeout, and what it announced
+ * meanwhile was no TIME set's. */
+static void clock_follow(struct pmu_session *s, const struct pmu__set *a,
+			 const struct pmu__set *b)
+{
+	struct pmu__sets *ss = s->sets;
+	const struct pmu__driver_ops *o = s->drv->ops;
+
+	if (b->eff->kind != PMU_SWITCH_TIME || ss->clock < 0 ||
+	    (a->eff->kind == PMU_SWITCH_TIME &&
+	     b->eff->timeout_ns == ss->clock_period))
+		return;
+	o->set_period(s->drv, (size_t)ss->clock, b->eff->timeout_ns);
+	ss->clock_period = b->eff->timeout_ns;
+	o->notify_consume(s->drv, (size_t)ss->clock);
+}
+
+/* Turns' worth of time a TIME set had. */
+static double served(const struct pmu__set *b)
+{
+	return (double)(b->dur - b->dur_base) / (double)b->eff->timeout_ns;
+}
+
+/* The least any TIME set with an open group was served, the outgoing
+ * set's turn counted as a whole one (its reading is of before it). */
+static double least_served(const struct pmu__sets *ss)
+{
+	double least = INFINITY;
+
+	for (size_t k = 0; k < ss->n; k++) {
+		const struct pmu__set *b = &ss->set[k];
+		double v;
+
+		if (!b->ngrp || b->eff->kind != PMU_SWITCH_TIME)
+			continue;
+		v = served(b) + (k == ss->active);
+		least = v < least ? v : least;
+	}
+	return least;
+}
+
+/* Whether set b is owed its turn now.  A TIME set a whole turn ahead of
+ * the least served one is passed over; an OVERFLOW set whose announcer
+ * overflowed past its count (the monitor was late) already had its next
+ * turn, and is passed over once for each. */
+static bool owed(struct pmu_session *s, struct pmu__set *b, double least)
+{
+	if (b->eff->kind == PMU_SWITCH_TIME)
+		return served(b) < least + 1;
+	b->carry += s->drv->ops->notify_consume(s->drv, (size_t)b->notify_ev);
+	if (b->carry < b->count)
+		return true;
+	b->carry -= b->count;
+	b->runs++;
+	return false;
+}
+
+/* The next set, round robin, with an open group and owed a turn. */
 static size_t next_set(struct pmu_session *s)
 {
 	struct pmu__sets *ss = s->sets;
+	double least = least_served(ss);
 
 	for (size_t j = 1; j < ss->n; j++) {
 		size_t k = (ss->active + j) % ss->n;
-		struct pmu__set *b = &ss->set[k];
 
-		if (!b->ngrp)
-			continue;
-		b->carry += s->drv->ops->notify_consume(s->drv,
-							(size_t)b->notify_ev);
-		if (b->carry < b->count)
+		if (ss->set[k].ngrp && owed(s, &ss->set[k], least))
 			return k;
-		b->carry -= b->count;
-		b->runs++;
 	}
 	return ss->active;
 }
@@ -125,7 +181,7 @@ static void turn_end(struct pmu_session *s, struct pmu__set *a,
 	}
 }
 
-static void turn_begin(struct pmu_session *s, struct pmu__set *b)
+static void turn_begin(struct pmu__set *b)
 {
 	b->runs++;
 	b->turn_ovfl = b->carry;
@@ -147,10 +203,11 @@ static void do_switch(struct pmu_session *s, uint64_t mask)
 		groups_ctl(s, b, true);
 		notifier_ctl(s, a, false);
 		notifier_ctl(s, b, true);
+		clock_follow(s, a, b);
 	}
 	turn_end(s, a, mask);
-	turn_begin(s, b);
-	ss->active = next;
+	turn_begin(b);
+	__atomic_store_n(&ss->active, next, __ATOMIC_RELEASE);
 	ss->nswitch++;
 }
 
@@ -161,7 +218,9 @@ static void turn_check(struct pmu_session *s, struct pmu__set *a)
 						    (size_t)a->notify_ev);
 	if (a->turn_ovfl < a->count)
 		return;
-	a->carry = a->turn_ovfl - a->count;
+	/* a late TIME turn is made up for by served time, not counts */
+	a->carry = a->eff->kind == PMU_SWITCH_OVERFLOW ? a->turn_ovfl - a->count
+						       : 0;
 	do_switch(s, a->eff->kind == PMU_SWITCH_TIME || a->ovfl_bit >= 64
 			     ? 0 : 1ull << a->ovfl_bit);
 }
@@ -182,34 +241,44 @@ static void hangups(struct pmu__sets *ss, const struct pmu__set *a)
 	}
 }
 
-/* Only this thread changes the active set while it runs. */
-static void *monitor(void *arg)
-{
-	struct pmu_session *s = arg;
-	struct pmu__sets *ss = s->sets;
-
-	for (;;) {
-		struct pmu__set *a = &ss->set[ss->active];
-		int r = poll(a->pfd, a->npfd, -1);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0 || a->pfd[0].revents)
-			break;
-		hangups(ss, a);
-		pthread_mutex_lock(&ss->lock);
-		turn_check(s, a);
-		pthread_mutex_unlock(&ss->lock);
-	}
-	return NULL;
-}
-
 static void drain_wake(int fd)
 {
 	uint64_t v;
 
 	while (read(fd, &v, sizeof(v)) == (ssize_t)sizeof(v))
 		;
+}
+
+/* Polls the active set's announcers; the set it polls is looked up
+ * again after every wake-up, since a forced switch may have changed it
+ * (it then wakes this thread). */
+static void *monitor(void *arg)
+{
+	struct pmu_session *s = arg;
+	struct pmu__sets *ss = s->sets;
+
+	for (;;) {
+		size_t k = __atomic_load_n(&ss->active, __ATOMIC_ACQUIRE);
+		struct pmu__set *a = &ss->set[k];
+		int r = poll(a->pfd, a->npfd, -1);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			break;
+		if (a->pfd[0].revents) {
+			drain_wake(ss->wake_fd);
+			if (__atomic_load_n(&ss->quit, __ATOMIC_ACQUIRE))
+				break;
+		}
+		pthread_mutex_lock(&ss->lock);
+		if (ss->active == k) {
+			hangups(ss, a);
+			turn_check(s, a);
+		}
+		pthread_mutex_unlock(&ss->lock);
+	}
+	return NULL;
 }
 
 int pmu__sets_monitor_start(struct pmu_session *s)
@@ -221,6 +290,7 @@ int pmu__sets_monitor_start(struct pmu_session *s)
 	if (ss->thr_on || !ss->live)
 		return 0;
 	drain_wake(ss->wake_fd);
+	ss->quit = false;
 	/* the library takes no signal of its caller's */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -237,6 +307,7 @@ void pmu__sets_monitor_stop(struct pmu_session *s)
 
 	if (!ss || !ss->thr_on)
 		return;
+	__atomic_store_n(&ss->quit, true, __ATOMIC_RELEASE);
 	while (write(ss->wake_fd, &one, sizeof(one)) < 0 && errno == EINTR)
 		;
 	pthread_join(ss->thr, NULL);
@@ -254,10 +325,12 @@ int pmu__sets_start(struct pmu_session *s)
 		return 0;
 	pthread_mutex_lock(&ss->lock);
 	if (!ss->begun) {
-		turn_begin(s, a);
+		turn_begin(a);
 		ss->begun = true;
 	}
 	ret = pmu__sets_enable(s, a, true);
+	if (!ret)
+		ret = clock_ctl(s, true);
 	ss->counting = true;
 	pthread_mutex_unlock(&ss->lock);
 	return ret ? ret : pmu__sets_monitor_start(s);
@@ -273,6 +346,8 @@ int pmu__sets_stop(struct pmu_session *s)
 	pmu__sets_monitor_stop(s);
 	pthread_mutex_lock(&ss->lock);
 	ret = pmu__sets_enable(s, &ss->set[ss->active], false);
+	if (!ret)
+		ret = clock_ctl(s, false);
 	ss->counting = false;
 	pthread_mutex_unlock(&ss->lock);
 	return ret;
@@ -411,11 +486,15 @@ int pmu__sets_info(struct pmu_session *s, size_t k, struct pmu_set_info *info)
 int pmu__sets_switch(struct pmu_session *s)
 {
 	struct pmu__sets *ss = s->sets;
+	uint64_t one = 1;
 
-	if (!pmu__sets_on(s) || !s->open || !ss->live || ss->thr_on)
+	if (!pmu__sets_on(s) || !s->open || !ss->live)
 		return -EINVAL;
 	pthread_mutex_lock(&ss->lock);
 	do_switch(s, 0);
 	pthread_mutex_unlock(&ss->lock);
+	/* the monitor polls the set it found active: make it look again */
+	if (ss->thr_on && write(ss->wake_fd, &one, sizeof(one)) < 0)
+		return -errno;
 	return 0;
 }

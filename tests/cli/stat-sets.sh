@@ -36,6 +36,9 @@ run_pmu "$O" "$E" stat --sim-model p6 --stream /dev/null --set cycles --set inst
 expect_eq "sets on a simulated PMU: exit 1" "$RC" 1
 expect_match "sets on a simulated PMU: says so" "$E" "event sets on a simulated PMU"
 
+# CPU-bound for 600 ms of its own CPU time, however loaded the machine
+BUSY=("$SPIN" paced 1 600)
+
 # share_ok PCT K: PCT within 5% of 100/K
 share_ok() { awk -v p="$1" -v k="$2" 'BEGIN { s = p * k / 100; exit !(s > 0.95 && s < 1.05) }'; }
 
@@ -43,7 +46,7 @@ share_ok() { awk -v p="$1" -v k="$2" 'BEGIN { s = p * k / 100; exit !(s > 0.95 &
 for k in 2 3; do
 	args=(--set task-clock,page-faults)
 	for ((j = 1; j < k; j++)); do args+=(--set task-clock,context-switches); done
-	run_pmu "$O" "$E" stat "${args[@]}" -- "$SPIN" spin 600
+	run_pmu "$O" "$E" stat "${args[@]}" -- "${BUSY[@]}"
 	expect_eq "$k sets: exit 0" "$RC" 0
 	rows=$(grep -cE '^ +[0-9.]+ +(msec )? *[a-z-]+ +#.*\([0-9.]+%\)$' "$E")
 	expect_eq "$k sets: a perf row with (xx.xx%) per event" "$rows" $((2 * k))
@@ -64,7 +67,7 @@ for l in open(sys.argv[1]):
 expect_eq "-e after --set joins the last set" "$set_of" 1
 
 # --- -x: perf's fields in their places, five more after them ---
-run_pmu "$O" "$E" stat -x, --set task-clock,page-faults --set context-switches -- "$SPIN" spin 400
+run_pmu "$O" "$E" stat -x, --set task-clock,page-faults --set context-switches -- "${BUSY[@]}"
 nf=$(awk -F, '{print NF}' "$E" | sort -u | tr '\n' ' ')
 expect_eq "-x: 7 fields of perf + set, raw, runs, active ns, stderr" "$nf" "12 "
 check "-x: event names in field 3" test "$(cut -d, -f3 "$E" | tr '\n' ' ')" = "task-clock page-faults context-switches "
@@ -81,7 +84,7 @@ while IFS=, read -r val unit ev run pct mv mu set raw runs active err; do
 done <"$E"
 
 # --- --json: perf's keys, and set, raw, set-runs, set-active-ns, stderr ---
-run_pmu "$O" "$E" stat -j --set task-clock,page-faults --set context-switches -- "$SPIN" spin 300
+run_pmu "$O" "$E" stat -j --set task-clock,page-faults --set context-switches -- "${BUSY[@]}"
 check "--json: every line has the keys" python3 -c '
 import json, sys
 n = 0
@@ -110,7 +113,7 @@ expect_match "-r: perf's noise column kept" "$E" 'task-clock .*\( \+- +[0-9.]+% 
 expect_match "-r: set lines" "$E" '^   set 1: [0-9]+ runs'
 
 # --- overflow switching: N overflows of PERIOD per turn ---
-run_pmu "$O" "$E" stat -x, --set task-clock --set task-clock,page-faults --switch overflow:task-clock:2:1000000 -- "$SPIN" spin 400
+run_pmu "$O" "$E" stat -x, --set task-clock --set task-clock,page-faults --switch overflow:task-clock:2:1000000 -- "${BUSY[@]}"
 while IFS=, read -r val unit ev run pct mv mu set raw runs active err; do
 	[ "$ev" = task-clock ] || continue
 	# raw is in msec: each of the set's turns is 2 x 1 ms
@@ -119,7 +122,7 @@ while IFS=, read -r val unit ev run pct mv mu set raw runs active err; do
 done <"$E"
 
 # --- system-wide: each CPU's time is shared the same way ---
-run_pmu "$O" "$E" stat -a -x, --set cpu-clock --set context-switches -- "$SPIN" spin 300
+run_pmu "$O" "$E" stat -a -x, --set cpu-clock --set context-switches -- "$SPIN" spin 600
 for p in $(cut -d, -f5 "$E"); do
 	check "-a: pcnt $p is 1/2 within 5%" share_ok "$p" 2
 done
