@@ -739,6 +739,16 @@ static void burn(double s)
 			x += (uint64_t)i;
 }
 
+/* Valgrind runs one thread at a time, for long slices: the monitor then
+ * wakes tens of ms late, turns are that long, and 0.6 s hold too few of
+ * them for shares within 5%.  Everything else runs under it all the same. */
+static bool under_valgrind(void)
+{
+	const char *p = getenv("LD_PRELOAD");
+
+	return p && strstr(p, "vgpreload");
+}
+
 /* TIME switching gives each of k sets 1/k of the run, within 5%: from
  * the sets' durations and from each event's running / enabled. */
 static void shares(size_t k)
@@ -767,11 +777,15 @@ static void shares(size_t k)
 		total += in.duration;
 		assert_true(in.runs >= 2);
 	}
+	if (under_valgrind())
+		print_message("%zu sets: shares not checked under valgrind (its "
+			      "threads run one at a time)\n", k);
 	for (size_t j = 0; j < k; j++) {
 		double share = (double)dur[j] / (double)total;
 		double ev_share = (double)v[2 * j].running / v[2 * j].enabled;
 
-		if (fabs(share * k - 1) > 0.05 || fabs(ev_share * k - 1) > 0.05)
+		if (!under_valgrind() &&
+		    (fabs(share * k - 1) > 0.05 || fabs(ev_share * k - 1) > 0.05))
 			fail_msg("%zu sets: set %zu had %.4f of the run (events "
 				 "%.4f), not 1/%zu within 5%%", k, j, share,
 				 ev_share, k);

@@ -66,10 +66,11 @@ enum pmu_event_status {
 /*
  * One reading of one event, summed over every CPU or thread it is open on.
  * Set vals[0].size = sizeof(struct pmu_value) before reading an array:
- * the library reads that size (0 means this first layout, PMU_VALUE_SIZE0)
- * as the array's element size, stores it in each element's size, fills
- * the fields both sides know and leaves the rest of each element alone,
- * so the struct can grow.
+ * the library reads that size (0 means the first layout, PMU_VALUE_SIZE0,
+ * without scaled_err: a zeroed array of this struct is misread) as the
+ * array's element size, stores it in each element's size, fills the
+ * fields both sides know and leaves the rest of each element alone, so
+ * the struct can grow.
  */
 struct pmu_value {
 	size_t size;
