@@ -48,6 +48,7 @@ struct fk {
 	int nread;                  /* read(2) calls */
 	struct { int fd; unsigned long req; } io[MAXIO];
 	int nio;                    /* ioctls but PERF_EVENT_IOC_ID */
+	bool refuse_hw;             /* ENOENT for every hardware event */
 };
 
 static struct fk *FK(void *ctx)
@@ -68,8 +69,13 @@ static int fk_open(void *ctx, struct perf_event_attr *a, pid_t pid, int cpu,
 		   int group_fd, unsigned long flags)
 {
 	struct fk *k = FK(ctx);
-	struct fk_ev *e = &k->ev[k->nev++];
+	struct fk_ev *e;
 
+	if (k->refuse_hw && a->type == PERF_TYPE_HARDWARE) {
+		errno = ENOENT;
+		return -1;
+	}
+	e = &k->ev[k->nev++];
 	assert_true(k->nev <= MAXEV);
 	*e = (struct fk_ev){ .attr = *a, .pid = pid, .cpu = cpu,
 			     .group_fd = group_fd, .live = true };
@@ -679,6 +685,66 @@ static void test_values(void **state)
 	fixture_free(f);
 }
 
+/* A set whose group cannot be counted says which event is to blame, as
+ * any group does, and gets no turn: switching stays on set 0. */
+static void test_dead_set(void **state)
+{
+	struct fixture *f = fixture_new();
+	struct pmu_set_info in = { .size = sizeof(in) };
+	int err = 0;
+
+	(void)state;
+	f->k.refuse_hw = true;
+	add(f->s, "task-clock");
+	new_set(f->s);
+	add(f->s, "{page-faults,cycles}");
+	assert_int_equal(pmu_session_open(f->s, NULL, NULL), 0);
+	assert_int_equal(pmu_session_event_status(f->s, 1, &err),
+			 PMU_EVENT_NOT_SUPPORTED);
+	assert_int_equal(err, -ENOENT);
+	assert_non_null(strstr(pmu_session_event_reason(f->s, 1),
+			       "group member 'cycles' is not supported"));
+	assert_int_equal(pmu__sets_switch(f->s), 0);
+	assert_int_equal(f->k.nio, 0); /* set 0 goes on: no ioctl */
+	assert_int_equal(pmu_session_set_info(f->s, 1, &in), 0);
+	assert_int_equal(in.runs, 0);
+	fixture_free(f);
+}
+
+/* Reset: counts, set runs and durations start again from zero. */
+static void test_reset(void **state)
+{
+	struct fixture *f = fixture_new();
+	struct pmu_value v[4] = { { .size = sizeof(struct pmu_value) } };
+	struct pmu_set_info in = { .size = sizeof(in) };
+
+	(void)state;
+	two_sets(f->s);
+	assert_int_equal(pmu_session_open(f->s, NULL, NULL), 0);
+	fk_set(&f->k, 0, 10, 2000, 2000);
+	assert_int_equal(pmu__sets_switch(f->s), 0);
+	fk_set(&f->k, 3, 10, 1000, 1000);
+	assert_int_equal(pmu__sets_switch(f->s), 0);
+	assert_int_equal(pmu_session_reset(f->s), 0);
+	assert_int_equal(f->k.io[f->k.nio - 1].req, PERF_EVENT_IOC_RESET);
+	for (size_t k = 0; k < 2; k++) {
+		assert_int_equal(pmu_session_set_info(f->s, k, &in), 0);
+		assert_int_equal(in.runs, 0);
+		assert_int_equal(in.duration, 0);
+	}
+	/* the kernel's times go on from where they were: what counts is
+	 * what came after */
+	fk_set(&f->k, 0, 4, 2500, 2500);
+	fk_set(&f->k, 3, 0, 1000, 1000);
+	assert_int_equal(pmu_session_read(f->s, v, 4), 4);
+	assert_int_equal(v[0].enabled, 500);
+	assert_int_equal(v[0].running, 500);
+	assert_int_equal(v[0].scaled, 4);
+	assert_int_equal(v[3].running, 0);
+	assert_int_equal(v[3].status, PMU_EVENT_NOT_COUNTED);
+	fixture_free(f);
+}
+
 /* The monitor thread: set 0 switches at the third overflow of its
  * page-faults; two are consumed without a switch, the third switches,
  * and the mask names page-faults (set 0's second event). */
@@ -857,6 +923,8 @@ int main(void)
 		cmocka_unit_test(test_open_self_cpus),
 		cmocka_unit_test(test_switch_ioctls_reads),
 		cmocka_unit_test(test_values),
+		cmocka_unit_test(test_dead_set),
+		cmocka_unit_test(test_reset),
 		cmocka_unit_test(test_monitor_overflow),
 		cmocka_unit_test(test_time_shares),
 		cmocka_unit_test(test_overflow_runs),
