@@ -47,7 +47,9 @@
 				       enabled on exec */
 #define PMU__EV_NOTIFY        0x40u /* overflows every attr.sample_period
 				       are announced: notify_fds poll
-				       readable, notify_consume counts them */
+				       readable, notify_consume counts them;
+				       a group of one where the target is
+				       inherited per task */
 #define PMU__EV_ONE_UNIT      0x80u /* opened on the first CPU or thread
 				       of the target only (a wall clock
 				       for a CPU target); a group of one */

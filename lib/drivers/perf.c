@@ -147,6 +147,8 @@ static int open_units(struct pmu__perf *p, struct perf_group *g, size_t *bad)
 	/* an abandoned attempt's exited threads say nothing about this one */
 	memset(p->gone_try, 0, p->nunits * sizeof(*p->gone_try));
 	for (u = 0; u < p->nunits; u++) {
+		if (u > 0 && (p->ev[g->first].flags & PMU__EV_ONE_UNIT))
+			break;
 		for (k = 0; k < g->nev; k++) {
 			ret = open_one(p, g, k, u);
 			if (ret == -ESRCH && p->target == PMU__TARGET_PID) {
@@ -245,7 +247,7 @@ static int open_group(struct pmu__perf *p, struct perf_group *g,
 
 	if (premarked(p, g))
 		return 0;
-	if (p->ev[g->first].flags & PMU__EV_NOTIFY)
+	if (pmu__perf_notify_apart(p, g))
 		return pmu__perf_open_notify(p, g, err);
 	ret = open_units(p, g, &bad);
 	while (ret && fall_back(p, g, bad, ret)) {
@@ -426,6 +428,8 @@ static int open_all(struct pmu__perf *p, const struct pmu__target *t,
 		ret = open_group(p, &p->grp[g], err);
 	if (!ret)
 		ret = check_processes(p, t, err);
+	if (!ret)
+		ret = pmu__perf_map_members(p, err);
 	if (ret)
 		return ret;
 	if (mmap_possible(p, t))

@@ -72,11 +72,6 @@ static int open_at(struct pmu__perf *p, const struct perf_group *g,
 static int alloc_notify(struct pmu__perf *p, struct perf_notify *n,
 			size_t count)
 {
-	if (!p->ntf) {
-		p->ntf = calloc(p->nev, sizeof(*p->ntf));
-		if (!p->ntf)
-			return -ENOMEM;
-	}
 	p->page_size = (size_t)sysconf(_SC_PAGESIZE);
 	p->ring_len = (1 + RING_DATA_PAGES) * p->page_size;
 	n->fd = malloc((count + 1) * sizeof(*n->fd));
@@ -93,7 +88,7 @@ static void close_notify(struct pmu__perf *p, struct perf_notify *n)
 	for (size_t j = 0; n->fd && j < n->n; j++) {
 		if (n->ring[j])
 			p->sys->munmap(p->sys->ctx, n->ring[j], p->ring_len);
-		if (n->fd[j] >= 0)
+		if (n->own && n->fd[j] >= 0)
 			p->sys->close(p->sys->ctx, n->fd[j]);
 	}
 	free(n->fd);
@@ -127,6 +122,47 @@ static int open_all_notify(struct pmu__perf *p, struct perf_group *g,
 	return ret;
 }
 
+/* A NOTIFY event that needs per-CPU descriptors (inherited per task) is
+ * opened apart; no group could hold them. */
+bool pmu__perf_notify_apart(const struct pmu__perf *p,
+			    const struct perf_group *g)
+{
+	for (size_t k = 0; per_cpu(p) && k < g->nev; k++)
+		if (notifies(p, g->first + k))
+			return true;
+	return false;
+}
+
+/* Rings for the NOTIFY events opened as ordinary events (with their
+ * group): their own descriptors, one per unit. */
+int pmu__perf_map_members(struct pmu__perf *p, struct pmu_error *err)
+{
+	int ret = 0;
+
+	for (size_t g = 0; !ret && !per_cpu(p) && g < p->ngrp; g++) {
+		const struct perf_group *gr = &p->grp[g];
+
+		for (size_t k = 0; !ret && gr->open && k < gr->nev; k++) {
+			size_t i = gr->first + k;
+			struct perf_notify *n;
+
+			if (!notifies(p, i))
+				continue;
+			if (!p->ntf && !(p->ntf = calloc(p->nev, sizeof(*p->ntf))))
+				return -ENOMEM;
+			n = &p->ntf[i];
+			ret = alloc_notify(p, n, p->nunits);
+			for (size_t u = 0; !ret && u < p->nunits; u++) {
+				n->fd[u] = p->fd[i * p->nunits + u];
+				if (n->fd[u] >= 0)
+					ret = map_ring(p, i, n->fd[u],
+						       &n->ring[u], err);
+			}
+		}
+	}
+	return ret;
+}
+
 int pmu__perf_open_notify(struct pmu__perf *p, struct perf_group *g,
 			  struct pmu_error *err)
 {
@@ -136,8 +172,9 @@ int pmu__perf_open_notify(struct pmu__perf *p, struct perf_group *g,
 
 	if (g->nev != 1)
 		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, p->ev[g->first].name,
-				  -1, "'%s' announces overflows: it must be a "
-				  "group of its own", p->ev[g->first].name);
+				  -1, "'%s' announces overflows of an inherited "
+				  "event: it must be a group of its own",
+				  p->ev[g->first].name);
 	if (per_cpu(p))
 		ret = pmu__cpulist_online(&cpus);
 	if (!ret && !p->ntf && !(p->ntf = calloc(p->nev, sizeof(*p->ntf))))
@@ -147,6 +184,7 @@ int pmu__perf_open_notify(struct pmu__perf *p, struct perf_group *g,
 		return ret;
 	}
 	n = &p->ntf[g->first];
+	n->own = true;
 	ret = open_all_notify(p, g, &cpus, n, err);
 	pmu__cpulist_free(&cpus);
 	if (ret)
@@ -163,13 +201,14 @@ void pmu__perf_close_notify(struct pmu__perf *p)
 	p->ntf = NULL;
 }
 
-/* The leader descriptors of a group, or a NOTIFY event's. */
+/* The leader descriptors of a group, or those of a NOTIFY event opened
+ * apart. */
 static const int *group_fds(const struct pmu__perf *p, size_t group,
 			    size_t *n)
 {
 	size_t i = p->grp[group].first;
 
-	if (p->ntf && notifies(p, i)) {
+	if (p->ntf && p->ntf[i].own) {
 		*n = p->ntf[i].n;
 		return p->ntf[i].fd;
 	}

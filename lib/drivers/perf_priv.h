@@ -18,13 +18,16 @@ struct perf_group {
 	bool mmap;          /* every event has an mmap page */
 };
 
-/* A NOTIFY event (a group of one) is opened apart from the others: once
- * per unit, or per unit and online CPU where the kernel would map no
- * overflow ring (inherited per-task events), each with its ring. */
+/* A NOTIFY event's descriptors and overflow rings.  Where the kernel
+ * maps no ring of an inherited per-task event, the event (then a group
+ * of one) is opened apart, per unit and online CPU; elsewhere it is
+ * opened as any other, with its group, and gets its rings after. */
 struct perf_notify {
 	size_t n;
 	int *fd;
 	struct perf_event_mmap_page **ring;
+	bool own;       /* opened apart (fd ours to close); else the event is
+			   in an ordinary group and fd its descriptors' */
 };
 
 struct pmu__perf {
@@ -73,6 +76,9 @@ const struct pmu_host_info *pmu__perf_host(struct pmu__perf *p);
  * NOTIFY event; the ops of driver.h. */
 int pmu__perf_open_notify(struct pmu__perf *p, struct perf_group *g,
 			  struct pmu_error *err);
+bool pmu__perf_notify_apart(const struct pmu__perf *p,
+			    const struct perf_group *g);
+int pmu__perf_map_members(struct pmu__perf *p, struct pmu_error *err);
 void pmu__perf_close_notify(struct pmu__perf *p);
 /* Shared with perf.c's open path. */
 void pmu__perf_prep_attr(const struct pmu__perf *p, const struct perf_group *g,

@@ -86,7 +86,7 @@ static int open_sets(struct pmu_session *s, const struct pmu__target *t,
 {
 	const struct pmu__driver_ops *o = s->drv->ops;
 	struct pmu__sets *ss = s->sets;
-	int ret = pmu__sets_prepare(s, t->kind, err);
+	int ret = pmu__sets_prepare(s, t, err);
 
 	if (!ret)
 		ret = alloc_open_state(s, false, ss->ndev);

@@ -12,9 +12,11 @@
  *  TIME      a clock of the session (task-clock, cpu-clock for CPU
  *            targets) samples every timeout_ns of the target's running
  *            time; an announced overflow ends the active set's turn
- *  OVERFLOW  a copy of the set's designated event (a group of its own,
- *            enabled with the set) samples every `period`; `count`
- *            announced overflows end a turn
+ *  OVERFLOW  the set's designated event samples every `period`;
+ *            `count` announced overflows end a turn.  Where the kernel
+ *            maps no ring of an inherited per-task event (a child, a
+ *            process with inherit), a copy of it does instead: a group
+ *            of its own, opened per CPU, enabled with the set
  *
  * The clock runs all the time, pinned, so that a switch is only the
  * sets' own groups (per-set clocks, groups of their own, doubled its
@@ -54,9 +56,8 @@ struct pmu__set {
 	ssize_t ovfl_ev;            /* OVERFLOW: the designated event */
 	unsigned ovfl_bit;          /* its place among the set's events */
 	ssize_t notify_ev;          /* what announces the end of its turn:
-				       the clock (TIME) or a copy of the
-				       designated event (OVERFLOW), an
-				       event past the session's */
+				       the clock (TIME), the designated
+				       event or a copy of it (OVERFLOW) */
 	ssize_t notify_grp;         /* OVERFLOW: that copy's group, enabled
 				       with the set; -1: none */
 	uint64_t count;             /* announcements per turn */
@@ -91,7 +92,7 @@ struct pmu__sets {
 	bool prepared;              /* events appended for the open */
 	size_t *evset;              /* [events]: the set of each */
 	struct pmu__ev *dev;        /* what the driver opened: the events,
-				       the OVERFLOW sets' announcers, the
+				       the OVERFLOW sets' copies, the
 				       clock */
 	size_t ndev;
 	ssize_t clock;              /* TIME sets' clock, -1: none */
@@ -124,7 +125,7 @@ const struct pmu__set_policy *pmu__sets_default_policy(void);
 /* sets_open.c: before the driver's open, the events it opens (adds the
  * designated events sets lack, and the clock); after it, the groups and
  * descriptors of each set, checked; at close, back to the user's events */
-int pmu__sets_prepare(struct pmu_session *s, enum pmu__target_kind target,
+int pmu__sets_prepare(struct pmu_session *s, const struct pmu__target *t,
 		      struct pmu_error *err);
 int pmu__sets_opened(struct pmu_session *s, enum pmu__target_kind target,
 		     struct pmu_error *err);

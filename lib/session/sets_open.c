@@ -109,8 +109,9 @@ static int fill_evset(struct pmu__sets *ss, size_t n, const size_t *added)
 	return 0;
 }
 
-/* Set k's announcer, appended to what the driver opens: for OVERFLOW a
- * copy of its designated event, held with the set's groups. */
+/* Set k's announcer for an inherited per-task target: a copy of its
+ * designated event, appended to what the driver opens, held with the
+ * set's groups. */
 static void add_notifier(struct pmu_session *s, size_t k)
 {
 	struct pmu__sets *ss = s->sets;
@@ -167,9 +168,31 @@ static void add_clock(struct pmu_session *s, enum pmu__target_kind target)
 	}
 }
 
+/* Elsewhere, the designated event itself announces its overflows. */
+static void designated_notifies(struct pmu_session *s, size_t k)
+{
+	struct pmu__sets *ss = s->sets;
+	struct pmu__set *set = &ss->set[k];
+	struct pmu__ev *e = &ss->dev[set->ovfl_ev];
+
+	e->flags |= PMU__EV_NOTIFY;
+	e->attr.sample_period = set->eff->period;
+	e->attr.freq = 0;
+	set->notify_ev = set->ovfl_ev;
+	set->count = set->eff->count;
+}
+
+/* The kernel maps no ring of an inherited per-task event (the perf
+ * driver's rule, for the same reason). */
+static bool inherited_per_task(const struct pmu__target *t)
+{
+	return t->kind == PMU__TARGET_CHILD ||
+	       (t->inherit && t->kind != PMU__TARGET_CPUS);
+}
+
 /* What the driver opens: the session's events, held unless in set 0,
- * the OVERFLOW sets' announcers and the clock. */
-static int build_dev(struct pmu_session *s, enum pmu__target_kind target)
+ * the OVERFLOW sets' copies and the clock. */
+static int build_dev(struct pmu_session *s, const struct pmu__target *t)
 {
 	struct pmu__sets *ss = s->sets;
 
@@ -185,14 +208,18 @@ static int build_dev(struct pmu_session *s, enum pmu__target_kind target)
 	ss->clock = ss->clock_grp = -1;
 	for (size_t k = 0; k < ss->n; k++) {
 		ss->set[k].notify_grp = -1;
-		if (ss->set[k].eff->kind == PMU_SWITCH_OVERFLOW)
+		if (ss->set[k].eff->kind != PMU_SWITCH_OVERFLOW)
+			continue;
+		if (inherited_per_task(t))
 			add_notifier(s, k);
+		else
+			designated_notifies(s, k);
 	}
-	add_clock(s, target);
+	add_clock(s, t->kind);
 	return 0;
 }
 
-int pmu__sets_prepare(struct pmu_session *s, enum pmu__target_kind target,
+int pmu__sets_prepare(struct pmu_session *s, const struct pmu__target *t,
 		      struct pmu_error *err)
 {
 	struct pmu__sets *ss = s->sets;
@@ -211,7 +238,7 @@ int pmu__sets_prepare(struct pmu_session *s, enum pmu__target_kind target,
 		ret = fill_evset(ss, s->n, added);
 	free(added);
 	if (!ret)
-		ret = build_dev(s, target);
+		ret = build_dev(s, t);
 	return ret;
 }
 
@@ -232,7 +259,9 @@ static int collect(struct pmu_session *s, size_t k)
 		if (s->ev[i].leader && !s->st[i].err)
 			set->grp[set->ngrp++] = (size_t)s->ev[i].group;
 	}
-	if (set->eff->kind == PMU_SWITCH_OVERFLOW && !s->st[set->notify_ev].err)
+	/* a copy is a group of its own, past the session's events */
+	if ((size_t)set->notify_ev >= s->n && !s->st[set->notify_ev].err &&
+	    set->eff->kind == PMU_SWITCH_OVERFLOW)
 		set->notify_grp = ss->dev[set->notify_ev].group;
 	return 0;
 }
