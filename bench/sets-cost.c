@@ -4,8 +4,8 @@
  *
  *	switch:   one switch between two sets, each one group of four
  *	          software events on the calling thread (the outgoing
- *	          group off, the next one on, the sets' clocks likewise,
- *	          the outgoing group read for its per-run rates) against
+ *	          group off, the next one on, the outgoing group read for
+ *	          its per-run rates; the sets' pinned clock runs on) against
  *	          one bare ioctl(DISABLE) + ioctl(ENABLE) pair with
  *	          PERF_IOC_FLAG_GROUP on a group of the same four events
  *	overhead: CPU time (user + sys of the tool and everything it
