@@ -11,7 +11,7 @@ runs=${RUNS:-200}
 iterations=${ITERATIONS:-200000}
 
 for f in pmu bench/exec-cost bench/group-cost bench/bench-sim bench/bench-encode \
-	bench/sets-cost; do
+	bench/sets-cost bench/bench-perfmon; do
 	if [ ! -x "$build/$f" ]; then
 		echo "run.sh: $build/$f missing; run 'make bench' first" >&2
 		exit 1
@@ -57,6 +57,7 @@ events=task-clock,page-faults
 "$build/bench/bench-sim"
 "$build/bench/bench-encode"
 "$build/bench/sets-cost" -P "$pmu"
+"$build/bench/bench-perfmon"
 
 # Not a goal: how much the measuring tool adds to the bare command, which
 # shows what is left to gain.
