@@ -11,7 +11,7 @@ runs=${RUNS:-200}
 iterations=${ITERATIONS:-200000}
 
 for f in pmu bench/exec-cost bench/group-cost bench/bench-sim bench/bench-encode \
-	bench/bench-perfmon; do
+	bench/sets-cost bench/bench-perfmon; do
 	if [ ! -x "$build/$f" ]; then
 		echo "run.sh: $build/$f missing; run 'make bench' first" >&2
 		exit 1
@@ -56,6 +56,7 @@ events=task-clock,page-faults
 "$build/bench/group-cost" -i "$iterations"
 "$build/bench/bench-sim"
 "$build/bench/bench-encode"
+"$build/bench/sets-cost" -P "$pmu"
 "$build/bench/bench-perfmon"
 
 # The emulator (when it was built): the slowdown of an emulated run over

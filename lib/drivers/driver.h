@@ -41,6 +41,18 @@
 #define PMU__EV_NO_PERF       0x10u /* a register-level model's event
 				       with no perf encoding: attr is
 				       unset, only simulated PMUs count it */
+/* Event sets (the session switches groups itself): */
+#define PMU__EV_HELD          0x20u /* its group stays disabled until the
+				       session enables it (group_ctl): not
+				       enabled on exec */
+#define PMU__EV_NOTIFY        0x40u /* overflows every attr.sample_period
+				       are announced: notify_fds poll
+				       readable, notify_consume counts them;
+				       a group of one where the target is
+				       inherited per task */
+#define PMU__EV_ONE_UNIT      0x80u /* opened on the first CPU or thread
+				       of the target only (a wall clock
+				       for a CPU target); a group of one */
 
 struct pmu__ev {
 	char *name;            /* canonical, as printed: "cycles:u" */
@@ -103,6 +115,7 @@ struct pmu__count {
 	uint64_t scaled;       /* raw * enabled / running (pmu__scale) */
 	enum pmu__count_status status;
 	int err;               /* negative errno when UNSUPPORTED */
+	uint64_t scaled_err;   /* drivers write 0: the session estimates it */
 };
 
 /* ---- targets ---- */
@@ -210,9 +223,38 @@ struct pmu__driver_ops {
 	int (*command)(struct pmu__drv *d, char *const *argv, char ***out,
 		       struct pmu_error *err);
 	/*
-	 * Sampling buffers (map_buffer) and event-set switching
-	 * (switch_set) join here: both work on what open set up, so they
-	 * need no other change to this interface.
+	 * Event sets.  A driver that has these ops lets the session switch
+	 * between sets itself: each set's groups are opened HELD (disabled,
+	 * not enabled on exec), the session enables the active set's
+	 * groups and counts overflows of NOTIFY events to decide when to
+	 * switch.  `group` is the g-th group of the events given to open
+	 * (groups numbered in order, as the session numbers them).  These
+	 * ops may be called from another thread than open's, never two at
+	 * once (the session serialises them with its reads).
+	 */
+	/* Enable or disable one group on every CPU/thread: one ioctl per
+	 * leader descriptor. */
+	int (*group_ctl)(struct pmu__drv *d, size_t group, bool enable);
+	/* Read one group (one read per CPU/thread) into c[first..] as read
+	 * does: elements of the caller's array, `stride` bytes apart,
+	 * indexed by event. */
+	int (*read_group)(struct pmu__drv *d, size_t group,
+			  struct pmu__count *c, size_t stride);
+	/* The descriptors that poll readable when NOTIFY event `ev`
+	 * overflowed: up to max into fds; returns how many, or a negative
+	 * errno (-ENODEV: the event is not open). */
+	ssize_t (*notify_fds)(struct pmu__drv *d, size_t ev, int *fds,
+			      size_t max);
+	/* Overflows of NOTIFY event `ev` announced since the last call
+	 * (summed over CPUs/threads; lost announcements included);
+	 * consumes them, so that its descriptors stop polling readable. */
+	uint64_t (*notify_consume)(struct pmu__drv *d, size_t ev);
+	/* Give NOTIFY event `ev` a new sample period, its current one
+	 * restarting now. */
+	int (*set_period)(struct pmu__drv *d, size_t ev, uint64_t period);
+	/*
+	 * Sampling buffers (map_buffer) join here: they work on what open
+	 * set up, so they need no other change to this interface.
 	 */
 };
 

@@ -257,6 +257,7 @@ static int sim_read(struct pmu__drv *dd, struct pmu__count *c, size_t stride,
 		ci->scaled = ci->raw;
 		ci->status = t ? PMU__COUNT_OK : PMU__COUNT_IDLE;
 		ci->err = 0;
+		ci->scaled_err = 0;
 	}
 	return (int)n;
 }

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "events/evlist.h"
 #include "session/session.h"
+#include "session/sets.h"
 #include "util/error.h"
 #include "util/opts.h"
 
@@ -14,8 +16,8 @@ _Static_assert((int)PMU__TARGET_SELF == (int)PMU_TARGET_SELF &&
 	       (int)PMU__TARGET_CHILD == (int)PMU_TARGET_CHILD &&
 	       (int)PMU__TARGET_CPUS == (int)PMU_TARGET_CPUS,
 	       "driver target kinds follow the public ones");
-_Static_assert(PMU_VALUE_SIZE0 == sizeof(struct pmu_value),
-	       "a new pmu_value field needs PMU_VALUE_SIZE0 kept as it was");
+_Static_assert(PMU_VALUE_SIZE0 == offsetof(struct pmu_value, scaled_err),
+	       "PMU_VALUE_SIZE0 is the first layout: up to err");
 
 static struct pmu_session *fail_new(struct pmu_error *err, int code)
 {
@@ -76,9 +78,14 @@ static void free_events(struct pmu_session *s)
 
 void pmu__session_close(struct pmu_session *s)
 {
+	/* the sets' monitor uses the driver: it stops first */
+	pmu__sets_monitor_stop(s);
 	if (s->open)
 		s->drv->ops->close(s->drv);
+	if (s->sets)
+		pmu__sets_close(s);
 	s->open = false;
+	s->nstart = 0;
 	free(s->st);
 	free(s->place);
 	free(s->cnt);
@@ -90,6 +97,7 @@ void pmu__session_close(struct pmu_session *s)
 void pmu__session_clear(struct pmu_session *s)
 {
 	pmu__session_close(s);
+	pmu__sets_free(s);
 	free_events(s);
 }
 

@@ -8,6 +8,8 @@
 
 #include "drivers/driver.h"
 
+struct pmu__sets;
+
 /*
  * A session: events (from the event layer) on one driver.  The session
  * knows the driver only through its ops table; events are placed on
@@ -25,6 +27,8 @@ struct pmu_session {
 	bool open;
 	bool raw_width;          /* open with hardware-width counters */
 	pid_t pid1;              /* a one-process target's pid list */
+	unsigned long nstart;    /* times counting was started */
+	struct pmu__sets *sets;  /* event sets (sets.h); NULL: one set */
 };
 
 /* A session on driver `drv`; with own, the session destroys it. */
@@ -47,6 +51,15 @@ void pmu__session_clear(struct pmu_session *s);
 /* Drive the session's simulated PMU (see struct pmu__feed). */
 int pmu__session_feed(struct pmu_session *s, const struct pmu__feed *f,
 		      struct pmu_error *err);
+
+/*
+ * Open a session of several event sets on a driver without the set ops
+ * of driver.h (a register-level simulated PMU): every set placed on the
+ * model's counters and switched by the session.  On success the session
+ * is open (s->open) as pmu_session_open() leaves it; on failure nothing
+ * is left open.  (lib/session/sets_reg.c)
+ */
+int pmu__session_sets_reg_open(struct pmu_session *s, struct pmu_error *err);
 
 /* Place every event on a counter of the driver's catalog model: fills
  * s->place, marks in s->st what the model cannot count, fails when the

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "session/session.h"
+#include "session/sets.h"
 #include "util/error.h"
 
 /* Far more than pmu_value will ever need: a bound on a bad size. */
@@ -11,17 +12,27 @@
 
 PMU_API int pmu_session_start(struct pmu_session *s)
 {
-	return s && s->open ? s->drv->ops->enable(s->drv) : -EINVAL;
+	int ret;
+
+	if (!s || !s->open)
+		return -EINVAL;
+	ret = pmu__sets_on(s) ? pmu__sets_start(s) : s->drv->ops->enable(s->drv);
+	s->nstart += ret == 0;
+	return ret;
 }
 
 PMU_API int pmu_session_stop(struct pmu_session *s)
 {
-	return s && s->open ? s->drv->ops->disable(s->drv) : -EINVAL;
+	if (!s || !s->open)
+		return -EINVAL;
+	return pmu__sets_on(s) ? pmu__sets_stop(s) : s->drv->ops->disable(s->drv);
 }
 
 PMU_API int pmu_session_reset(struct pmu_session *s)
 {
-	return s && s->open ? s->drv->ops->reset(s->drv) : -EINVAL;
+	if (!s || !s->open)
+		return -EINVAL;
+	return pmu__sets_on(s) ? pmu__sets_reset(s) : s->drv->ops->reset(s->drv);
 }
 
 _Static_assert(offsetof(struct pmu_value, raw) == sizeof(size_t) &&
@@ -35,7 +46,10 @@ _Static_assert(offsetof(struct pmu_value, raw) == sizeof(size_t) &&
 		       offsetof(struct pmu__count, status) &&
 	       offsetof(struct pmu_value, err) - offsetof(struct pmu_value,
 							  raw) ==
-		       offsetof(struct pmu__count, err),
+		       offsetof(struct pmu__count, err) &&
+	       offsetof(struct pmu_value, scaled_err) -
+			       offsetof(struct pmu_value, raw) ==
+		       offsetof(struct pmu__count, scaled_err),
 	       "a pmu_value is its size and a driver's pmu__count");
 _Static_assert((int)PMU__COUNT_OK == (int)PMU_EVENT_OK &&
 	       (int)PMU__COUNT_UNSUPPORTED == (int)PMU_EVENT_NOT_SUPPORTED &&
@@ -97,6 +111,8 @@ PMU_API ssize_t pmu_session_read(struct pmu_session *s,
 	    stride % _Alignof(struct pmu_value))
 		return -EINVAL;
 	vals[0].size = stride;
+	if (__builtin_expect(s->sets != NULL, 0) && pmu__sets_on(s))
+		return pmu__sets_read(s, vals, stride, n);
 	return stride >= sizeof(*vals) ? read_in_place(s, vals, stride, n)
 				       : read_copied(s, vals, stride, n);
 }

@@ -40,6 +40,7 @@ struct stat_ctx {
 	struct pmu_value *cur, *prev;
 	struct stat_row *rows;
 	struct stat_acc *acc, elapsed;
+	struct stat_sets *sets;    /* --set: per-set figures, else NULL */
 	bool *hidden;
 	size_t explain;            /* first hidden event, SIZE_MAX: none */
 	double t0, last_ts;        /* CLOCK_MONOTONIC seconds */
@@ -119,12 +120,16 @@ static int add_events(struct pmu_session *s, const struct stat_opts *o)
 		return 0;
 	}
 	for (size_t i = 0; i < o->nevents; i++) {
+		int rc = stat_sets_before_add(s, o, i);
+
+		if (rc)
+			return rc;
 		if (pmu_session_add(s, o->events[i], &err) < 0) {
 			report_parse_error(o->events[i], &err);
 			return EXIT_PMU_INPUT;
 		}
 	}
-	return 0;
+	return stat_sets_after_add(s, o);
 }
 
 /* Session-wide failures that pmu cannot work around; add the usual fix
@@ -289,6 +294,7 @@ static int prepare_run(struct stat_ctx *c, pid_t child, bool first)
 		rc = alloc_arrays(c);
 		if (rc)
 			return rc;
+		c->sets = stat_sets_new(c->s, c->n);
 	}
 	mark_hidden(c);
 	if (!first)
@@ -320,6 +326,7 @@ static void fill_row(struct stat_row *r, const struct stat_ctx *c, size_t i,
 			  v->running < v->enabled;
 	r->noise_pct = -1;
 	r->metric_unit = NULL;
+	r->set = -1;
 }
 
 static void print_rows(struct stat_ctx *c, size_t nrows, double wall_ns,
@@ -328,6 +335,7 @@ static void print_rows(struct stat_ctx *c, size_t nrows, double wall_ns,
 	stat_metrics_compute(c->rows, nrows, wall_ns);
 	for (size_t k = 0; k < nrows; k++)
 		stat_out_row(c->out, c->o, &c->rows[k], ts);
+	stat_sets_print(c->out, c->o, c->rows, nrows, ts);
 	fflush(c->out);
 }
 
@@ -352,6 +360,7 @@ static void print_interval(struct stat_ctx *c)
 
 	if (read_values(c) < 0)
 		return;
+	stat_sets_interval(c->sets, c->s);
 	for (size_t i = 0; i < c->n; i++) {
 		struct pmu_value d = c->cur[i];
 
@@ -360,8 +369,10 @@ static void print_interval(struct stat_ctx *c)
 		d.running -= c->prev[i].running;
 		d.scaled = pmu_scale(d.raw, d.enabled, d.running);
 		c->prev[i] = c->cur[i];
-		if (!c->hidden[i])
-			fill_row(&c->rows[k++], c, i, &d);
+		if (c->hidden[i])
+			continue;
+		fill_row(&c->rows[k], c, i, &d);
+		stat_sets_row_interval(c->sets, &c->rows[k++], c->s, i, &d);
 	}
 	print_rows(c, k, (now - c->last_ts) * 1e9, &ts);
 	c->last_ts = now;
@@ -374,6 +385,7 @@ static void accumulate_run(struct stat_ctx *c)
 
 	if (read_values(c) < 0)
 		return;
+	stat_sets_run_end(c->sets, c->s, c->cur);
 	for (size_t i = 0; i < c->n; i++) {
 		fill_row(&r, c, i, &c->cur[i]);
 		if (r.status == PMU_EVENT_NOT_SUPPORTED)
@@ -416,6 +428,7 @@ static void print_summary(struct stat_ctx *c, bool have_rusage)
 		r->show_running = !c->o->no_scale && a->n &&
 				  a->running < a->enabled;
 		r->noise_pct = c->o->repeat > 1 ? acc_noise_pct(a) : -1;
+		stat_sets_row_summary(c->sets, r, c->s, i);
 		k++;
 	}
 	print_rows(c, k, c->elapsed.mean * 1e9, NULL);
@@ -712,7 +725,7 @@ enum opt_id {
 	OPT_EVENT = 'e', OPT_PID = 'p', OPT_TID = 't', OPT_ALL = 'a',
 	OPT_CPU = 'C', OPT_INTERVAL = 'I', OPT_REPEAT = 'r', OPT_SEP = 'x',
 	OPT_JSON = 'j', OPT_OUTPUT = 'o', OPT_VERBOSE = 'v', OPT_HELP = 'h',
-	OPT_NO_SCALE = 256, OPT_SIM_MODEL, OPT_STREAM,
+	OPT_NO_SCALE = 256, OPT_SIM_MODEL, OPT_STREAM, OPT_SET, OPT_SWITCH,
 	OPT_EMULATE, OPT_EMULATE_MODEL, OPT_EMULATE_REGIONS, OPT_EMULATE_OPT,
 };
 
@@ -734,6 +747,8 @@ static const struct option long_opts[] = {
 	{ "emulate-model", required_argument, NULL, OPT_EMULATE_MODEL },
 	{ "emulate-regions", no_argument, NULL, OPT_EMULATE_REGIONS },
 	{ "emulate-opt", required_argument, NULL, OPT_EMULATE_OPT },
+	{ "set", required_argument, NULL, OPT_SET },
+	{ "switch", required_argument, NULL, OPT_SWITCH },
 	{ "verbose", no_argument, NULL, OPT_VERBOSE },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
@@ -770,6 +785,11 @@ static void usage(FILE *f)
 	      "      --emulate-regions     count only between PMU_EMU_START/STOP (<pmu/emu.h>)\n"
 	      "      --emulate-opt KEY=VAL emulator setting: I1=, D1=, LL=SIZE,ASSOC,LINE,\n"
 	      "                            predictor=gshare|bimodal, costs=..., max-samples=N\n"
+	      "      --set EVENTS          an event set: sets take turns counting (repeatable;\n"
+	      "                            -e after it adds to the last set)\n"
+	      "      --switch POLICY       when sets switch: time:MS of the command's running\n"
+	      "                            time (default 4), or overflow:EVENT:N[:PERIOD]\n"
+	      "                            (N overflows of EVENT every PERIOD, default 1000000)\n"
 	      "  -v, --verbose             print library diagnostics and opened events\n"
 	      "  -h, --help                print this help\n\n"
 	      "Exit status: the command's own (128+N when killed by signal N),\n"
@@ -978,6 +998,9 @@ static int apply_opt(struct stat_opts *o, enum opt_id id, const char *val)
 	case OPT_VERBOSE:
 		o->verbose = true;
 		return 0;
+	case OPT_SET:
+	case OPT_SWITCH:
+		return stat_sets_opt(o, id == OPT_SET, val);
 	case OPT_HELP:
 		usage(stdout);
 		return -1;
@@ -1055,6 +1078,9 @@ static int check_combination(struct stat_opts *o)
 {
 	int rc = o->emulate ? stat_emu_check(o) : 0;
 
+	if (!rc)
+		rc = stat_sets_check(o);
+
 	if (rc)
 		return rc;
 	if (o->sim_model || o->stream)
@@ -1110,6 +1136,7 @@ static int parse_args(struct stat_opts *o, int argc, char **argv)
 static void ctx_free(struct stat_ctx *c)
 {
 	pmu_session_free(c->s);
+	stat_sets_free(c->sets);
 	free(c->cur);
 	free(c->prev);
 	free(c->rows);

@@ -123,6 +123,7 @@ static void csv_row(FILE *f, const struct stat_opts *o,
 		fprintf(f, "%.3f%s%s", r->metric, s, r->metric_unit);
 	else
 		fputs(s, f);
+	stat_sets_csv(f, o, r);
 	fputc('\n', f);
 }
 
@@ -147,6 +148,7 @@ static void json_row(FILE *f, const struct stat_row *r, const double *ts)
 	fprintf(f, ", \"metric-value\" : %f, \"metric-unit\" : ",
 		r->metric_unit && isfinite(r->metric) ? r->metric : 0.0);
 	pmu_tool_json_str(f, r->metric_unit ? r->metric_unit : "");
+	stat_sets_json(f, r);
 	fputs("}\n", f);
 }
 
