@@ -126,6 +126,10 @@ struct pmu__target {
 	bool raw_width;        /* register-level drivers: let counters wrap
 				  at their hardware width (no overflow
 				  handler extends them to 64 bits) */
+	bool per_cpu;          /* perf: open every thread or process once
+				  per CPU (of `cpus`, NULL = every online
+				  one): the kernel maps sampling rings of
+				  inherited events only per CPU */
 };
 
 /* ---- what a simulated PMU is fed ---- */
@@ -156,6 +160,7 @@ struct pmu__drv_stats {
 /* ---- the ops table ---- */
 
 struct pmu__drv;
+struct pmu__ring;      /* drivers/perf_ring.h */
 
 struct pmu__driver_ops {
 	const char *name;      /* "perf", "sim" */
@@ -200,9 +205,23 @@ struct pmu__driver_ops {
 	int (*reg_read)(struct pmu__drv *d, unsigned space, uint32_t addr,
 			uint64_t *val);
 	/*
-	 * Sampling buffers (map_buffer) and event-set switching
-	 * (switch_set) join here: both work on what open set up, so they
-	 * need no other change to this interface.
+	 * Sampling buffers: after open, map one ring of `pages` data
+	 * pages (a power of two) per CPU or thread and send every event
+	 * of that CPU or thread into it.  *rings (owned by the driver,
+	 * unmapped at close) and *nrings are set.  Events carry their
+	 * sampling settings (sample_period or freq, sample_type,
+	 * comm/mmap2/task...) in their attr.
+	 */
+	int (*map_buffer)(struct pmu__drv *d, size_t pages,
+			  struct pmu__ring **rings, size_t *nrings,
+			  struct pmu_error *err);
+	/* The kernel's ids of event i (one per CPU or thread where it is
+	 * open), as samples carry them in PERF_SAMPLE_ID/IDENTIFIER. */
+	int (*event_ids)(struct pmu__drv *d, size_t i, uint64_t *ids,
+			 size_t max, size_t *n);
+	/*
+	 * Event-set switching (switch_set) joins here: it works on what
+	 * open set up, so it needs no other change to this interface.
 	 */
 };
 

@@ -27,6 +27,10 @@ struct pmu__perf_sys {
 	/* Where /proc is mounted, read to list a process's threads; tests
 	 * point it at a fake tree.  NULL means "/proc". */
 	const char *proc;
+	/* A sampling ring (perf_ring.h): mapped readable and writable, so
+	 * the reader can hand space back through data_tail.  NULL in a
+	 * seam that never samples. */
+	void *(*mmap_ring)(void *ctx, size_t len, int fd);
 };
 
 /* The real kernel. */
