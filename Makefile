@@ -22,6 +22,8 @@ CPPFLAGS    += -D_GNU_SOURCE -Iinclude -Ilib
 CFLAGS      ?= $(OPT) -g
 CFLAGS      += -std=c11 $(WARN) -fPIC -fvisibility=hidden -pthread
 LDLIBS      += -pthread -lm
+# Profiles: ELF symbols and DWARF (elfutils), pprof's gzip (zlib).
+LDLIBS      += -ldw -lelf -lz -ldl
 
 ifeq ($(SANITIZE),1)
 BUILD       ?= build-san

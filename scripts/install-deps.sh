@@ -7,6 +7,7 @@ set -euo pipefail
 packages=(
 	build-essential pkg-config libcmocka-dev valgrind clang
 	libclang-rt-14-dev linux-perf libpfm4-dev libpapi-dev papi-tools
+	libelf-dev libdw-dev zlib1g-dev
 	python3 man-db hyperfine
 )
 
