@@ -128,6 +128,12 @@ struct pmu_frame {
 PMU_API int pmu_profile_frame(struct pmu_profile *p, size_t i,
 			      struct pmu_frame *f);
 
+/* DSO i of those the samples read so far fell in: its path and, when
+ * its symbols could not be read, why (NULL when they could).  0, or
+ * -ENOENT past the last. */
+PMU_API int pmu_profile_dso(struct pmu_profile *p, size_t i,
+			    const char **path, const char **problem);
+
 /* Start again from the first sample. */
 PMU_API int pmu_profile_rewind(struct pmu_profile *p);
 

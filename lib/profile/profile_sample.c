@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "profile/dso_priv.h"
 #include "profile/profile.h"
 #include "util/outstruct.h"
 
@@ -202,4 +203,16 @@ const struct pmu_frame *pmu__profile_frames(const struct pmu_profile *p,
 {
 	*n = p->nfr;
 	return p->fr;
+}
+
+int pmu_profile_dso(struct pmu_profile *p, size_t i, const char **path,
+		    const char **problem)
+{
+	struct pmu__dso_set *s = p ? p->dsos : NULL;
+
+	if (!s || i >= s->n)
+		return -ENOENT;
+	*path = pmu__dso_name(s->dso[i]);
+	*problem = pmu__dso_problem(s->dso[i]);
+	return 0;
 }
