@@ -47,6 +47,7 @@ TESTS       := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 EXAMPLES    := $(EX_SRCS:examples/%.c=$(BUILD)/examples/%)
 FUZZ_REPLAY := $(FUZZ_SRCS:tests/fuzz/fuzz-%.c=$(BUILD)/fuzz/replay-%)
 TEST_HELPERS := $(BUILD)/tests/libinject.so $(BUILD)/tests/spin $(BUILD)/tests/evdump
+TEST_HELPERS += $(BUILD)/tests/workload $(BUILD)/tests/libpmuwork.so
 ABI_TEST    := $(BUILD)/tests/test-abi-old
 
 STATIC_LIB  := $(BUILD)/libpmu.a
@@ -139,6 +140,19 @@ $(BUILD)/tests/spin: tests/cli/spin.c
 $(BUILD)/tests/evdump: tests/cli/evdump.c $(STATIC_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS)
+
+# The profiling tests' workload: known hot spots, one in a shared
+# library, frame pointers everywhere (leaves too) and no tail calls, so
+# frame-pointer call chains see every caller; never sanitized.
+WORK_CFLAGS := -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+	-fno-optimize-sibling-calls
+$(BUILD)/tests/libpmuwork.so: tests/workload/libwork.c tests/workload/work.h
+	@mkdir -p $(dir $@)
+	$(CC) $(WORK_CFLAGS) -fPIC -shared -o $@ $<
+
+$(BUILD)/tests/workload: tests/workload/workload.c tests/workload/work.h $(BUILD)/tests/libpmuwork.so
+	@mkdir -p $(dir $@)
+	$(CC) $(WORK_CFLAGS) -o $@ $< -L$(BUILD)/tests -lpmuwork -Wl,-rpath,'$$ORIGIN'
 
 $(BUILD)/fuzz/replay-%: tests/fuzz/fuzz-%.c tests/fuzz/replay.c $(STATIC_LIB)
 	@mkdir -p $(dir $@)

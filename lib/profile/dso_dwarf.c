@@ -55,7 +55,9 @@ static void inline_chain(struct pmu__dso *d, Dwarf_Die *cu,
 	const char *file = a->file;
 	unsigned line = a->line;
 
-	if (n <= 0 || !(v = calloc((size_t)n, sizeof(*v)))) {
+	bool outer = false;
+
+	if (n <= 0 || !(v = calloc((size_t)n + 1, sizeof(*v)))) {
 		free(scopes);
 		return;
 	}
@@ -69,11 +71,21 @@ static void inline_chain(struct pmu__dso *d, Dwarf_Die *cu,
 		v[k].file = file;
 		v[k].line = line;
 		k++;
-		if (tag == DW_TAG_subprogram)
+		if (tag == DW_TAG_subprogram) {
+			outer = true;
 			break;
+		}
 		call_site(d, cu, &scopes[i], &file, &line);
 	}
 	free(scopes);
+	/* past an inlined instance libdw goes on with the scopes of its
+	 * abstract definition: the function it was inlined into is the
+	 * symbol's, at the call site */
+	if (!outer && k) {
+		v[k].file = file;
+		v[k].line = line;
+		k++;
+	}
 	/* the outermost is the symbol's own function: its name is the
 	 * symbol table's, which perf shows */
 	if (k && a->sym)
