@@ -102,13 +102,18 @@ int report_script(struct pmu_profile *p, const struct pmu_report_opts *o,
 	while ((ret = pmu_profile_next(p, &s)) > 0) {
 		size_t n;
 		const struct pmu_frame *f = pmu__profile_frames(p, &n);
-		bool chain = p->callchains && n > 1;
+		bool frames = on[F_IP] || on[F_SYM] || on[F_DSO] ||
+			      on[F_SRCLINE];
+		bool chain = p->callchains && n > 1 && frames;
 
 		if (!report_filter(o, &s, n ? &f[0] : NULL))
 			continue;
 		print_head(out, on, p, &s, chain);
-		if (!chain && n) {
-			print_frame(out, on, &f[0], false);
+		if (!chain) {
+			if (n && frames)
+				print_frame(out, on, &f[0], false);
+			else
+				fputc('\n', out);
 			continue;
 		}
 		fputc('\n', out);

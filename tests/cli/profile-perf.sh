@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Cross-checks against perf, which nobody here wrote:
+#  - perf report --stdio on pmu's file and pmu report --stdio on the
+#    same file list the same symbols (>= 0.5%) with the same
+#    percentages (+- 0.1), with and without children;
+#  - pmu report on a file perf record wrote gives what perf report
+#    gives on it;
+#  - perf script reads pmu's file without a warning and sees as many
+#    samples as pmu script;
+#  - perf report and pmu report agree on a file with a foreign byte
+#    order (converted by profile_check.py from the format description).
+. "$(dirname "$0")/lib.sh"
+require_perf
+W=$PMU_BUILD/tests/workload
+C=$(dirname "$0")/profile_check.py
+[ -x "$W" ] || { echo "1..0 # SKIP $W not built"; exit 77; }
+if ! perf record -q -e cpu-clock -o "$TMP/probe.data" -- true >/dev/null 2>&1; then
+	echo "1..0 # SKIP perf record cannot sample here"; exit 77
+fi
+
+both() { # name file sort [pmu args...]: compare the two reports
+	local name=$1 f=$2 sort=$3; shift 3
+	perf report -i "$f" --stdio --sort "$sort" -g none "$@" >"$TMP/perf.txt" 2>"$TMP/perf.err"
+	"$PMU" report -i "$f" --stdio --sort "$sort" -g none "$@" >"$TMP/pmu.txt" 2>"$TMP/pmu.err"
+	if python3 "$C" compare "$TMP/perf.txt" "$TMP/pmu.txt" 0.5 0.1 >"$TMP/cmp.txt"; then
+		ok "$name"
+	else
+		not_ok "$name"; sed 's/^/#   /' "$TMP/cmp.txt" | head -20
+	fi
+}
+
+run_pmu "$TMP/r.out" "$TMP/r.err" record -g -o "$TMP/pmu.data" -- "$W" 0.5
+expect_eq "pmu record" "$RC" 0
+both "pmu's file: perf and pmu agree by symbol" "$TMP/pmu.data" sym --no-children
+both "pmu's file: by command, DSO, symbol" "$TMP/pmu.data" comm,dso,sym --no-children
+both "pmu's file: with children" "$TMP/pmu.data" sym --children
+both "pmu's file: by DSO" "$TMP/pmu.data" dso --no-children
+
+perf script -i "$TMP/pmu.data" >"$TMP/ps.out" 2>"$TMP/ps.err"
+expect_eq "perf script reads pmu's file" "$?" 0
+if [ -s "$TMP/ps.err" ]; then not_ok "perf script says nothing on stderr"; sed 's/^/#   /' "$TMP/ps.err" | head
+else ok "perf script says nothing on stderr"; fi
+n_perf=$(perf script -i "$TMP/pmu.data" -F tid 2>/dev/null | grep -c .)
+n_pmu=$("$PMU" script -i "$TMP/pmu.data" -F tid 2>/dev/null | grep -c .)
+expect_eq "perf script and pmu script see as many samples" "$n_pmu" "$n_perf"
+
+perf record -q -g -e cpu-clock -o "$TMP/perf.data" -- "$W" 0.5 >/dev/null 2>&1
+both "perf's file: perf and pmu agree by symbol" "$TMP/perf.data" sym --no-children
+both "perf's file: by command, DSO, symbol" "$TMP/perf.data" comm,dso,sym --no-children
+both "perf's file: with children" "$TMP/perf.data" sym --children
+
+python3 "$C" swap "$TMP/pmu.data" "$TMP/be.data"
+both "foreign byte order: perf and pmu agree" "$TMP/be.data" sym --no-children
+"$PMU" report -i "$TMP/be.data" --stdio >/dev/null 2>"$TMP/be.err"
+expect_match "foreign byte order is said" "$TMP/be.err" 'other byte order'
+done_testing
