@@ -137,9 +137,10 @@ static unsigned tree_depth(const struct rtree *t, uint32_t i)
 
 static uint64_t node_value(const struct report *r, const struct rnode *n)
 {
-	/* a differential graph is drawn at the new profile's widths, and
-	 * where only the base had a stack, at the base's */
-	return n->total ? n->total : r->diff ? n->base_total : 0;
+	/* a differential graph is drawn at the new profile's widths:
+	 * stacks only the base had are in its colours' reference only */
+	(void)r;
+	return n->total;
 }
 
 static void frame(struct svg *s, uint32_t i, uint64_t x, unsigned level,
