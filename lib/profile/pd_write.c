@@ -10,9 +10,24 @@
 #define HDR_SIZE 104
 #define ATTR_SIZE sizeof(struct perf_event_attr)
 
-static uint64_t attrs_end(size_t nattr)
+/* Header, ids, attrs, then the data, as perf lays them out: a file cut
+ * short keeps what describes its samples.  The ids are known before
+ * the first record. */
+static uint64_t ids_size(const struct pd_writer *w)
 {
-	return HDR_SIZE + nattr * (ATTR_SIZE + 16);
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < w->nattr; i++)
+		n += 8 * w->nids[i];
+	return n;
+}
+
+static int begin_data(struct pd_writer *w)
+{
+	if (w->data_off)
+		return 0;
+	w->data_off = HDR_SIZE + ids_size(w) + w->nattr * (ATTR_SIZE + 16);
+	return fseeko(w->f, (off_t)w->data_off, SEEK_SET) ? -EIO : 0;
 }
 
 int pd_write_open(struct pd_writer *w, const char *path, size_t nattr,
@@ -44,14 +59,6 @@ int pd_write_open(struct pd_writer *w, const char *path, size_t nattr,
 		return pmu__error(err, e, PMU_ERR_SYSTEM, path, -1,
 				  "cannot create %s: %s", path, strerror(-e));
 	}
-	w->data_off = attrs_end(nattr);
-	if (fseeko(w->f, (off_t)w->data_off, SEEK_SET)) {
-		int e = -errno;
-
-		pd_write_close(w);
-		return pmu__error(err, e, PMU_ERR_SYSTEM, path, -1,
-				  "cannot write %s: %s", path, strerror(-e));
-	}
 	return 0;
 }
 
@@ -72,6 +79,8 @@ int pd_write_ids(struct pd_writer *w, size_t i, const uint64_t *ids, size_t n)
 
 int pd_write_data(struct pd_writer *w, const void *rec, size_t len)
 {
+	if (begin_data(w))
+		return -EIO;
 	if (fwrite(rec, 1, len, w->f) != len)
 		return errno ? -errno : -EIO;
 	w->data_size += len;
@@ -262,15 +271,14 @@ static int write_features(struct pd_writer *w, uint64_t bits[4])
 	return put(w->f, sec, 16 * (size_t)n);
 }
 
-/* ids after everything else; then the attrs (reserved before the data)
- * and the header. */
+/* ids, attrs (in the room kept before the data), the header. */
 static int write_attrs(struct pd_writer *w, const uint64_t bits[4])
 {
 	struct pd_section *ids = calloc(w->nattr + 1, sizeof(*ids));
 	struct pd_header h = { 0 };
 	int ret = 0;
 
-	if (!ids || fseeko(w->f, 0, SEEK_END)) {
+	if (!ids || fseeko(w->f, HDR_SIZE, SEEK_SET)) {
 		free(ids);
 		return -EIO;
 	}
@@ -279,8 +287,6 @@ static int write_attrs(struct pd_writer *w, const uint64_t bits[4])
 		ids[i].size = 8 * w->nids[i];
 		ret = put(w->f, w->ids[i], 8 * w->nids[i]);
 	}
-	if (!ret && fseeko(w->f, HDR_SIZE, SEEK_SET))
-		ret = -EIO;
 	for (size_t i = 0; !ret && i < w->nattr; i++)
 		ret = put(w->f, &w->attr[i], ATTR_SIZE) ||
 		      put(w->f, &ids[i], 16) ? -EIO : 0;
@@ -288,7 +294,8 @@ static int write_attrs(struct pd_writer *w, const uint64_t bits[4])
 	h.magic = PD_MAGIC;
 	h.size = HDR_SIZE;
 	h.attr_size = ATTR_SIZE + 16; /* perf counts the ids section in */
-	h.attrs = (struct pd_section){ HDR_SIZE, w->nattr * (ATTR_SIZE + 16) };
+	h.attrs = (struct pd_section){ HDR_SIZE + ids_size(w),
+				       w->nattr * (ATTR_SIZE + 16) };
 	h.data = (struct pd_section){ w->data_off, w->data_size };
 	memcpy(h.features, bits, sizeof(h.features));
 	if (!ret && (fseeko(w->f, 0, SEEK_SET) || put(w->f, &h, HDR_SIZE)))
@@ -299,7 +306,10 @@ static int write_attrs(struct pd_writer *w, const uint64_t bits[4])
 int pd_write_finish(struct pd_writer *w, struct pmu_error *err)
 {
 	uint64_t bits[4];
-	int ret = write_features(w, bits);
+	int ret = begin_data(w);
+
+	if (!ret)
+		ret = write_features(w, bits);
 
 	if (!ret)
 		ret = write_attrs(w, bits);

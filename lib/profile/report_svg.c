@@ -149,13 +149,13 @@ static void frame(struct svg *s, uint32_t i, uint64_t x, unsigned level,
 	const struct rnode *n = &s->r->tree.n[i];
 	uint64_t v = node_value(s->r, n);
 	double px = PAD + (double)x * WIDTH / (double)s->root;
-	double w = (double)v * WIDTH / (double)s->root;
+	double w = i ? (double)v * WIDTH / (double)s->root : WIDTH;
 	double y = TOP + (double)(s->depth - 1 - level) * ROW;
 	const char *name = i ? rpool_get(&s->r->pool, n->name) : "all";
 	char fill[32];
 	uint32_t me = s->id++;
 
-	if (w < 0.1)
+	if (w < 0.1 && i)
 		return;
 	colour(s->r, n, fill, sizeof(fill));
 	fprintf(s->f, "<g data-id=\"%u\" data-p=\"%d\" data-l=\"%u\" "
