@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "profile/dso_priv.h"
@@ -216,13 +217,19 @@ static void hexid(const uint8_t *id, size_t n, char *out)
 	out[2 * n] = 0;
 }
 
+/* Regular files only: a profile may name a FIFO or a device. */
 static int open_elf(const char *path, Elf **elf)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
 
 	*elf = NULL;
 	if (fd < 0)
 		return -1;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -1;
+	}
 	*elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!*elf || elf_kind(*elf) != ELF_K_ELF) {
 		elf_end(*elf);
@@ -454,6 +461,10 @@ void pmu__dso_load(struct pmu__dso *d)
 	if (d->loaded)
 		return;
 	d->loaded = true;
+	if (d->set->offline) {
+		snprintf(d->problem, sizeof(d->problem), "not read");
+		return;
+	}
 	switch (d->kind) {
 	case PMU__DSO_FILE:
 		load_file(d, &sv);

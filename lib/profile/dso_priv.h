@@ -40,6 +40,7 @@ struct pmu__dso_set {
 	size_t n;
 	struct pmu__dso *last;
 	bool want_lines;
+	bool offline;              /* read no file (fuzzing) */
 };
 
 /* Read symbols (and open DWARF) once. */

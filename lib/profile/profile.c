@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profile/dso_priv.h"
 #include "profile/profile.h"
 #include "util/error.h"
 #include "util/opts.h"
@@ -179,6 +180,8 @@ struct pmu_profile *pmu__profile_open_mem(const void *buf, size_t len,
 	ret = pd_open_mem(&p->f, buf, len, err);
 	if (!ret && !(p->dsos = pmu__dso_set_new(false)))
 		ret = -ENOMEM;
+	if (!ret)
+		p->dsos->offline = true;
 	if (!ret)
 		ret = index_file(p);
 	if (ret) {
