@@ -194,7 +194,7 @@ tables: scripts/gen-events.c scripts/gen-events.py lib/events/catalog.h
 		$(foreach m,$(TABLE_MODELS),$(m):$(BUILD)/gen/$(m).cnt)
 	python3 scripts/gen-seed-events.py lib/events/tables
 
-bench: all
+bench: all $(BUILD)/tests/workload
 	@$(MAKE) --no-print-directory -C bench BUILD=$(abspath $(BUILD))
 
 fuzz:

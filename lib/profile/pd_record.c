@@ -191,6 +191,22 @@ static const struct perf_event_header *swapped(struct pd_file *f,
 	return h;
 }
 
+static const struct perf_event_header *aligned_copy(struct pd_file *f,
+						   const unsigned char *p,
+						   size_t size)
+{
+	if (f->scratch_size < size) {
+		unsigned char *s = realloc(f->scratch, size);
+
+		if (!s)
+			return NULL;
+		f->scratch = s;
+		f->scratch_size = size;
+	}
+	memcpy(f->scratch, p, size);
+	return (const struct perf_event_header *)f->scratch;
+}
+
 const struct perf_event_header *pd_next(struct pd_file *f)
 {
 	struct perf_event_header h;
@@ -216,9 +232,13 @@ const struct perf_event_header *pd_next(struct pd_file *f)
 		return NULL;
 	}
 	f->pos += h.size;
-	if (!f->swap)
+	if (f->swap)
+		return swapped(f, p, h.size);
+	if (!((uintptr_t)p & 7))
 		return (const struct perf_event_header *)p;
-	return swapped(f, p, h.size);
+	/* perf keeps records 8-byte aligned; a file that does not is read
+	 * through an aligned copy */
+	return aligned_copy(f, p, h.size);
 }
 
 ssize_t pd_attr_of(const struct pd_file *f, const struct perf_event_header *h)

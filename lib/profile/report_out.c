@@ -43,7 +43,8 @@ static int row_cmp(const void *a, const void *b, void *ctx)
 
 static void sort_rows(struct report *r)
 {
-	qsort_r(r->rows, r->nrows, sizeof(*r->rows), row_cmp, r);
+	if (r->nrows)
+		qsort_r(r->rows, r->nrows, sizeof(*r->rows), row_cmp, r);
 }
 
 static double pct(uint64_t v, uint64_t total)
