@@ -106,11 +106,12 @@ int pmu__profile_add_ip(struct pmu_profile *p, int pid, uint64_t ip,
 }
 
 /* The kernel's call chain: context markers say whose addresses
- * follow; the first address is the sampled ip itself. */
-static void add_chain(struct pmu_profile *p, int pid,
-		      const struct pd_sample *s, bool kernel)
+ * follow; the first address is the sampled ip itself.  Returns the
+ * number of addresses. */
+static size_t add_chain(struct pmu_profile *p, int pid,
+			const struct pd_sample *s, bool kernel)
 {
-	bool first = true;
+	size_t n = 0;
 
 	for (uint64_t i = 0; i < s->nr_ips; i++) {
 		uint64_t ip = s->ips[i];
@@ -119,28 +120,29 @@ static void add_chain(struct pmu_profile *p, int pid,
 			kernel = ip == (uint64_t)PERF_CONTEXT_KERNEL;
 			continue;
 		}
-		pmu__profile_add_ip(p, pid, ip, kernel, first);
-		first = false;
+		pmu__profile_add_ip(p, pid, ip, kernel, n == 0);
+		n++;
 	}
-	if (first)
-		pmu__profile_add_ip(p, pid, s->ip, kernel, true);
+	return n;
 }
 
 static void build_frames(struct pmu_profile *p, const struct pd_sample *s)
 {
 	bool kernel = (s->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
 		      PERF_RECORD_MISC_KERNEL;
+	/* --call-graph dwarf: the kernel's chain stops at user space, the
+	 * copy of the user stack goes on from there */
+	bool dwarf = s->stack && s->user_regs && s->stack_dyn;
+	size_t n = 0;
 	int pid = (int)s->pid;
 
 	p->nfr = 0;
-	if (s->ips) {
-		add_chain(p, pid, s, kernel);
-	} else {
+	if (s->ips)
+		n = add_chain(p, pid, s, kernel);
+	if (dwarf)
+		n += pmu__unwind(p, pid, (int)s->tid, s);
+	if (!n)
 		pmu__profile_add_ip(p, pid, s->ip, kernel, true);
-	}
-	/* a user stack copy continues where the kernel's chain stopped */
-	if (s->stack && s->user_regs && !kernel && !s->ips)
-		pmu__unwind(p, pid, (int)s->tid, s);
 }
 
 static const char *comm_of(struct pmu_profile *p, int pid, int tid)

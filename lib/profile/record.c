@@ -53,7 +53,9 @@ static void set_sampling(struct pmu_record *r, const struct pmu_record_opts *o,
 	if (cg == PMU_CALLGRAPH_MODE_FP)
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 	if (cg == PMU_CALLGRAPH_MODE_DWARF) {
-		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		/* the kernel's part by the kernel, the user part later */
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
+				  PERF_SAMPLE_STACK_USER;
 		a->sample_regs_user = X86_64_REGS_USER;
 		a->sample_stack_user = stack ? (stack + 7) & ~7u : 8192;
 		a->exclude_callchain_user = 1;

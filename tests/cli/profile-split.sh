@@ -46,6 +46,23 @@ expect_match "hot_inline inlined in hot_main" "$TMP/f.txt" ';run_main;hot_main;h
 expect_match "hot_lib (shared library) called from run_lib" "$TMP/f.txt" ';main;run_lib;hot_lib( |;)'
 expect_match "hot_rec recursive, six deep under run_rec" "$TMP/f.txt" ';run_rec;hot_rec;hot_rec;hot_rec;hot_rec;hot_rec;hot_rec '
 
+# the same callers from DWARF call-frame information: registers and a
+# copy of the user stack with each sample, unwound by libdwfl
+run_pmu "$TMP/d.out" "$TMP/d.err" record --call-graph dwarf -o "$TMP/d.data" -- "$W" 0.3
+expect_eq "record --call-graph dwarf" "$RC" 0
+run_pmu "$TMP/fd.txt" "$TMP/fd.err" report -i "$TMP/d.data" --folded
+expect_match "dwarf: hot_main (hot_inline inlined) from run_main from main" "$TMP/fd.txt" ';main;run_main;hot_main;hot_inline '
+expect_match "dwarf: hot_lib from run_lib" "$TMP/fd.txt" ';main;run_lib;hot_lib '
+expect_match "dwarf: hot_rec six deep under run_rec" "$TMP/fd.txt" ';main;run_rec;hot_rec;hot_rec;hot_rec;hot_rec;hot_rec;hot_rec '
+expect_match "dwarf: unwound down to the program's entry" "$TMP/fd.txt" '^workload;_start;'
+run_pmu "$TMP/rep.json" "$TMP/rep.err" report -i "$TMP/d.data" --json --sort sym --no-children
+for spec in hot_main:60 hot_lib:30 hot_rec:10; do
+	s=${spec%%:*} want=${spec#*:}
+	got=$(share "$s")
+	if within "$got" "$want" 3; then ok "dwarf: $s: $got% (want $want +- 3)"
+	else not_ok "dwarf: $s: $got% (want $want +- 3)"; fi
+done
+
 run_pmu "$TMP/s.txt" "$TMP/s.err" script -i "$TMP/w.data" -F sym,dso,srcline
 expect_match "the shared library is named as the DSO" "$TMP/s.txt" 'hot_lib \(.*/libpmuwork\.so\)'
 expect_match "inlined frame with its source line" "$TMP/s.txt" 'hot_inline \(inlined\)'
