@@ -202,26 +202,44 @@ size_t pmu__dso_build_id(struct pmu__dso *d, uint8_t id[20])
 	return d->bid_len;
 }
 
-/* Strings live as long as their DSO. */
+/* Strings live as long as their DSO, in chunks: one allocation per
+ * string would cost more than the kernel's 100 000 names themselves. */
+static char *arena_alloc(struct pmu__dso *d, size_t n)
+{
+	char **v;
+
+	if (d->arena_left < n) {
+		size_t sz = n > 65536 ? n : 65536;
+
+		if (d->nstr == d->cap_str) {
+			size_t cap = d->cap_str ? 2 * d->cap_str : 16;
+
+			if (!(v = realloc(d->str, cap * sizeof(*v))))
+				return NULL;
+			d->str = v;
+			d->cap_str = cap;
+		}
+		if (!(d->str[d->nstr] = malloc(sz)))
+			return NULL;
+		d->arena = d->str[d->nstr++];
+		d->arena_left = sz;
+	}
+	d->arena_left -= n;
+	d->arena += n;
+	return d->arena - n;
+}
+
 const char *pmu__dso_str(struct pmu__dso *d, const char *s, bool demangle)
 {
-	char *c = demangle ? pmu__demangle(s) : NULL, **v;
+	char *c = demangle ? pmu__demangle(s) : NULL;
+	const char *src = c ? c : s;
+	size_t n = strlen(src) + 1;
+	char *out = arena_alloc(d, n);
 
-	if (!c && !(c = strdup(s)))
-		return "?";
-	if (d->nstr == d->cap_str) {
-		size_t cap = d->cap_str ? 2 * d->cap_str : 64;
-
-		v = realloc(d->str, cap * sizeof(*v));
-		if (!v) {
-			free(c);
-			return "?";
-		}
-		d->str = v;
-		d->cap_str = cap;
-	}
-	d->str[d->nstr++] = c;
-	return c;
+	if (out)
+		memcpy(out, src, n);
+	free(c);
+	return out ? out : "?";
 }
 
 uint64_t pmu__dso_map_addr(struct pmu__dso *d, uint64_t ip, uint64_t start,

@@ -358,7 +358,22 @@ static void load_file(struct pmu__dso *d, struct symvec *sv)
 			 "no symbols (stripped, and no debug file)");
 }
 
-/* /proc/kallsyms: "address type name [module]", text symbols only. */
+/* One kallsyms line: "address type name [module]". */
+static bool kallsyms_line(char *line, unsigned long long *a, char *type,
+			  char **name)
+{
+	char *end;
+
+	*a = strtoull(line, &end, 16);
+	if (end == line || end[0] != ' ' || !end[1] || end[2] != ' ')
+		return false;
+	*type = end[1];
+	*name = end + 3;
+	(*name)[strcspn(*name, " \t\n")] = 0;
+	return **name != 0;
+}
+
+/* /proc/kallsyms, text symbols only. */
 static void load_kallsyms(struct pmu__dso *d, struct symvec *sv)
 {
 	FILE *f = fopen("/proc/kallsyms", "re");
@@ -371,9 +386,9 @@ static void load_kallsyms(struct pmu__dso *d, struct symvec *sv)
 	}
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long long a;
-		char type, name[256];
+		char type, *name;
 
-		if (sscanf(line, "%llx %c %255s", &a, &type, name) != 3 || !a)
+		if (!kallsyms_line(line, &a, &type, &name) || !a)
 			continue;
 		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
 			continue;

@@ -31,8 +31,10 @@ struct pmu__dso {
 	/* address -> resolution */
 	struct pmu__addr_info **cache;
 	size_t cache_cap, ncache;
-	char **str;
+	char **str;                  /* string chunks */
 	size_t nstr, cap_str;
+	char *arena;
+	size_t arena_left;
 };
 
 struct pmu__dso_set {

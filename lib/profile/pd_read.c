@@ -530,6 +530,7 @@ int pd_open(struct pd_file *f, const char *path, struct pmu_error *err)
 	close(fd);
 	f->map = m;
 	f->len = (size_t)st.st_size;
+	f->own_map = m != NULL;
 	ret = open_common(f, err);
 	if (ret)
 		pd_close(f);
@@ -554,7 +555,7 @@ void pd_close(struct pd_file *f)
 	free(f->id_val);
 	free(f->cmdline);
 	free(f->scratch);
-	if (f->map && f->len && strcmp(f->path, "(memory)"))
+	if (f->own_map)
 		munmap((void *)f->map, f->len);
 	memset(f, 0, sizeof(*f));
 }

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "profile/perfdata.h"
 
@@ -207,6 +208,25 @@ static const struct perf_event_header *aligned_copy(struct pd_file *f,
 	return (const struct perf_event_header *)f->scratch;
 }
 
+/* A big file read through its mapping would stay resident as it is
+ * read: pages well behind the reading position are dropped (the page
+ * cache keeps them; a record still needed refaults). */
+static void release_pages(struct pd_file *f, size_t n)
+{
+	const uint64_t keep = 4u << 20, page = 4096;
+	uint64_t upto;
+
+	f->since_release += n;
+	if (f->since_release < (1u << 20) || !f->own_map || f->pos < 2 * keep)
+		return;
+	f->since_release = 0;
+	upto = (f->pos - keep) & ~(page - 1);
+	if (upto > f->released)
+		madvise((void *)(f->map + f->released), upto - f->released,
+			MADV_DONTNEED);
+	f->released = upto;
+}
+
 const struct perf_event_header *pd_next(struct pd_file *f)
 {
 	struct perf_event_header h;
@@ -232,6 +252,7 @@ const struct perf_event_header *pd_next(struct pd_file *f)
 		return NULL;
 	}
 	f->pos += h.size;
+	release_pages(f, h.size);
 	if (f->swap)
 		return swapped(f, p, h.size);
 	if (!((uintptr_t)p & 7))

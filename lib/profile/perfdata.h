@@ -128,6 +128,9 @@ struct pd_file {
 	uint64_t corrupt_at;         /* its file offset */
 	uint64_t nunknown;           /* records of types pmu ignores */
 	char path[256];
+	bool own_map;                /* map is pd_open's mmap of the file */
+	size_t since_release;        /* bytes read since pages were dropped */
+	uint64_t released;           /* pages below this offset dropped */
 };
 
 /* Map and check a file; every problem is named in *err (the field and

@@ -96,36 +96,15 @@ static int ref_cmp(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
-/* One pass over the records: counts, and the time order when the file
- * is not in it already (perf writes each CPU's ring in turn). */
+/* One pass over the records at open: what pmu_profile_info() tells. */
 static int index_file(struct pmu_profile *p)
 {
 	const struct perf_event_header *h;
-	uint64_t t = 0, last = 0, off = p->f.pos;
-	size_t cap = 0;
-	bool sorted = true;
-	int ret = 0;
 
-	while (!ret && (h = pd_next(&p->f))) {
+	while ((h = pd_next(&p->f)))
 		count(p, h);
-		t = rec_time(&p->f, h, t);
-		if (t < last)
-			sorted = false;
-		last = t;
-		ret = push_ref(p, &cap, t, off);
-		off = p->f.pos;
-	}
-	if (ret)
-		return ret;
-	if (sorted) {
-		free(p->order);
-		p->order = NULL;
-		p->norder = 0;
-	} else {
-		/* offsets break ties: equal times stay in file order */
-		qsort(p->order, p->norder, sizeof(*p->order), ref_cmp);
-	}
 	p->f.pos = p->f.h.data.offset;
+	p->f.released = 0;
 	return 0;
 }
 
@@ -162,6 +141,7 @@ struct pmu_profile *pmu_profile_open(const char *path,
 		return NULL;
 	}
 	pmu__machine_init(&p->m, p->dsos);
+	p->scan = p->f.h.data.offset;
 	return p;
 }
 
@@ -189,6 +169,7 @@ struct pmu_profile *pmu__profile_open_mem(const void *buf, size_t len,
 		return NULL;
 	}
 	pmu__machine_init(&p->m, p->dsos);
+	p->scan = p->f.h.data.offset;
 	return p;
 }
 
@@ -209,8 +190,10 @@ int pmu_profile_rewind(struct pmu_profile *p)
 {
 	pmu__machine_free(&p->m);
 	pmu__machine_init(&p->m, p->dsos);
-	p->cur = 0;
-	p->f.pos = p->f.h.data.offset;
+	p->cur = p->norder = 0;
+	p->f.pos = p->scan = p->f.h.data.offset;
+	p->last_time = 0;
+	p->f.released = 0;
 	p->f.corrupt = false;
 	return 0;
 }
@@ -349,12 +332,49 @@ void pmu__profile_on_record(struct pmu_profile *p,
 	}
 }
 
+/*
+ * The records of one round (up to a FINISHED_ROUND record, or the end),
+ * in time order: perf record writes each CPU's ring in turn, so a
+ * sample may come before the MMAP of its library from another CPU, but
+ * never across a round.  Offsets break ties: equal times keep file
+ * order.  Memory is one round's worth of references.
+ */
+static int load_round(struct pmu_profile *p)
+{
+	const struct perf_event_header *h;
+	uint64_t t = p->last_time, last = 0, off;
+	size_t cap = p->cap_order;
+	bool sorted = true;
+
+	p->norder = p->cur = 0;
+	p->f.pos = p->scan;
+	off = p->f.pos;
+	while ((h = pd_next(&p->f))) {
+		t = rec_time(&p->f, h, t);
+		if (t < last)
+			sorted = false;
+		last = t;
+		if (push_ref(p, &cap, t, off))
+			return -ENOMEM;
+		off = p->f.pos;
+		if (h->type == PD_REC_FINISHED_ROUND)
+			break;
+	}
+	p->cap_order = cap;
+	p->scan = p->f.pos;
+	p->last_time = t;
+	if (!sorted)
+		qsort(p->order, p->norder, sizeof(*p->order), ref_cmp);
+	return 0;
+}
+
 const struct perf_event_header *pmu__profile_next_record(struct pmu_profile *p)
 {
-	if (!p->order)
-		return pd_next(&p->f);
-	if (p->cur >= p->norder)
-		return NULL;
+	if (p->cur >= p->norder) {
+		if (p->scan >= p->f.end || p->f.corrupt || load_round(p) ||
+		    !p->norder)
+			return NULL;
+	}
 	p->f.pos = p->order[p->cur++].off;
 	return pd_next(&p->f);
 }

@@ -19,8 +19,10 @@ struct pmu_profile {
 	struct pmu__dso_set *dsos;
 	struct pmu__machine m;
 	bool no_lines, no_inline;
-	struct pmu__rec_ref *order;   /* NULL: the file is in time order */
-	size_t norder, cur;
+	struct pmu__rec_ref *order;   /* the current round, in time order */
+	size_t norder, cur, cap_order;
+	uint64_t scan;                /* file offset of the next round */
+	uint64_t last_time;
 	/* counted at open */
 	uint64_t nsamples, lost, nlost, total_period, nunknown;
 	bool callchains;

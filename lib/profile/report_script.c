@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "profile/report.h"
@@ -42,62 +43,150 @@ static int parse_fields(const char *list, bool *on, struct pmu_error *err)
 	return 0;
 }
 
-static void print_frame(FILE *out, const bool *on, const struct pmu_frame *f,
-			bool chain)
+/* One output line built by hand: printf's parsing of a format per
+ * field was most of the time perf script users wait for. */
+struct line {
+	char b[8192];
+	size_t n;
+};
+
+static void l_str(struct line *l, const char *s)
 {
-	if (chain)
-		fputs("\t", out);
-	if (on[F_IP])
-		fprintf(out, "%16" PRIx64 " ", f->kind == PMU_FRAME_KERNEL ?
-			f->ip : f->addr);
-	if (on[F_SYM]) {
-		fputs(f->sym ? f->sym : "[unknown]", out);
-		if (f->sym && on[F_SYMOFF] && f->kind != PMU_FRAME_INLINED)
-			fprintf(out, "+0x%" PRIx64, f->sym_off);
-		if (f->kind == PMU_FRAME_INLINED)
-			fputs(" (inlined)", out);
-	}
-	if (on[F_DSO])
-		fprintf(out, " (%s)", f->dso);
-	if (on[F_SRCLINE] && f->srcfile)
-		fprintf(out, "\n%s  %s:%u", chain ? "\t" : "", f->srcfile,
-			f->line);
-	fputc('\n', out);
+	size_t k = strlen(s);
+
+	if (k > sizeof(l->b) - l->n - 64)
+		k = sizeof(l->b) - l->n - 64;
+	memcpy(l->b + l->n, s, k);
+	l->n += k;
 }
 
-static void print_head(FILE *out, const bool *on, struct pmu_profile *p,
+static void l_ch(struct line *l, char c)
+{
+	l->b[l->n++] = c;
+}
+
+/* Right-aligned in `width`, like %*llu / %*llx. */
+static void l_num(struct line *l, uint64_t v, unsigned base, int width,
+		  bool zero)
+{
+	char t[24];
+	int k = 0;
+
+	do {
+		t[k++] = "0123456789abcdef"[v % base];
+		v /= base;
+	} while (v);
+	for (int i = k; i < width; i++)
+		l_ch(l, zero ? '0' : ' ');
+	while (k)
+		l_ch(l, t[--k]);
+}
+
+static void l_pad(struct line *l, const char *s, int width)
+{
+	for (int i = (int)strlen(s); i < width; i++)
+		l_ch(l, ' ');
+	l_str(l, s);
+}
+
+static void l_flush(struct line *l, FILE *out)
+{
+	fwrite_unlocked(l->b, 1, l->n, out);
+	l->n = 0;
+}
+
+static void print_frame(struct line *l, const bool *on,
+			const struct pmu_frame *f, bool chain)
+{
+	if (chain)
+		l_ch(l, '\t');
+	if (on[F_IP]) {
+		l_num(l, f->kind == PMU_FRAME_KERNEL ? f->ip : f->addr, 16, 16,
+		      false);
+		l_ch(l, ' ');
+	}
+	if (on[F_SYM]) {
+		l_str(l, f->sym ? f->sym : "[unknown]");
+		if (f->sym && on[F_SYMOFF] && f->kind != PMU_FRAME_INLINED) {
+			l_str(l, "+0x");
+			l_num(l, f->sym_off, 16, 0, false);
+		}
+		if (f->kind == PMU_FRAME_INLINED)
+			l_str(l, " (inlined)");
+	}
+	if (on[F_DSO]) {
+		l_str(l, " (");
+		l_str(l, f->dso);
+		l_ch(l, ')');
+	}
+	if (on[F_SRCLINE] && f->srcfile) {
+		l_str(l, chain ? "\n\t  " : "\n  ");
+		l_str(l, f->srcfile);
+		l_ch(l, ':');
+		l_num(l, f->line, 10, 0, false);
+	}
+	l_ch(l, '\n');
+}
+
+static void print_head(struct line *l, const bool *on, struct pmu_profile *p,
 		       const struct pmu_sample *s, bool chain)
 {
-	if (on[F_COMM])
-		fprintf(out, chain ? "%s " : "%16s ", s->comm);
-	if (on[F_PID] && on[F_TID])
-		fprintf(out, "%5u/%-5u ", s->pid, s->tid);
-	else if (on[F_PID])
-		fprintf(out, "%5u ", s->pid);
-	else if (on[F_TID])
-		fprintf(out, "%5u ", s->tid);
-	if (on[F_CPU] && s->cpu != (uint32_t)-1)
-		fprintf(out, "[%03u] ", s->cpu);
-	if (on[F_TIME])
-		fprintf(out, "%5" PRIu64 ".%06" PRIu64 ": ",
-			s->time / 1000000000, s->time % 1000000000 / 1000);
-	if (on[F_PERIOD])
-		fprintf(out, "%10" PRIu64 " ", s->period);
-	if (on[F_EVENT])
-		fprintf(out, "%s: ", pmu_profile_event_name(p, s->event));
+	if (on[F_COMM]) {
+		if (chain)
+			l_str(l, s->comm);
+		else
+			l_pad(l, s->comm, 16);
+		l_ch(l, ' ');
+	}
+	if (on[F_PID] && on[F_TID]) {
+		l_num(l, s->pid, 10, 5, false);
+		l_ch(l, '/');
+		size_t at = l->n;
+
+		l_num(l, s->tid, 10, 0, false);
+		for (size_t k = l->n - at; k < 5; k++)
+			l_ch(l, ' ');
+		l_ch(l, ' ');
+	} else if (on[F_PID] || on[F_TID]) {
+		l_num(l, on[F_PID] ? s->pid : s->tid, 10, 5, false);
+		l_ch(l, ' ');
+	}
+	if (on[F_CPU] && s->cpu != (uint32_t)-1) {
+		l_ch(l, '[');
+		l_num(l, s->cpu, 10, 3, true);
+		l_str(l, "] ");
+	}
+	if (on[F_TIME]) {
+		l_num(l, s->time / 1000000000, 10, 5, false);
+		l_ch(l, '.');
+		l_num(l, s->time % 1000000000 / 1000, 10, 6, true);
+		l_str(l, ": ");
+	}
+	if (on[F_PERIOD]) {
+		l_num(l, s->period, 10, 10, false);
+		l_ch(l, ' ');
+	}
+	if (on[F_EVENT]) {
+		l_str(l, pmu_profile_event_name(p, s->event));
+		l_str(l, ": ");
+	}
 }
 
 int report_script(struct pmu_profile *p, const struct pmu_report_opts *o,
 		  FILE *out, struct pmu_error *err)
 {
 	struct pmu_sample s = { .size = sizeof(s) };
+	struct line *l = malloc(sizeof(*l));
 	bool on[F_MAX];
 	int ret = parse_fields(o->fields ? o->fields :
 			       "comm,tid,time,period,event,ip,sym,symoff,dso",
 			       on, err);
 
-	if (ret)
-		return ret;
+	if (ret || !l) {
+		free(l);
+		return ret ? ret : -ENOMEM;
+	}
+	l->n = 0;
 	pmu_profile_rewind(p);
 	while ((ret = pmu_profile_next(p, &s)) > 0) {
 		size_t n;
@@ -108,18 +197,24 @@ int report_script(struct pmu_profile *p, const struct pmu_report_opts *o,
 
 		if (!report_filter(o, &s, n ? &f[0] : NULL))
 			continue;
-		print_head(out, on, p, &s, chain);
+		print_head(l, on, p, &s, chain);
 		if (!chain) {
 			if (n && frames)
-				print_frame(out, on, &f[0], false);
+				print_frame(l, on, &f[0], false);
 			else
-				fputc('\n', out);
+				l_ch(l, '\n');
+			l_flush(l, out);
 			continue;
 		}
-		fputc('\n', out);
-		for (size_t i = 0; i < n; i++)
-			print_frame(out, on, &f[i], true);
-		fputc('\n', out);
+		l_ch(l, '\n');
+		for (size_t i = 0; i < n; i++) {
+			print_frame(l, on, &f[i], true);
+			if (l->n > sizeof(l->b) / 2)
+				l_flush(l, out);
+		}
+		l_ch(l, '\n');
+		l_flush(l, out);
 	}
+	free(l);
 	return ret < 0 ? ret : ferror(out) ? -EIO : 0;
 }

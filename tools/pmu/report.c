@@ -14,7 +14,7 @@
 enum { OPT_STDIO = 256, OPT_SORT, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_LIMIT,
        OPT_COMM, OPT_DSO, OPT_TID, OPT_JSON, OPT_FOLDED, OPT_FLAME,
        OPT_PPROF, OPT_FIREFOX, OPT_DIFF, OPT_NO_INLINE, OPT_NO_LINES,
-       OPT_NO_KERNEL, OPT_TITLE };
+       OPT_NO_KERNEL, OPT_TITLE, OPT_INLINE };
 
 struct rep_cli {
 	struct pmu_report_opts o;
@@ -22,7 +22,7 @@ struct rep_cli {
 	enum pmu_report_format fmt;
 	const char *out;        /* file of an export, NULL: stdout */
 	int children;           /* -1: by the file */
-	bool cg_set, diff, no_inline, no_lines;
+	bool cg_set, diff, no_inline, no_lines, inline_on;
 	const char *files[2];
 };
 
@@ -42,6 +42,7 @@ static void usage(FILE *f, bool script)
 "      --comm LIST      only these commands\n"
 "      --dso LIST       only samples in these DSOs\n"
 "      --tid TID        only this thread\n"
+"      --inline         inlined-function frames (read from DWARF)\n"
 "      --no-inline      no inlined-function frames\n"
 "  -h, --help           this help\n");
 		return;
@@ -72,6 +73,8 @@ static void usage(FILE *f, bool script)
 "      --firefox FILE       Firefox Profiler JSON\n"
 "      --title TEXT         flame graph title\n"
 "      --diff               compare two profiles: BASE NEW\n"
+"      --inline             inlined-function frames in text and JSON\n"
+"                           (exports have them unless --no-inline)\n"
 "      --no-inline          no inlined-function frames\n"
 "      --no-srcline         skip DWARF (no source lines, no inlines)\n"
 "      --no-kernel          leave kernel frames out of stacks\n"
@@ -98,6 +101,7 @@ static const struct option report_opts[] = {
 	{ "firefox", required_argument, NULL, OPT_FIREFOX },
 	{ "title", required_argument, NULL, OPT_TITLE },
 	{ "diff", no_argument, NULL, OPT_DIFF },
+	{ "inline", no_argument, NULL, OPT_INLINE },
 	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
 	{ "no-srcline", no_argument, NULL, OPT_NO_LINES },
 	{ "no-kernel", no_argument, NULL, OPT_NO_KERNEL },
@@ -180,6 +184,7 @@ static int parse_opt(int opt, struct rep_cli *c)
 	case OPT_TITLE: c->o.title = optarg; return 0;
 	case OPT_DIFF: c->diff = true; return 0;
 	case OPT_NO_INLINE: c->no_inline = true; return 0;
+	case OPT_INLINE: c->inline_on = true; return 0;
 	case OPT_NO_LINES: c->no_lines = true; return 0;
 	case OPT_NO_KERNEL: c->o.no_kernel = true; return 0;
 	case 'F': c->o.fields = optarg; return 0;
@@ -234,11 +239,31 @@ static int print_log(enum pmu_log_level l, const char *fmt, va_list ap)
 	return 0;
 }
 
+/* DWARF is read only where its answers are shown: source lines, and
+ * inlined frames in exports and wherever --inline asks for them (perf
+ * report and script leave them out unless asked, too). */
+static bool wants_lines(const struct rep_cli *c)
+{
+	if (c->no_lines)
+		return false;
+	if (c->inline_on)
+		return true;
+	if (c->o.sort && strstr(c->o.sort, "srcline"))
+		return true;
+	if (c->o.fields && strstr(c->o.fields, "srcline"))
+		return true;
+	return !c->no_inline && (c->fmt == PMU_REPORT_SVG ||
+				 c->fmt == PMU_REPORT_FOLDED ||
+				 c->fmt == PMU_REPORT_PPROF ||
+				 c->fmt == PMU_REPORT_FIREFOX);
+}
+
 static struct pmu_profile *open_profile(const struct rep_cli *c,
 					const char *path)
 {
+	bool lines = wants_lines(c);
 	struct pmu_profile_opts po = { .sz = sizeof(po),
-				       .no_lines = c->no_lines,
+				       .no_lines = !lines,
 				       .no_inline = c->no_inline };
 	struct pmu_error err = { .size = sizeof(err) };
 	struct pmu_profile_info in = { .size = sizeof(in) };
