@@ -47,7 +47,7 @@ TESTS       := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 EXAMPLES    := $(EX_SRCS:examples/%.c=$(BUILD)/examples/%)
 FUZZ_REPLAY := $(FUZZ_SRCS:tests/fuzz/fuzz-%.c=$(BUILD)/fuzz/replay-%)
 TEST_HELPERS := $(BUILD)/tests/libinject.so $(BUILD)/tests/spin $(BUILD)/tests/evdump
-TEST_HELPERS += $(BUILD)/tests/workload $(BUILD)/tests/libpmuwork.so
+TEST_HELPERS += $(BUILD)/tests/workload $(BUILD)/tests/libpmuwork.so $(BUILD)/tests/jit
 ABI_TEST    := $(BUILD)/tests/test-abi-old
 
 STATIC_LIB  := $(BUILD)/libpmu.a
@@ -153,6 +153,10 @@ $(BUILD)/tests/libpmuwork.so: tests/workload/libwork.c tests/workload/work.h
 $(BUILD)/tests/workload: tests/workload/workload.c tests/workload/work.h $(BUILD)/tests/libpmuwork.so
 	@mkdir -p $(dir $@)
 	$(CC) $(WORK_CFLAGS) -o $@ $< -L$(BUILD)/tests -lpmuwork -Wl,-rpath,'$$ORIGIN'
+
+$(BUILD)/tests/jit: tests/workload/jit.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WORK_CFLAGS) -o $@ $<
 
 $(BUILD)/fuzz/replay-%: tests/fuzz/fuzz-%.c tests/fuzz/replay.c $(STATIC_LIB)
 	@mkdir -p $(dir $@)

@@ -48,6 +48,17 @@ expect_match "switch-output: the second file resolves on its own" "$TMP/o" '\[\.
 perf script -i "$first" >/dev/null 2>"$TMP/ps.err"
 check "switch-output: perf reads the first file" test ! -s "$TMP/ps.err"
 
+# a JIT's code, named by its /tmp/perf-PID.map
+J=$PMU_BUILD/tests/jit
+if [ "$(uname -m)" = x86_64 ] && [ -x "$J" ]; then
+	"$PMU" record -q -o "$TMP/j.data" -- "$J" 0.3 >"$TMP/j.out" 2>/dev/null
+	run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/j.data" --sort sym --no-children
+	rm -f "$(cat "$TMP/j.out")"
+	expect_match "JIT code named from /tmp/perf-PID.map" "$TMP/o" '^ +[5-9][0-9]\.[0-9]+%  \[\.\] jit_spin'
+else
+	skip "JIT code named from /tmp/perf-PID.map (x86-64 only)"
+fi
+
 # filters
 "$PMU" record -q -o "$TMP/f.data" -- "$W" 0.3 >/dev/null 2>&1
 run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/f.data" --sort dso,sym --no-children --dso libpmuwork.so
