@@ -106,7 +106,10 @@ static enum pmu__dso_kind kind_of(const char *name)
 	if (!strncmp(name, "/tmp/perf-", 10) &&
 	    strstr(name, ".map") == name + strlen(name) - 4)
 		return PMU__DSO_PERFMAP;
-	if (name[0] != '/')
+	/* anonymous memory as the kernel names it: where JIT code lives */
+	if (name[0] != '/' || !strncmp(name, "//anon", 6) ||
+	    !strncmp(name, "/anon_hugepage", 14) ||
+	    !strncmp(name, "/memfd:", 7) || !strncmp(name, "/dev/zero", 9))
 		return PMU__DSO_ANON;   /* //anon, [heap], [stack] ... */
 	return PMU__DSO_FILE;
 }
