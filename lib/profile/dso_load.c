@@ -494,8 +494,7 @@ void pmu__dso_load(struct pmu__dso *d)
 		load_vdso(d, &sv);
 		break;
 	case PMU__DSO_ANON:
-		snprintf(d->problem, sizeof(d->problem), "anonymous memory");
-		break;
+		break;  /* nothing to read, and nothing wrong */
 	}
 	sv_finish(d, &sv);
 	free(sv.v);
