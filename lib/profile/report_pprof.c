@@ -103,6 +103,7 @@ struct pp {
 	uint32_t *st_hash;
 	size_t st_hcap;
 	uint32_t *dsos;     /* mapping id - 1 -> DSO string */
+	uint64_t *weight;   /* mapping id - 1 -> period of its leaves */
 	size_t ndsos;
 };
 
@@ -130,10 +131,15 @@ static uint64_t mapping_of(struct pp *p, uint32_t dso)
 		if (p->dsos[i] == dso)
 			return i + 1;
 	uint32_t *v = realloc(p->dsos, (p->ndsos + 1) * sizeof(*v));
+	uint64_t *w;
 
 	if (!v)
 		return 0;
 	p->dsos = v;
+	if (!(w = realloc(p->weight, (p->ndsos + 1) * sizeof(*w))))
+		return 0;
+	p->weight = w;
+	p->weight[p->ndsos] = 0;
 	p->dsos[p->ndsos++] = dso;
 	return p->ndsos;
 }
@@ -264,6 +270,12 @@ static int add_sample(struct pp *p, struct pmu_profile *pr,
 
 	if (!report_filter(p->r->o, s, n ? &f[0] : NULL))
 		return 0;
+	if (n) {
+		uint64_t m = mapping_of(p, rpool_add(&p->r->pool, f[0].dso));
+
+		if (m)
+			p->weight[m - 1] += s->period;
+	}
 	while (at < n && k < 1024) {
 		size_t end = at;
 
@@ -301,12 +313,26 @@ static void write_tail(struct pp *p, struct pmu_profile *pr)
 		f_msg(&p->tmp, 2, &p->tmp2);
 		f_msg(&p->out, 2, &p->tmp);
 	}
-	for (size_t i = 0; i < p->ndsos; i++) {
+	/* pprof takes the first mapping for the program: the one where
+	 * most samples fell goes first */
+	size_t *ord = malloc((p->ndsos + 1) * sizeof(*ord));
+
+	for (size_t i = 0; ord && i < p->ndsos; i++) {
+		size_t j = i;
+
+		for (; j > 0 && p->weight[ord[j - 1]] < p->weight[i]; j--)
+			ord[j] = ord[j - 1];
+		ord[j] = i;
+	}
+	for (size_t k = 0; k < p->ndsos; k++) {
+		size_t i = ord ? ord[k] : k;
+
 		f_varint(&p->tmp, 1, i + 1);
 		f_varint(&p->tmp, 5, p->dsos[i]);
 		f_varint(&p->tmp, 7, 1);
 		f_msg(&p->out, 3, &p->tmp);
 	}
+	free(ord);
 	for (size_t i = 0; i < p->nfn; i++) {
 		f_varint(&p->tmp, 1, p->fn[i].id);
 		f_varint(&p->tmp, 2, p->fn[i].name);
@@ -355,6 +381,7 @@ static void pp_free(struct pp *p)
 	free(p->loc);
 	free(p->fn);
 	free(p->dsos);
+	free(p->weight);
 	free(p->out.p);
 	free(p->tmp.p);
 	free(p->tmp2.p);
