@@ -44,6 +44,12 @@ n_perf=$(perf script -i "$TMP/pmu.data" -F tid 2>/dev/null | grep -c .)
 n_pmu=$("$PMU" script -i "$TMP/pmu.data" -F tid 2>/dev/null | grep -c .)
 expect_eq "perf script and pmu script see as many samples" "$n_pmu" "$n_perf"
 
+# the reading API (examples/profile-top.c) on perf's view of the file
+"$PMU_BUILD/examples/profile-top" "$TMP/pmu.data" 3 >"$TMP/top.txt"
+perf report -i "$TMP/pmu.data" --stdio --sort sym --no-children -g none 2>/dev/null |
+	awk '/%/ && !/^#/ { sub(/%/, "", $1); printf "%6.2f%% %s\n", $1, $3; if (++n == 3) exit }' >"$TMP/ptop.txt"
+expect_eq "the library's reading API gives perf report's top 3" "$(cat "$TMP/top.txt")" "$(cat "$TMP/ptop.txt")"
+
 perf record -q -g -e cpu-clock -o "$TMP/perf.data" -- "$W" 0.5 >/dev/null 2>&1
 both "perf's file: perf and pmu agree by symbol" "$TMP/perf.data" sym --no-children
 both "perf's file: by command, DSO, symbol" "$TMP/perf.data" comm,dso,sym --no-children
