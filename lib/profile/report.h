@@ -51,8 +51,18 @@ struct rpool {
 	size_t hcap;
 };
 
+/* Interned ids of strings that live as long as the profile (symbol and
+ * DSO names), by address and a tag: most frames are found here without
+ * hashing or comparing their text. */
+struct pcache {
+	const void **key;
+	uint32_t *tag, *val;
+	size_t cap, n;
+};
+
 struct report {
 	const struct pmu_report_opts *o;
+	struct pcache pc;
 	enum rkey keys[RK_MAX];
 	size_t nkeys;
 	struct rpool pool;
@@ -71,6 +81,13 @@ struct report {
 };
 
 uint32_t rpool_add(struct rpool *p, const char *s);
+/* The id of a long-lived string s, cached by (s, tag); label is what to
+ * intern on a miss (s itself when NULL). */
+uint32_t report_intern(struct report *r, const char *s, uint32_t tag,
+		       const char *label);
+bool report_cached(struct report *r, const void *s, uint32_t tag,
+		   uint32_t *id);
+void report_cache(struct report *r, const void *s, uint32_t tag, uint32_t id);
 const char *rpool_get(const struct rpool *p, uint32_t i);
 
 int rtree_init(struct rtree *t);

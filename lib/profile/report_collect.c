@@ -77,8 +77,21 @@ static uint32_t key_of(struct report *r, enum rkey k, struct pmu_profile *p,
 		snprintf(buf, sizeof(buf), "%7u:%s", s->tid, s->comm);
 		return rpool_add(&r->pool, buf);
 	case RK_DSO:
-		return rpool_add(&r->pool, f ? f->dso_short : "[unknown]");
+		return f ? report_intern(r, f->dso_short, 1, NULL) :
+			   rpool_add(&r->pool, "[unknown]");
 	case RK_SYM:
+		if (f && f->sym) {
+			bool kern = f->kind == PMU_FRAME_KERNEL;
+			uint32_t id;
+
+			if (report_cached(r, f->sym, kern ? 3 : 2, &id))
+				return id;
+			snprintf(buf, sizeof(buf), "[%c] %s", kern ? 'k' : '.',
+				 f->sym);
+			id = rpool_add(&r->pool, buf);
+			report_cache(r, f->sym, kern ? 3 : 2, id);
+			return id;
+		}
 		snprintf(buf, sizeof(buf), "[%c] %s",
 			 f && f->kind == PMU_FRAME_KERNEL ? 'k' : '.',
 			 f ? report_frame_label(f, lab, sizeof(lab)) : "?");
@@ -197,9 +210,10 @@ static size_t build_stack(struct report *r, const struct pmu_sample *s,
 	for (size_t i = n; i-- > 0;) {
 		if (r->o->no_kernel && f[i].kind == PMU_FRAME_KERNEL)
 			continue;
-		(*names)[k] = rpool_add(&r->pool,
-					report_frame_label(&f[i], lab, sizeof(lab)));
-		(*dsos)[k] = rpool_add(&r->pool, f[i].dso_short);
+		(*names)[k] = f[i].sym ? report_intern(r, f[i].sym, 4, NULL) :
+			      rpool_add(&r->pool, report_frame_label(
+					&f[i], lab, sizeof(lab)));
+		(*dsos)[k] = report_intern(r, f[i].dso_short, 1, NULL);
 		(*kinds)[k++] = (uint8_t)f[i].kind;
 	}
 	return k;

@@ -188,8 +188,97 @@ int rtree_add(struct rtree *t, const uint32_t *names, const uint32_t *dsos,
 	return 0;
 }
 
+static size_t pc_slot(const void *k, uint32_t tag, size_t cap)
+{
+	uint64_t h = ((uint64_t)(uintptr_t)k ^ ((uint64_t)tag << 48)) *
+		     0x9E3779B97F4A7C15ULL;
+
+	return (size_t)(h >> 20) & (cap - 1);
+}
+
+static int pc_grow(struct pcache *c)
+{
+	struct pcache n = { .cap = c->cap ? 2 * c->cap : 4096 };
+
+	n.key = calloc(n.cap, sizeof(*n.key));
+	n.tag = malloc(n.cap * sizeof(*n.tag));
+	n.val = malloc(n.cap * sizeof(*n.val));
+	if (!n.key || !n.tag || !n.val) {
+		free(n.key);
+		free(n.tag);
+		free(n.val);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < c->cap; i++) {
+		if (!c->key[i])
+			continue;
+		size_t k = pc_slot(c->key[i], c->tag[i], n.cap);
+
+		while (n.key[k])
+			k = (k + 1) & (n.cap - 1);
+		n.key[k] = c->key[i];
+		n.tag[k] = c->tag[i];
+		n.val[k] = c->val[i];
+	}
+	n.n = c->n;
+	free(c->key);
+	free(c->tag);
+	free(c->val);
+	*c = n;
+	return 0;
+}
+
+bool report_cached(struct report *r, const void *s, uint32_t tag,
+		   uint32_t *id)
+{
+	const struct pcache *c = &r->pc;
+
+	if (!c->cap)
+		return false;
+	for (size_t k = pc_slot(s, tag, c->cap); c->key[k];
+	     k = (k + 1) & (c->cap - 1))
+		if (c->key[k] == s && c->tag[k] == tag) {
+			*id = c->val[k];
+			return true;
+		}
+	return false;
+}
+
+void report_cache(struct report *r, const void *s, uint32_t tag, uint32_t id)
+{
+	struct pcache *c = &r->pc;
+	size_t k;
+
+	if (2 * (c->n + 1) > c->cap && pc_grow(c))
+		return;
+	for (k = pc_slot(s, tag, c->cap); c->key[k];
+	     k = (k + 1) & (c->cap - 1))
+		if (c->key[k] == s && c->tag[k] == tag)
+			break;
+	if (!c->key[k])
+		c->n++;
+	c->key[k] = s;
+	c->tag[k] = tag;
+	c->val[k] = id;
+}
+
+uint32_t report_intern(struct report *r, const char *s, uint32_t tag,
+		       const char *label)
+{
+	uint32_t v;
+
+	if (report_cached(r, s, tag, &v))
+		return v;
+	v = rpool_add(&r->pool, label ? label : s);
+	report_cache(r, s, tag, v);
+	return v;
+}
+
 void report_free(struct report *r)
 {
+	free(r->pc.key);
+	free(r->pc.tag);
+	free(r->pc.val);
 	for (size_t i = 0; i < r->nrows; i++)
 		if (r->rows[i].chains) {
 			rtree_free(r->rows[i].chains);
