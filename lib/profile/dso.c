@@ -30,6 +30,73 @@ static void demangle_init(void)
 		cxa_demangle = (demangle_fn)dlsym(h, "__cxa_demangle");
 }
 
+/* The operator a name spells after "operator", so its characters are
+ * not taken for the name's own parentheses or angle brackets. */
+static const char *skip_operator(const char *p)
+{
+	if (p[0] == '(' && p[1] == ')')
+		return p + 2;
+	if (p[0] == '[' && p[1] == ']')
+		return p + 2;
+	while (*p && strchr("<>=!+-*/%^&|~,", *p))
+		p++;
+	return p;
+}
+
+/* perf shows C++ functions without their parameter lists (its
+ * demangler's default): cut at the '(' that opens them, outside
+ * template arguments and lambda names. */
+static void strip_params(char *s)
+{
+	int angle = 0, brace = 0;
+
+	for (char *p = s; *p; p++) {
+		if (!strncmp(p, "operator", 8)) {
+			p = (char *)skip_operator(p + 8) - 1;
+			continue;
+		}
+		if (!strncmp(p, "(anonymous namespace)", 21)) {
+			p += 20;
+			continue;
+		}
+		switch (*p) {
+		case '<': angle++; break;
+		case '>': angle -= angle > 0; break;
+		case '{': brace++; break;
+		case '}': brace -= brace > 0; break;
+		case '(':
+			if (!angle && !brace && p != s) {
+				*p = 0;
+				return;
+			}
+			break;
+		default: break;
+		}
+	}
+}
+
+/* Template functions demangle with their return type first ("void
+ * std::sort<...>"); perf's names have none: keep what follows the last
+ * space outside template arguments ("operator new" keeps its own). */
+static void strip_return_type(char *s)
+{
+	int angle = 0;
+	char *cut = NULL;
+
+	for (char *p = s; *p; p++) {
+		if (*p == '<')
+			angle++;
+		else if (*p == '>')
+			angle -= angle > 0;
+		else if (*p == ' ' && !angle && p > s &&
+			 !(p - s >= 8 && !strncmp(p - 8, "operator", 8)) &&
+			 !(p - s >= 10 && !strncmp(p - 10, "(anonymous", 10)))
+			cut = p + 1;
+	}
+	if (cut)
+		memmove(s, cut, strlen(cut) + 1);
+}
+
 char *pmu__demangle(const char *name)
 {
 	int st = -1;
@@ -45,6 +112,8 @@ char *pmu__demangle(const char *name)
 		free(out);
 		return NULL;
 	}
+	strip_params(out);
+	strip_return_type(out);
 	return out;
 }
 

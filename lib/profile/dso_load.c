@@ -136,6 +136,63 @@ static void read_symtab(struct pmu__dso *d, Elf *elf, Elf_Scn *scn,
 	}
 }
 
+static Elf_Scn *section(Elf *elf, const char *want, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstr;
+
+	if (elf_getshdrstrndx(elf, &shstr))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+
+		if (gelf_getshdr(scn, sh) && (n = elf_strptr(elf, shstr,
+							     sh->sh_name)) &&
+		    !strcmp(n, want))
+			return scn;
+	}
+	return NULL;
+}
+
+/* "name@plt" for each PLT slot, as perf names them: the slots of
+ * .rela.plt's jump relocations, in order, in .plt.sec (one per slot)
+ * or else in .plt after its 16-byte header.  x86-64 layouts. */
+static void plt_syms(struct pmu__dso *d, Elf *elf, struct symvec *sv)
+{
+	GElf_Shdr rsh, psh, dsh;
+	Elf_Scn *rel = section(elf, ".rela.plt", &rsh), *plt, *dyn;
+	uint64_t base, step = 16;
+	Elf_Data *rd, *dd;
+
+	if (!rel || rsh.sh_type != SHT_RELA || !rsh.sh_entsize)
+		return;
+	if ((plt = section(elf, ".plt.sec", &psh)))
+		base = psh.sh_addr;
+	else if ((plt = section(elf, ".plt", &psh)))
+		base = psh.sh_addr + 16;
+	else
+		return;
+	dyn = elf_getscn(elf, rsh.sh_link);
+	if (!dyn || !gelf_getshdr(dyn, &dsh) || !(rd = elf_getdata(rel, NULL)) ||
+	    !(dd = elf_getdata(dyn, NULL)))
+		return;
+	for (size_t i = 0; i < rsh.sh_size / rsh.sh_entsize; i++) {
+		GElf_Rela ra;
+		GElf_Sym sym;
+		const char *n;
+		char buf[512];
+
+		if (!gelf_getrela(rd, (int)i, &ra) ||
+		    !gelf_getsym(dd, (int)GELF_R_SYM(ra.r_info), &sym) ||
+		    !(n = elf_strptr(elf, dsh.sh_link, sym.st_name)) || !*n)
+			continue;
+		snprintf(buf, sizeof(buf), "%s@plt", n);
+		if (sv_push(sv, base + i * step, step,
+			    pmu__dso_str(d, buf, false), 2))
+			break;
+	}
+}
+
 /* .symtab when the file has one, else .dynsym.  Returns the number of
  * symbols read. */
 static size_t read_syms(struct pmu__dso *d, Elf *elf, struct symvec *sv)
@@ -350,6 +407,8 @@ static void load_file(struct pmu__dso *d, struct symvec *sv)
 	}
 	if (!sv->n)
 		read_syms(d, elf, sv);
+	if (sv->n)
+		plt_syms(d, elf, sv);
 	keep_dwarf(d, fd, elf);
 	if (d->dw_elf != elf)
 		close_elf(fd, elf);

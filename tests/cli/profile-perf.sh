@@ -55,6 +55,18 @@ both "perf's file: perf and pmu agree by symbol" "$TMP/perf.data" sym --no-child
 both "perf's file: by command, DSO, symbol" "$TMP/perf.data" comm,dso,sym --no-children
 both "perf's file: with children" "$TMP/perf.data" sym --children
 
+# C++: demangled names as perf shows them (no parameters, no return
+# type), PLT slots named name@plt
+CXX_SRC=$(dirname "$0")/../../bench/cxx-work.cpp
+if command -v g++ >/dev/null && g++ -O2 -g -fno-omit-frame-pointer -o "$TMP/cxx" "$CXX_SRC" 2>/dev/null; then
+	"$PMU" record -q -g -o "$TMP/cxx.data" -- "$TMP/cxx" 150 >/dev/null 2>&1
+	both "C++, pmu's file: perf and pmu agree by symbol" "$TMP/cxx.data" sym --no-children
+	both "C++, pmu's file: with children" "$TMP/cxx.data" sym --children
+else
+	skip "C++, pmu's file: perf and pmu agree by symbol (no g++)"
+	skip "C++, pmu's file: with children (no g++)"
+fi
+
 python3 "$C" swap "$TMP/pmu.data" "$TMP/be.data"
 both "foreign byte order: perf and pmu agree" "$TMP/be.data" sym --no-children
 "$PMU" report -i "$TMP/be.data" --stdio >/dev/null 2>"$TMP/be.err"
