@@ -84,7 +84,7 @@ row "script: samples/s ($n samples)" "$(awk -v n="$n" -v t="$mw" 'BEGIN { printf
 
 # 4. source lines and inlined frames, C++ -O2 -g
 g++ -O2 -g -fno-omit-frame-pointer -o "$tmp/cxx" "$here/cxx-work.cpp"
-perf record -q -F 4000 -g -e cpu-clock -o "$tmp/cxx.data" -- "$tmp/cxx" 20 >/dev/null 2>&1
+perf record -q -F 4000 -g -e cpu-clock -o "$tmp/cxx.data" -- "$tmp/cxx" 1500 >/dev/null 2>&1
 srcline_pair() { # name "perf args" "pmu args"
 	local name=$1 pa=$2 ma=$3 pt mt r
 	/usr/bin/time -f '%e' -o "$tmp/pt" timeout "$limit" perf $pa >/dev/null 2>&1 || true
