@@ -36,6 +36,21 @@ both "pmu's file: by command, DSO, symbol" "$TMP/pmu.data" comm,dso,sym --no-chi
 both "pmu's file: with children" "$TMP/pmu.data" sym --children
 both "pmu's file: by DSO" "$TMP/pmu.data" dso --no-children
 
+# build-ids in the header, as perf reads them, against the files' notes
+perf buildid-list -i "$TMP/pmu.data" >"$TMP/bids.txt" 2>/dev/null
+for f in "$W" "$PMU_BUILD/tests/libpmuwork.so"; do
+	want=$(readelf -n "$f" 2>/dev/null | sed -n 's/.*Build ID: //p')
+	got=$(awk -v f="$(readlink -f "$f")" '$2 == f { print $1 }' "$TMP/bids.txt")
+	expect_eq "build-id of $(basename "$f") in the header" "$got" "$want"
+done
+kbid=$(perf buildid-list -k 2>/dev/null)
+if [ -n "$kbid" ]; then
+	expect_eq "the kernel's build-id in the header" \
+		"$(awk '$2 == "[kernel.kallsyms]" { print $1 }' "$TMP/bids.txt")" "$kbid"
+else
+	skip "the kernel's build-id in the header (perf buildid-list -k says none)"
+fi
+
 perf script -i "$TMP/pmu.data" >"$TMP/ps.out" 2>"$TMP/ps.err"
 expect_eq "perf script reads pmu's file" "$?" 0
 if [ -s "$TMP/ps.err" ]; then not_ok "perf script says nothing on stderr"; sed 's/^/#   /' "$TMP/ps.err" | head
