@@ -10,7 +10,8 @@ build=$(cd "${1:-$here/../build}" && pwd)
 runs=${RUNS:-200}
 iterations=${ITERATIONS:-200000}
 
-for f in pmu bench/exec-cost bench/group-cost bench/bench-sim bench/bench-encode; do
+for f in pmu bench/exec-cost bench/group-cost bench/bench-sim bench/bench-encode \
+	bench/bench-perfmon; do
 	if [ ! -x "$build/$f" ]; then
 		echo "run.sh: $build/$f missing; run 'make bench' first" >&2
 		exit 1
@@ -55,6 +56,7 @@ events=task-clock,page-faults
 "$build/bench/group-cost" -i "$iterations"
 "$build/bench/bench-sim"
 "$build/bench/bench-encode"
+"$build/bench/bench-perfmon"
 
 # Not a goal: how much the measuring tool adds to the bare command, which
 # shows what is left to gain.

@@ -204,6 +204,11 @@ struct pmu__driver_ops {
 	 * pmu_sim_reg_kind) and address. */
 	int (*reg_read)(struct pmu__drv *d, unsigned space, uint32_t addr,
 			uint64_t *val);
+	/* The PMU as perfmon2's numbered registers (drivers/pfm_hw.h),
+	 * for the session layer's monitoring contexts; NULL if it cannot
+	 * be had (events open through open()).  Once taken, open() is
+	 * refused: the two are different owners of one PMU. */
+	struct pmu__pfm_hw *(*pfm_hw)(struct pmu__drv *d);
 	/*
 	 * Sampling buffers: after open, map one ring of `pages` data
 	 * pages (a power of two) per CPU or thread and send every event
