@@ -9,6 +9,10 @@ set -euo pipefail
 packages=(
 	build-essential pkg-config libcmocka-dev valgrind clang
 	libclang-rt-14-dev linux-perf libpfm4-dev libpapi-dev papi-tools
+	libelf-dev libdw-dev zlib1g-dev
+	# oracles of the profiling tests (they skip without them): a browser
+	# for the flame graph, go tool pprof for the pprof export
+	chromium golang-go
 	python3 man-db hyperfine
 )
 

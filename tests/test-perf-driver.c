@@ -228,7 +228,7 @@ static int setup(void **state)
 	f->k.fail_at = -1;
 	f->sys = (struct pmu__perf_sys){ fk_open, fk_read, fk_ioctl, fk_mmap,
 					 fk_munmap, fk_close, fk_rdpmc,
-					 fk_rdtsc, &f->k, NULL };
+					 fk_rdtsc, &f->k, NULL, NULL };
 	f->s = pmu__session_new_on(pmu__perf_driver_new(&f->sys), true, NULL);
 	*state = f;
 	return 0;

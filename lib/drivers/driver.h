@@ -139,6 +139,10 @@ struct pmu__target {
 	bool raw_width;        /* register-level drivers: let counters wrap
 				  at their hardware width (no overflow
 				  handler extends them to 64 bits) */
+	bool per_cpu;          /* perf: open every thread or process once
+				  per CPU (of `cpus`, NULL = every online
+				  one): the kernel maps sampling rings of
+				  inherited events only per CPU */
 };
 
 /* ---- what a simulated PMU is fed ---- */
@@ -169,6 +173,7 @@ struct pmu__drv_stats {
 /* ---- the ops table ---- */
 
 struct pmu__drv;
+struct pmu__ring;      /* drivers/perf_ring.h */
 
 struct pmu__driver_ops {
 	const char *name;      /* "perf", "sim" */
@@ -253,9 +258,20 @@ struct pmu__driver_ops {
 	 * restarting now. */
 	int (*set_period)(struct pmu__drv *d, size_t ev, uint64_t period);
 	/*
-	 * Sampling buffers (map_buffer) join here: they work on what open
-	 * set up, so they need no other change to this interface.
+	 * Sampling buffers: after open, map one ring of `pages` data
+	 * pages (a power of two) per CPU or thread and send every event
+	 * of that CPU or thread into it.  *rings (owned by the driver,
+	 * unmapped at close) and *nrings are set.  Events carry their
+	 * sampling settings (sample_period or freq, sample_type,
+	 * comm/mmap2/task...) in their attr.
 	 */
+	int (*map_buffer)(struct pmu__drv *d, size_t pages,
+			  struct pmu__ring **rings, size_t *nrings,
+			  struct pmu_error *err);
+	/* The kernel's ids of event i (one per CPU or thread where it is
+	 * open), as samples carry them in PERF_SAMPLE_ID/IDENTIFIER. */
+	int (*event_ids)(struct pmu__drv *d, size_t i, uint64_t *ids,
+			 size_t max, size_t *n);
 };
 
 struct pmu__drv {

@@ -450,6 +450,7 @@ static void perf_close(struct pmu__drv *d)
 	struct pmu__perf *p = perf_of(d);
 	size_t g, i;
 
+	pmu__perf_unmap_rings(p);
 	for (i = 0; p->page && i < p->nev; i++)
 		if (p->page[i])
 			p->sys->munmap(p->sys->ctx, p->page[i], p->page_size);
@@ -552,6 +553,8 @@ static const struct pmu__driver_ops perf_ops = {
 	.notify_fds = pmu__perf_notify_fds,
 	.notify_consume = pmu__perf_notify_consume,
 	.set_period = pmu__perf_set_period,
+	.map_buffer = pmu__perf_map_buffer,
+	.event_ids = pmu__perf_event_ids,
 };
 
 struct pmu__drv *pmu__perf_driver_new(const struct pmu__perf_sys *sys)

@@ -62,7 +62,18 @@ struct pmu__perf {
 	size_t stride;      /* of the read under way's count array */
 	bool direct;        /* one unit, one group read with one read(2) */
 	struct pmu_host_info host; /* filled on first need (size != 0) */
+	struct pmu__ring *ring;     /* sampling rings (perf_sample.c) */
+	size_t nring;
 };
+
+/* Sampling: the driver ops map_buffer and event_ids (perf_sample.c),
+ * and unmapping the rings before their descriptors close. */
+int pmu__perf_map_buffer(struct pmu__drv *d, size_t pages,
+			 struct pmu__ring **rings, size_t *nrings,
+			 struct pmu_error *err);
+int pmu__perf_event_ids(struct pmu__drv *d, size_t i, uint64_t *ids,
+			size_t max, size_t *n);
+void pmu__perf_unmap_rings(struct pmu__perf *p);
 
 /* Fill *err for a failure of event i that fails the whole open. */
 int pmu__perf_open_error(struct pmu__perf *p, size_t i, int ret,
