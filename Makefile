@@ -22,6 +22,8 @@ CPPFLAGS    += -D_GNU_SOURCE -Iinclude -Ilib
 CFLAGS      ?= $(OPT) -g
 CFLAGS      += -std=c11 $(WARN) -fPIC -fvisibility=hidden -pthread
 LDLIBS      += -pthread -lm
+# Profiles: ELF symbols and DWARF (elfutils), pprof's gzip (zlib).
+LDLIBS      += -ldw -lelf -lz -ldl
 
 ifeq ($(SANITIZE),1)
 BUILD       ?= build-san
@@ -45,6 +47,7 @@ TESTS       := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 EXAMPLES    := $(EX_SRCS:examples/%.c=$(BUILD)/examples/%)
 FUZZ_REPLAY := $(FUZZ_SRCS:tests/fuzz/fuzz-%.c=$(BUILD)/fuzz/replay-%)
 TEST_HELPERS := $(BUILD)/tests/libinject.so $(BUILD)/tests/spin $(BUILD)/tests/evdump
+TEST_HELPERS += $(BUILD)/tests/workload $(BUILD)/tests/libpmuwork.so $(BUILD)/tests/jit
 ABI_TEST    := $(BUILD)/tests/test-abi-old
 
 STATIC_LIB  := $(BUILD)/libpmu.a
@@ -78,6 +81,8 @@ freestanding-check: $(BUILD)/freestanding.o
 		exit 1; fi
 
 -include $(FS_OBJS:.o=.d)
+
+include emu/emu.mk
 
 -include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d)
 
@@ -135,13 +140,33 @@ $(BUILD)/tests/libinject.so: tests/cli/inject.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -shared -o $@ $< -ldl
 
-$(BUILD)/tests/spin: tests/cli/spin.c
+# The CLI tests' workload is the same program in every build: a
+# sanitizer's own page faults would be counted as the workload's.
+$(BUILD)/tests/spin: tests/cli/spin.c Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
+	$(CC) $(CPPFLAGS) $(filter-out -fsanitize=%,$(CFLAGS)) \
+		$(filter-out -fsanitize=%,$(LDFLAGS)) -o $@ $<
 
 $(BUILD)/tests/evdump: tests/cli/evdump.c $(STATIC_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS)
+
+# The profiling tests' workload: known hot spots, one in a shared
+# library, frame pointers everywhere (leaves too) and no tail calls, so
+# frame-pointer call chains see every caller; never sanitized.
+WORK_CFLAGS := -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+	-fno-optimize-sibling-calls
+$(BUILD)/tests/libpmuwork.so: tests/workload/libwork.c tests/workload/work.h
+	@mkdir -p $(dir $@)
+	$(CC) $(WORK_CFLAGS) -fPIC -shared -o $@ $<
+
+$(BUILD)/tests/workload: tests/workload/workload.c tests/workload/work.h $(BUILD)/tests/libpmuwork.so
+	@mkdir -p $(dir $@)
+	$(CC) $(WORK_CFLAGS) -o $@ $< -L$(BUILD)/tests -lpmuwork -Wl,-rpath,'$$ORIGIN'
+
+$(BUILD)/tests/jit: tests/workload/jit.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WORK_CFLAGS) -o $@ $<
 
 $(BUILD)/fuzz/replay-%: tests/fuzz/fuzz-%.c tests/fuzz/replay.c $(STATIC_LIB)
 	@mkdir -p $(dir $@)
@@ -183,7 +208,7 @@ tables: scripts/gen-events.c scripts/gen-events.py lib/events/catalog.h
 		$(foreach m,$(TABLE_MODELS),$(m):$(BUILD)/gen/$(m).cnt)
 	python3 scripts/gen-seed-events.py lib/events/tables
 
-bench: all
+bench: all $(BUILD)/tests/workload
 	@$(MAKE) --no-print-directory -C bench BUILD=$(abspath $(BUILD))
 
 fuzz:

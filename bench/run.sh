@@ -10,7 +10,8 @@ build=$(cd "${1:-$here/../build}" && pwd)
 runs=${RUNS:-200}
 iterations=${ITERATIONS:-200000}
 
-for f in pmu bench/exec-cost bench/group-cost bench/bench-sim bench/bench-encode; do
+for f in pmu bench/exec-cost bench/group-cost bench/bench-sim bench/bench-encode \
+	bench/sets-cost bench/bench-perfmon; do
 	if [ ! -x "$build/$f" ]; then
 		echo "run.sh: $build/$f missing; run 'make bench' first" >&2
 		exit 1
@@ -55,6 +56,37 @@ events=task-clock,page-faults
 "$build/bench/group-cost" -i "$iterations"
 "$build/bench/bench-sim"
 "$build/bench/bench-encode"
+"$build/bench/sets-cost" -P "$pmu"
+"$build/bench/bench-perfmon"
+
+# The emulator (when it was built): the slowdown of an emulated run over
+# the native one against cachegrind's (with its cache simulation) and
+# valgrind --tool=none's on the same program.  Both slowdowns share the
+# native time, so their ratio is the ratio of the two wall times.
+if [ -x "$build/emu/pmu-amd64-linux" ] && command -v valgrind >/dev/null; then
+	work=$build/bench/emu-work
+	erun=${EMU_RUNS:-7}
+	# pmu finds the emulator next to the copied binary's build tree
+	export PMU_EMU_DIR=$build/emu
+	"$build/bench/exec-cost" -n "$erun" -w 1 -g 1.0 \
+		-l "emulated instructions,branches,L1-dcache-load-misses" \
+		-a "$pmu stat --emulate -e instructions,branches,L1-dcache-load-misses -- $work" \
+		-p "cachegrind" -b "valgrind --tool=cachegrind --cachegrind-out-file=/dev/null $work"
+	"$build/bench/exec-cost" -n "$erun" -w 1 -g 1.5 \
+		-l "emulated instructions" \
+		-a "$pmu stat --emulate -e instructions -- $work" \
+		-p "valgrind --tool=none" -b "valgrind --tool=none $work"
+	# Not goals: each tool's slowdown over the native program.
+	"$build/bench/exec-cost" -n "$erun" -w 1 \
+		-l "slowdown of the emulated instructions,branches,L1-dcache-load-misses" \
+		-a "$pmu stat --emulate -e instructions,branches,L1-dcache-load-misses -- $work" \
+		-p "native" -b "$work"
+	"$build/bench/exec-cost" -n "$erun" -w 1 \
+		-l "slowdown of cachegrind" \
+		-a "valgrind --tool=cachegrind --cachegrind-out-file=/dev/null $work" \
+		-p "native" -b "$work"
+	unset PMU_EMU_DIR
+fi
 
 # Not a goal: how much the measuring tool adds to the bare command, which
 # shows what is left to gain.

@@ -228,7 +228,7 @@ static int setup(void **state)
 	f->k.fail_at = -1;
 	f->sys = (struct pmu__perf_sys){ fk_open, fk_read, fk_ioctl, fk_mmap,
 					 fk_munmap, fk_close, fk_rdpmc,
-					 fk_rdtsc, &f->k, NULL };
+					 fk_rdtsc, &f->k, NULL, NULL };
 	f->s = pmu__session_new_on(pmu__perf_driver_new(&f->sys), true, NULL);
 	*state = f;
 	return 0;
@@ -536,6 +536,9 @@ static void test_multiplexed_read(void **state)
 		fk_set(&f->k, 1, r->raw + 1, 0, 0);
 		fk_set(&f->k, 2, 9, 10, 10);
 		memset(v, 0, sizeof(v));
+		/* this release's layout (size 0 would mean the first one,
+		 * PMU_VALUE_SIZE0, which test_value_size0 covers) */
+		v[0].size = sizeof(v[0]);
 		assert_int_equal(pmu_session_read(f->s, v, 3), 3);
 		if (v[0].raw != r->raw || v[0].enabled != r->ena ||
 		    v[0].running != r->run || v[0].scaled != r->scaled ||
@@ -548,6 +551,35 @@ static void test_multiplexed_read(void **state)
 		assert_int_equal(f->k.nread, 2); /* one per group */
 		teardown(state);
 	}
+}
+
+/* vals[0].size == 0 is the first layout: elements PMU_VALUE_SIZE0
+ * bytes apart, each given that size, nothing past it written. */
+static void test_value_size0(void **state)
+{
+	struct fixture *f = *state;
+	unsigned char buf[3 * PMU_VALUE_SIZE0 + 16];
+	struct pmu_value first;
+
+	add_abc(f->s);
+	assert_int_equal(pmu_session_open(f->s, NULL, NULL), 0);
+	fk_set(&f->k, 0, 100, 50, 25);
+	fk_set(&f->k, 1, 7, 0, 0);
+	fk_set(&f->k, 2, 9, 10, 10);
+	memset(buf, 0xA5, sizeof(buf));
+	memset(buf, 0, sizeof(size_t));
+	assert_int_equal(pmu_session_read(f->s, (struct pmu_value *)(void *)buf,
+					  3), 3);
+	for (size_t i = 0; i < 3; i++) {
+		memcpy(&first, buf + i * PMU_VALUE_SIZE0, PMU_VALUE_SIZE0);
+		assert_int_equal(first.size, PMU_VALUE_SIZE0);
+		assert_int_equal(first.raw, i == 0 ? 100 : i == 1 ? 7 : 9);
+		assert_int_equal(first.status, PMU_EVENT_OK);
+	}
+	memcpy(&first, buf, PMU_VALUE_SIZE0);
+	assert_int_equal(first.scaled, 200);
+	for (size_t i = 3 * PMU_VALUE_SIZE0; i < sizeof(buf); i++)
+		assert_int_equal(buf[i], 0xA5);
 }
 
 /* Members come back in an order other than the open order: map by id. */
@@ -1321,6 +1353,7 @@ int main(void)
 		cmocka_unit_test(test_not_supported),
 		T(test_no_pmu_reason),
 		cmocka_unit_test(test_multiplexed_read),
+		T(test_value_size0),
 		T(test_read_maps_ids),
 		T(test_cpus_sum_saturates),
 		T(test_cpus_sum_exact),

@@ -16,6 +16,7 @@
 #include <pmu/session.h>
 #include <pmu/model.h>
 #include <pmu/simple.h>
+#include <pmu/profile.h>
 #include <pmu/sim.h>
 
 #ifdef __cplusplus

@@ -15,8 +15,8 @@
 #define READ_FORMAT (PERF_FORMAT_TOTAL_TIME_ENABLED | \
 		     PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID)
 
-static void prep_attr(const struct pmu__perf *p, const struct perf_group *g,
-		      size_t i, struct perf_event_attr *a)
+void pmu__perf_prep_attr(const struct pmu__perf *p, const struct perf_group *g,
+			 size_t i, struct perf_event_attr *a)
 {
 	const struct pmu__ev *e = &p->ev[i];
 
@@ -27,8 +27,15 @@ static void prep_attr(const struct pmu__perf *p, const struct perf_group *g,
 		a->sample_type |= PERF_SAMPLE_READ;
 	a->disabled = e->leader;
 	a->inherit = p->inherit;
+	/* a held group waits for the session, also at exec; so does every
+	 * group of a child opened stopped (its counting starts at enable) */
 	a->enable_on_exec = p->target == PMU__TARGET_CHILD &&
-			    !p->start_stopped;
+			    !p->start_stopped && !(e->flags & PMU__EV_HELD);
+	if (e->flags & PMU__EV_NOTIFY) {
+		a->wakeup_events = 1; /* every overflow polls readable */
+		a->watermark = 0;
+		a->freq = 0;
+	}
 }
 
 static int open_one(struct pmu__perf *p, const struct perf_group *g,
@@ -42,7 +49,7 @@ static int open_one(struct pmu__perf *p, const struct perf_group *g,
 
 	int cg = p->cgfd ? p->cgfd[g->first + k] : -1;
 
-	prep_attr(p, g, g->first + k, &a);
+	pmu__perf_prep_attr(p, g, g->first + k, &a);
 	errno = 0;
 	/* a cgroup event names the cgroup's directory where the pid goes */
 	fd = sys->event_open(sys->ctx, &a, cg >= 0 ? cg : p->units.pid[u],
@@ -80,7 +87,7 @@ static void close_group(struct pmu__perf *p, const struct perf_group *g)
 		close_unit(p, g, u);
 }
 
-static bool errno_not_supported(int ret)
+bool pmu__perf_errno_not_supported(int ret)
 {
 	return ret == -ENOENT || ret == -EOPNOTSUPP || ret == -ENODEV ||
 	       ret == -ENXIO || ret == -EINVAL || ret == -E2BIG;
@@ -114,8 +121,9 @@ static const char *ev_name(const struct pmu__perf *p, size_t i)
 
 /* A group is scheduled as a whole: if one member cannot be opened, none
  * of it can count.  why == NULL: explain the errno of member `bad`. */
-static void mark_unsupported(struct pmu__perf *p, const struct perf_group *g,
-			     size_t bad, int ret, const char *why)
+void pmu__perf_mark_unsupported(struct pmu__perf *p,
+				const struct perf_group *g, size_t bad,
+				int ret, const char *why)
 {
 	char buf[128];
 	size_t k;
@@ -145,6 +153,8 @@ static int open_units(struct pmu__perf *p, struct perf_group *g, size_t *bad)
 	/* an abandoned attempt's exited threads say nothing about this one */
 	memset(p->gone_try, 0, p->nunits * sizeof(*p->gone_try));
 	for (u = 0; u < p->nunits; u++) {
+		if (u > 0 && (p->ev[g->first].flags & PMU__EV_ONE_UNIT))
+			break;
 		for (k = 0; k < g->nev; k++) {
 			ret = open_one(p, g, k, u);
 			if (ret == -ESRCH && p->target == PMU__TARGET_PID) {
@@ -228,7 +238,7 @@ static bool premarked(struct pmu__perf *p, const struct perf_group *g)
 			char why[sizeof(st->reason)];
 
 			snprintf(why, sizeof(why), "%s", st->reason);
-			mark_unsupported(p, g, k, st->err, why);
+			pmu__perf_mark_unsupported(p, g, k, st->err, why);
 			return true;
 		}
 	}
@@ -243,6 +253,8 @@ static int open_group(struct pmu__perf *p, struct perf_group *g,
 
 	if (premarked(p, g))
 		return 0;
+	if (pmu__perf_notify_apart(p, g))
+		return pmu__perf_open_notify(p, g, err);
 	ret = open_units(p, g, &bad);
 	while (ret && fall_back(p, g, bad, ret)) {
 		close_group(p, g);
@@ -254,8 +266,8 @@ static int open_group(struct pmu__perf *p, struct perf_group *g,
 		return 0;
 	}
 	close_group(p, g);
-	if (errno_not_supported(ret)) {
-		mark_unsupported(p, g, bad, ret, NULL);
+	if (pmu__perf_errno_not_supported(ret)) {
+		pmu__perf_mark_unsupported(p, g, bad, ret, NULL);
 		return 0;
 	}
 	return pmu__perf_open_error(p, g->first + bad, ret, err);
@@ -327,6 +339,9 @@ static bool group_may_rdpmc(const struct pmu__perf *p,
 
 		if (t == PERF_TYPE_SOFTWARE || t == PERF_TYPE_TRACEPOINT ||
 		    t == PERF_TYPE_BREAKPOINT)
+			return false;
+		/* its descriptor maps an overflow ring instead */
+		if (p->ev[g->first + k].flags & PMU__EV_NOTIFY)
 			return false;
 	}
 	return g->open;
@@ -456,6 +471,8 @@ static int open_all(struct pmu__perf *p, const struct pmu__target *t,
 		ret = open_group(p, &p->grp[g], err);
 	if (!ret)
 		ret = check_processes(p, t, err);
+	if (!ret)
+		ret = pmu__perf_map_members(p, err);
 	if (ret)
 		return ret;
 	if (mmap_possible(p, t))
@@ -476,9 +493,11 @@ static void perf_close(struct pmu__drv *d)
 	struct pmu__perf *p = perf_of(d);
 	size_t g, i;
 
+	pmu__perf_unmap_rings(p);
 	for (i = 0; p->page && i < p->nev; i++)
 		if (p->page[i])
 			p->sys->munmap(p->sys->ctx, p->page[i], p->page_size);
+	pmu__perf_close_notify(p);
 	for (g = 0; p->fd && g < p->ngrp; g++)
 		close_group(p, &p->grp[g]);
 	for (i = 0; p->cgfd && i < p->nev; i++)
@@ -622,6 +641,13 @@ static const struct pmu__driver_ops perf_ops = {
 	.nunits = perf_nunits,
 	.unit_info = perf_unit_info,
 	.read_unit = pmu__perf_read_unit,
+	.group_ctl = pmu__perf_group_ctl,
+	.read_group = pmu__perf_read_group,
+	.notify_fds = pmu__perf_notify_fds,
+	.notify_consume = pmu__perf_notify_consume,
+	.set_period = pmu__perf_set_period,
+	.map_buffer = pmu__perf_map_buffer,
+	.event_ids = pmu__perf_event_ids,
 };
 
 struct pmu__drv *pmu__perf_driver_new(const struct pmu__perf_sys *sys)

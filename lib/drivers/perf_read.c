@@ -238,6 +238,7 @@ static int read_group_direct(struct pmu__perf *p, const struct perf_group *g,
 		c->scaled = whole ? raw : pmu__scale(raw, ena, run);
 		c->status = st;
 		c->err = 0;
+		c->scaled_err = 0;
 	}
 	return 0;
 }
@@ -271,7 +272,21 @@ static void set_unsupported(const struct pmu__perf *p,
 			.err = p->st[i].err };
 }
 
-/* Every group, whatever its shape. */
+/* One group, whatever its shape. */
+static int read_one(struct pmu__perf *p, const struct perf_group *gr,
+		    struct pmu__count *vals, size_t n)
+{
+	if (!gr->open) {
+		set_unsupported(p, gr, vals, n);
+		return 0;
+	}
+	if (p->nunits == 1 && !gr->per_event && !gr->mmap &&
+	    p->fd[gr->first] >= 0)
+		return read_group_direct(p, gr, vals, n);
+	return read_group_summed(p, gr, vals, n);
+}
+
+/* Every group. */
 static __attribute__((noinline)) int read_groups(struct pmu__perf *p,
 						 struct pmu__count *vals,
 						 size_t n)
@@ -279,18 +294,20 @@ static __attribute__((noinline)) int read_groups(struct pmu__perf *p,
 	size_t g;
 	int ret = 0;
 
-	for (g = 0; !ret && g < p->ngrp && p->grp[g].first < n; g++) {
-		const struct perf_group *gr = &p->grp[g];
-
-		if (!gr->open)
-			set_unsupported(p, gr, vals, n);
-		else if (p->nunits == 1 && !gr->per_event && !gr->mmap &&
-			 p->fd[gr->first] >= 0)
-			ret = read_group_direct(p, gr, vals, n);
-		else
-			ret = read_group_summed(p, gr, vals, n);
-	}
+	for (g = 0; !ret && g < p->ngrp && p->grp[g].first < n; g++)
+		ret = read_one(p, &p->grp[g], vals, n);
 	return ret ? ret : (int)n;
+}
+
+int pmu__perf_read_group(struct pmu__drv *d, size_t group,
+			 struct pmu__count *c, size_t stride)
+{
+	struct pmu__perf *p = (struct pmu__perf *)d;
+
+	if (!p->is_open || group >= p->ngrp)
+		return -EINVAL;
+	p->stride = stride;
+	return read_one(p, &p->grp[group], c, p->nev);
 }
 
 int pmu__perf_read(struct pmu__drv *d, struct pmu__count *vals,

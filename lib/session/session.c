@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <stdint.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <limits.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 
 #include "events/evlist.h"
 #include "session/session.h"
+#include "session/sets.h"
 #include "util/error.h"
 #include "util/cgroup.h"
 #include "util/opts.h"
@@ -18,8 +20,8 @@ _Static_assert((int)PMU__TARGET_SELF == (int)PMU_TARGET_SELF &&
 	       (int)PMU__TARGET_CHILD == (int)PMU_TARGET_CHILD &&
 	       (int)PMU__TARGET_CPUS == (int)PMU_TARGET_CPUS,
 	       "driver target kinds follow the public ones");
-_Static_assert(PMU_VALUE_SIZE0 == sizeof(struct pmu_value),
-	       "a new pmu_value field needs PMU_VALUE_SIZE0 kept as it was");
+_Static_assert(PMU_VALUE_SIZE0 == offsetof(struct pmu_value, scaled_err),
+	       "PMU_VALUE_SIZE0 is the first layout: up to err");
 
 static struct pmu_session *fail_new(struct pmu_error *err, int code)
 {
@@ -55,9 +57,10 @@ PMU_API struct pmu_session *pmu_session_new_opts(
 	pmu__error_clear(err);
 	ret = PMU__OPTS_CHECK(opts, pmu_session_opts, err);
 	if (!ret)
-		ret = pmu__driver_new(PMU__OPTS_GET(opts, driver, NULL),
-				      PMU__OPTS_GET(opts, model, NULL), &drv,
-				      err);
+		ret = pmu__driver_new_with(PMU__OPTS_GET(opts, driver, NULL),
+					   PMU__OPTS_GET(opts, model, NULL),
+					   PMU__OPTS_GET(opts, emu, NULL),
+					   &drv, err);
 	if (ret)
 		return fail_new(err, ret);
 	return pmu__session_new_on(drv, true, err);
@@ -83,9 +86,14 @@ static void free_events(struct pmu_session *s)
 
 void pmu__session_close(struct pmu_session *s)
 {
+	/* the sets' monitor uses the driver: it stops first */
+	pmu__sets_monitor_stop(s);
 	if (s->open)
 		s->drv->ops->close(s->drv);
+	if (s->sets)
+		pmu__sets_close(s);
 	s->open = false;
+	s->nstart = 0;
 	free(s->st);
 	free(s->place);
 	free(s->cnt);
@@ -97,6 +105,7 @@ void pmu__session_close(struct pmu_session *s)
 void pmu__session_clear(struct pmu_session *s)
 {
 	pmu__session_close(s);
+	pmu__sets_free(s);
 	free_events(s);
 }
 
@@ -279,4 +288,48 @@ PMU_API int pmu_session_set_cgroup(struct pmu_session *s, size_t i,
 	free(s->ev[i].cgroup);
 	s->ev[i].cgroup = dup;
 	return 0;
+}
+
+/* argv copied into one block, as the emu driver packs its own. */
+static char **copy_argv(char *const *argv)
+{
+	size_t n = 0, bytes = 0;
+	char **v, *p;
+
+	for (; argv[n]; n++)
+		bytes += strlen(argv[n]) + 1;
+	v = malloc((n + 1) * sizeof(*v) + bytes);
+	if (!v)
+		return NULL;
+	p = (char *)(v + n + 1);
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(argv[i]) + 1;
+
+		memcpy(p, argv[i], len);
+		v[i] = p;
+		p += len;
+	}
+	v[n] = NULL;
+	return v;
+}
+
+PMU_API int pmu_session_command(struct pmu_session *s, char *const argv[],
+				char ***out, struct pmu_error *err)
+{
+	const struct pmu__driver_ops *o;
+
+	pmu__error_clear(err);
+	if (!out)
+		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
+				  "no place for the command line");
+	*out = NULL;
+	if (!s || !argv || !argv[0])
+		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
+				  "no session or no command given");
+	o = s->drv->ops;
+	if (o->command)
+		return o->command(s->drv, argv, out, err);
+	*out = copy_argv(argv);
+	return *out ? 0 : pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
+				     "out of memory");
 }

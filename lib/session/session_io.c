@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "session/session.h"
+#include "session/sets.h"
 #include "util/error.h"
 
 /* Far more than pmu_value will ever need: a bound on a bad size. */
@@ -13,11 +14,15 @@
  * end in the driver's op as they did before there were any. */
 PMU_API int pmu_session_start(struct pmu_session *s)
 {
+	int ret;
+
 	if (!s || !s->open)
 		return -EINVAL;
 	if (__builtin_expect(s->ntool != 0, 0))
 		pmu__session_tool_start(s);
-	return s->drv->ops->enable(s->drv);
+	ret = pmu__sets_on(s) ? pmu__sets_start(s) : s->drv->ops->enable(s->drv);
+	s->nstart += ret == 0;
+	return ret;
 }
 
 PMU_API int pmu_session_stop(struct pmu_session *s)
@@ -26,7 +31,7 @@ PMU_API int pmu_session_stop(struct pmu_session *s)
 		return -EINVAL;
 	if (__builtin_expect(s->ntool != 0, 0))
 		pmu__session_tool_stop(s);
-	return s->drv->ops->disable(s->drv);
+	return pmu__sets_on(s) ? pmu__sets_stop(s) : s->drv->ops->disable(s->drv);
 }
 
 PMU_API int pmu_session_reset(struct pmu_session *s)
@@ -35,7 +40,7 @@ PMU_API int pmu_session_reset(struct pmu_session *s)
 		return -EINVAL;
 	if (s->ntool)
 		pmu__session_tool_reset(s);
-	return s->drv->ops->reset(s->drv);
+	return pmu__sets_on(s) ? pmu__sets_reset(s) : s->drv->ops->reset(s->drv);
 }
 
 _Static_assert(offsetof(struct pmu_value, raw) == sizeof(size_t) &&
@@ -49,7 +54,10 @@ _Static_assert(offsetof(struct pmu_value, raw) == sizeof(size_t) &&
 		       offsetof(struct pmu__count, status) &&
 	       offsetof(struct pmu_value, err) - offsetof(struct pmu_value,
 							  raw) ==
-		       offsetof(struct pmu__count, err),
+		       offsetof(struct pmu__count, err) &&
+	       offsetof(struct pmu_value, scaled_err) -
+			       offsetof(struct pmu_value, raw) ==
+		       offsetof(struct pmu__count, scaled_err),
 	       "a pmu_value is its size and a driver's pmu__count");
 _Static_assert((int)PMU__COUNT_OK == (int)PMU_EVENT_OK &&
 	       (int)PMU__COUNT_UNSUPPORTED == (int)PMU_EVENT_NOT_SUPPORTED &&
@@ -72,19 +80,6 @@ static ssize_t read_in_place(struct pmu_session *s, struct pmu_value *vals,
 	return (ssize_t)n;
 }
 
-/* The same, then the tool events' own values over the dummies'. */
-static __attribute__((noinline, cold)) ssize_t
-read_with_tools(struct pmu_session *s, struct pmu_value *vals, size_t stride,
-		size_t n)
-{
-	ssize_t ret = read_in_place(s, vals, stride, n);
-
-	if (ret > 0)
-		pmu__session_tool_read(s, (struct pmu__count *)(void *)
-				       &vals->raw, stride, n);
-	return ret;
-}
-
 /* An older, smaller layout: readings to scratch, then each element's
  * prefix. */
 static __attribute__((noinline, cold)) ssize_t
@@ -94,13 +89,46 @@ read_copied(struct pmu_session *s, struct pmu_value *vals, size_t stride,
 	int ret = s->drv->ops->read(s->drv, s->cnt, sizeof(*s->cnt), n);
 	struct pmu_value v = { .size = stride };
 
-	if (ret >= 0 && s->ntool)
-		pmu__session_tool_read(s, s->cnt, sizeof(*s->cnt), n);
 	for (size_t i = 0; ret >= 0 && i < n; i++) {
 		memcpy(&v.raw, &s->cnt[i], sizeof(s->cnt[i]));
 		memcpy((char *)vals + i * stride, &v, stride);
 	}
 	return ret < 0 ? ret : (ssize_t)n;
+}
+
+/* The tool events' own values over the dummies' readings, through the
+ * scratch counts so that any element size takes them. */
+static void fill_tools(struct pmu_session *s, struct pmu_value *vals,
+		       size_t stride, size_t n)
+{
+	struct pmu_value v = { .size = stride };
+	size_t len = stride < sizeof(v) ? stride : sizeof(v);
+
+	pmu__session_tool_read(s, s->cnt, sizeof(*s->cnt), n);
+	for (size_t i = 0; i < n; i++) {
+		if (s->ev[i].tool == PMU__TOOL_NONE)
+			continue;
+		memcpy(&v.raw, &s->cnt[i], sizeof(s->cnt[i]));
+		memcpy((char *)vals + i * stride, &v, len);
+	}
+}
+
+/* Sets, tool events, older layouts: the readings, then the tools'. */
+static __attribute__((noinline, cold)) ssize_t
+read_cold(struct pmu_session *s, struct pmu_value *vals, size_t stride,
+	  size_t n)
+{
+	ssize_t ret;
+
+	if (pmu__sets_on(s))
+		ret = pmu__sets_read(s, vals, stride, n);
+	else if (stride >= sizeof(*vals))
+		ret = read_in_place(s, vals, stride, n);
+	else
+		ret = read_copied(s, vals, stride, n);
+	if (ret > 0 && s->ntool)
+		fill_tools(s, vals, stride, (size_t)ret);
+	return ret;
 }
 
 /*
@@ -127,11 +155,11 @@ PMU_API ssize_t pmu_session_read(struct pmu_session *s,
 		return -EINVAL;
 	vals[0].size = stride;
 	/* one comparison decides the common case: in_place_min is larger
-	 * than any stride when tool events need their values filled in */
+	 * than any stride when tool events need their values filled in or
+	 * the session switches sets (pmu_session_open sets it) */
 	if (__builtin_expect(stride >= s->in_place_min, 1))
 		return read_in_place(s, vals, stride, n);
-	return stride >= sizeof(*vals) ? read_with_tools(s, vals, stride, n)
-				       : read_copied(s, vals, stride, n);
+	return read_cold(s, vals, stride, n);
 }
 
 int pmu__session_feed(struct pmu_session *s, const struct pmu__feed *f,

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Opening a session's events on its driver, and what became of each. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "session/session.h"
+#include "session/sets.h"
 #include "util/error.h"
 #include "util/opts.h"
 
@@ -44,9 +46,9 @@ static int make_target(struct pmu_session *s, const struct pmu_open_opts *o,
 	return 0;
 }
 
-static int alloc_open_state(struct pmu_session *s, bool placed)
+static int alloc_open_state(struct pmu_session *s, bool placed, size_t nev)
 {
-	size_t n = s->n ? s->n : 1;
+	size_t n = nev ? nev : 1;
 
 	s->st = calloc(n, sizeof(*s->st));
 	s->cnt = calloc(n, sizeof(*s->cnt));
@@ -73,13 +75,56 @@ static void mark_no_perf(struct pmu_session *s)
 	}
 }
 
+/* A driver that lets the session switch sets itself. */
+static bool has_set_ops(const struct pmu__driver_ops *o)
+{
+	return o->group_ctl && o->read_group && o->notify_fds &&
+	       o->notify_consume && o->set_period;
+}
+
+/* Several sets: the events the driver opens are the sets' (sets.h). */
+static int open_sets(struct pmu_session *s, const struct pmu__target *t,
+		     struct pmu_error *err)
+{
+	const struct pmu__driver_ops *o = s->drv->ops;
+	struct pmu__sets *ss = s->sets;
+	int ret = pmu__sets_prepare(s, t, err);
+
+	if (!ret)
+		ret = alloc_open_state(s, false, ss->ndev);
+	if (!ret)
+		mark_no_perf(s);
+	if (!ret)
+		ret = o->open(s->drv, ss->dev, ss->ndev, NULL, t, s->st, err);
+	if (!ret) {
+		s->open = true; /* the driver has it open: close it on failure */
+		ret = pmu__sets_opened(s, t, err);
+	}
+	return ret;
+}
+
+/* One set: the session's events as they are. */
+static int open_one(struct pmu_session *s, const struct pmu__target *t,
+		    struct pmu_error *err)
+{
+	const struct pmu__driver_ops *o = s->drv->ops;
+	const char *model = o->catalog_model ? o->catalog_model(s->drv) : NULL;
+	int ret = alloc_open_state(s, model != NULL, s->n);
+
+	if (ret == 0 && model)
+		ret = pmu__session_place(s, model, err);
+	else if (ret == 0)
+		mark_no_perf(s);
+	if (ret == 0)
+		ret = o->open(s->drv, s->ev, s->n, s->place, t, s->st, err);
+	return ret;
+}
+
 PMU_API int pmu_session_open(struct pmu_session *s,
 			     const struct pmu_open_opts *opts,
 			     struct pmu_error *err)
 {
-	const struct pmu__driver_ops *o;
 	struct pmu__target t;
-	const char *model;
 	int ret;
 
 	pmu__error_clear(err);
@@ -95,15 +140,12 @@ PMU_API int pmu_session_open(struct pmu_session *s,
 	ret = make_target(s, opts, &t, err);
 	if (ret)
 		return ret;
-	o = s->drv->ops;
-	model = o->catalog_model ? o->catalog_model(s->drv) : NULL;
-	ret = alloc_open_state(s, model != NULL);
-	if (ret == 0 && model)
-		ret = pmu__session_place(s, model, err);
-	else if (ret == 0)
-		mark_no_perf(s);
-	if (ret == 0)
-		ret = o->open(s->drv, s->ev, s->n, s->place, &t, s->st, err);
+	/* sets and tool events are read off the hot path */
+	s->in_place_min = s->ntool || pmu__sets_on(s) ? SIZE_MAX
+						       : sizeof(struct pmu_value);
+	if (pmu__sets_on(s) && !has_set_ops(s->drv->ops))
+		return pmu__session_sets_reg_open(s, err);
+	ret = pmu__sets_on(s) ? open_sets(s, &t, err) : open_one(s, &t, err);
 	if (ret) {
 		if (ret == -ENOMEM)
 			pmu__error(err, ret, PMU_ERR_SYSTEM, NULL, -1,
@@ -117,6 +159,8 @@ PMU_API int pmu_session_open(struct pmu_session *s,
 		pmu__session_tool_open(s, t.kind == PMU__TARGET_SELF,
 				       t.kind == PMU__TARGET_CHILD &&
 				       !t.start_stopped);
+	/* a child counts from its exec on, unless opened stopped */
+	s->nstart = t.kind == PMU__TARGET_CHILD && !t.start_stopped;
 	return 0;
 }
 

@@ -93,5 +93,6 @@ void pmu__session_tool_read(struct pmu_session *s, struct pmu__count *c,
 		v->raw = v->enabled = v->running = v->scaled = x;
 		v->status = x ? PMU__COUNT_OK : PMU__COUNT_IDLE;
 		v->err = 0;
+		v->scaled_err = 0;
 	}
 }

@@ -111,4 +111,25 @@ expect_match "workload reports its parameters" "$TMP/wl" \
 "$EX/workload" --pages >"$TMP/wl" 2>&1
 check "workload rejects a missing value" [ $? -ne 0 ]
 
+# perfmon-smpl: a perfmon2 self-sampling program.  Its source states the
+# work (passes of 2500 instructions then 4000 cycles, a sample every
+# 10000 instructions, 3 samples a buffer) and what follows from it:
+# sample k falls in pass 4k-1 at ip 0x400000 + 16 (4k-1), with
+# (4k-1) * 4000 cycles less 4000 for each buffer filled before it.
+for model in p6 k8; do
+	"$EX/perfmon-smpl" "$model" >"$TMP/pfm" 2>"$TMP/err"
+	expect_eq "perfmon-smpl $model exits 0" "$?" 0
+	want=$(awk 'BEGIN { for (k = 1; k <= 10; k++)
+		printf "sample %3d: pmd 0 ip 0x%06x cycles %7d set 0\n", k,
+			4194304 + 16 * (4 * k - 1),
+			(4 * k - 1) * 4000 - 4000 * int((k - 1) / 3) }')
+	expect_eq "perfmon-smpl $model: the samples of its work" \
+		"$(grep '^sample' "$TMP/pfm")" "$want"
+	expect_eq "perfmon-smpl $model: 3 notifications" \
+		"$(tail -1 "$TMP/pfm")" "10 samples, 3 notifications"
+done
+"$EX/perfmon-smpl" p99 >"$TMP/pfm" 2>"$TMP/err"
+check "perfmon-smpl refuses an unknown model" [ $? -ne 0 ]
+expect_match "naming it" "$TMP/err" "p99"
+
 done_testing

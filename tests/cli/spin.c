@@ -2,8 +2,10 @@
 /*
  * Deterministic workloads for the CLI tests.  Steps run in order:
  *   spin pages N | switches N | fork N PAGES | sleep MS | spin MS |
- *        exit CODE | signal SIG ...
+ *        paced N MS | exit CODE | signal SIG ...
  * pages:    mmap N fresh pages and touch each once (>= N page faults)
+ * paced:    the same, N pages spread evenly over MS ms of the process's
+ *           CPU time (busy between them), in chunks unmapped as it goes
  * switches: N blocking pipe round trips with a child, both pinned to one
  *           CPU so that every round trip switches twice (>= 2N switches)
  * fork:     N children, each touching PAGES fresh pages
@@ -105,6 +107,42 @@ static void fork_children(long n, long pages)
 	}
 }
 
+static double cpu_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+}
+
+#define PACED_CHUNK 1024
+
+static void paced_pages(long n, long ms)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	double t0 = cpu_ms();
+	volatile char *p = NULL;
+
+	for (long i = 0; i < n; i++) {
+		if (i % PACED_CHUNK == 0) {
+			if (p)
+				munmap((void *)p, (size_t)(PACED_CHUNK * psz));
+			p = mmap(NULL, (size_t)(PACED_CHUNK * psz),
+				 PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (p == MAP_FAILED) {
+				perror("spin: mmap");
+				exit(2);
+			}
+		}
+		p[(i % PACED_CHUNK) * psz] = 1;
+		while (cpu_ms() - t0 < (double)ms * (double)(i + 1) / (double)n)
+			;
+	}
+	if (p)
+		munmap((void *)p, (size_t)(PACED_CHUNK * psz));
+}
+
 static void busy(long ms)
 {
 	struct timespec a, b;
@@ -168,6 +206,11 @@ static int step(char **argv, int i)
 {
 	const char *s = argv[i];
 
+	if (!strcmp(s, "paced")) {
+		paced_pages(arg_num(argv[i + 1], s),
+			    arg_num(argv[i + 1] ? argv[i + 2] : NULL, s));
+		return 3;
+	}
 	if (!strcmp(s, "fork")) {
 		fork_children(arg_num(argv[i + 1], s),
 			      arg_num(argv[i + 1] ? argv[i + 2] : NULL, s));

@@ -18,6 +18,9 @@
 /* perf stat's default set on Linux 6.x (no frontend/backend stalls). */
 #define DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations," \
 		       "page-faults,cycles,instructions,branches,branch-misses"
+/* --emulate: the hardware events of that set (an emulated PMU has no
+ * software events). */
+#define EMU_DEFAULT_EVENTS "cycles,instructions,branches,branch-misses"
 
 /* What -d, -dd and -ddd add, as perf 6.1 adds them on x86. */
 static const char *const detailed_sets[] = {
@@ -60,6 +63,7 @@ struct stat_ctx {
 	struct stat_acc *iacc;     /* intervals of -I -r, [nagg * n] */
 	struct stat_acc elapsed;
 	size_t *order;             /* [nagg]: --per-thread's sorted rows */
+	struct stat_sets *sets;    /* --set: per-set figures, else NULL */
 	bool *hidden;              /* [n] */
 	size_t explain;            /* first hidden event, SIZE_MAX: none */
 	double t0, last_ts;        /* CLOCK_MONOTONIC seconds */
@@ -163,16 +167,21 @@ static int add_events(struct stat_ctx *c, size_t *ecount)
 	int rc = 0;
 
 	for (size_t i = 0; !rc && i < o->nevents; i++) {
-		rc = add_list(c->s, o->events[i]);
+		rc = stat_sets_before_add(c->s, o, i);
+		if (!rc)
+			rc = add_list(c->s, o->events[i]);
 		ecount[i] = pmu_session_nevents(c->s);
 	}
+	if (!rc)
+		rc = stat_sets_after_add(c->s, o);
 	c->nuser = pmu_session_nevents(c->s);
 	if (rc || o->null_run)
 		return rc;
 	if (o->transaction)
 		return add_transaction(c->s);
 	if (o->default_events)
-		rc = add_list(c->s, DEFAULT_EVENTS);
+		rc = add_list(c->s, o->emulate ? EMU_DEFAULT_EVENTS
+					       : DEFAULT_EVENTS);
 	for (int d = 0; !rc && d < o->detailed; d++)
 		rc = add_list(c->s, detailed_sets[d]);
 	return rc;
@@ -289,7 +298,8 @@ static int open_target(struct stat_ctx *c, pid_t child)
 	return rc < 0 ? report_open_error(o, &err) : 0;
 }
 
-static int open_session(struct stat_ctx *c, pid_t child)
+/* The run's session and its events, with -G's cgroups; not open yet. */
+static int make_session(struct stat_ctx *c)
 {
 	const struct stat_opts *o = c->o;
 	struct pmu_error err = { .size = sizeof(err) };
@@ -298,7 +308,10 @@ static int open_session(struct stat_ctx *c, pid_t child)
 	size_t *ecount = calloc(o->nevents + 1, sizeof(*ecount));
 	int rc;
 
-	c->s = ecount ? pmu_session_new_opts(o->sim_model ? &so : NULL, &err)
+	if (o->emulate)
+		stat_emu_session_opts(o, &so);
+	c->s = ecount ? pmu_session_new_opts(o->sim_model || o->emulate ? &so
+					     : NULL, &err)
 		      : NULL;
 	if (!c->s) {
 		free(ecount);
@@ -317,6 +330,15 @@ static int open_session(struct stat_ctx *c, pid_t child)
 							  strlen(c->cgroup[i]));
 	}
 	free(ecount);
+	return rc;
+}
+
+static int open_session(struct stat_ctx *c, pid_t child)
+{
+	/* --emulate: made before the command started, for the command
+	 * line the emulator runs */
+	int rc = c->s ? 0 : make_session(c);
+
 	return rc ? rc : open_target(c, child);
 }
 
@@ -353,7 +375,8 @@ static void explain_hidden(const struct pmu_session *s, size_t i)
 static void mark_hidden(struct stat_ctx *c)
 {
 	size_t first = SIZE_MAX;
-	bool may_hide = !c->o->sim_model && c->o->format == STAT_TEXT;
+	bool may_hide = !c->o->sim_model && !c->o->emulate &&
+			c->o->format == STAT_TEXT;
 
 	for (size_t i = 0; i < c->n; i++) {
 		c->hidden[i] = may_hide && i >= c->nuser &&
@@ -466,6 +489,7 @@ static int prepare_run(struct stat_ctx *c, pid_t child, bool first)
 		rc = alloc_arrays(c);
 		if (rc)
 			return rc;
+		c->sets = c->s ? stat_sets_new(c->s, c->n) : NULL;
 	}
 	if (c->s)
 		mark_hidden(c);
@@ -538,6 +562,7 @@ static void fill_row(struct stat_row *r, const struct stat_ctx *c, size_t a,
 			  v->running < v->enabled;
 	r->noise_pct = -1;
 	r->metric_unit = NULL;
+	r->set = -1;
 }
 
 /* --per-thread: an event's threads by count, largest first (ties in
@@ -585,6 +610,7 @@ static void print_rows(struct stat_ctx *c, double wall_ns, const double *ts)
 	for (size_t a = 0; a < c->nagg; a++)
 		stat_metrics_compute(&c->rows[a * n], n, wall_ns);
 	if (c->o->metric_only) {
+		/* the sets' lines are about counts, which this leaves out */
 		print_metric_only(c, ts);
 	} else if (m == STAT_AGGR_NONE || m == STAT_AGGR_THREAD) {
 		for (size_t i = 0; i < n; i++) {
@@ -602,6 +628,8 @@ static void print_rows(struct stat_ctx *c, double wall_ns, const double *ts)
 				if (!c->hidden[i])
 					stat_out_row(c->out, c->o,
 						     &c->rows[a * n + i], ts);
+		/* --set: one aggregate (the options check it) */
+		stat_sets_print(c->out, c->o, c->rows, n, ts);
 	}
 	fflush(c->out);
 }
@@ -633,6 +661,7 @@ static void print_interval(struct stat_ctx *c)
 		return;
 	if (read_values(c) < 0)
 		return;
+	stat_sets_interval(c->sets, c->s);
 	for (size_t k = 0; k < c->nagg * n; k++) {
 		struct pmu_value d = c->cur[k];
 
@@ -642,6 +671,7 @@ static void print_interval(struct stat_ctx *c)
 		d.scaled = pmu_scale(d.raw, d.enabled, d.running);
 		c->prev[k] = c->cur[k];
 		fill_row(&c->rows[k], c, k / (n ? n : 1), k % (n ? n : 1), &d);
+		stat_sets_row_interval(c->sets, &c->rows[k], c->s, k % n, &d);
 		/* -I -r: perf's spread of the intervals seen so far */
 		if (c->o->repeat > 1 && c->rows[k].status == PMU_EVENT_OK)
 			acc_add(&c->iacc[k], c->rows[k].count);
@@ -664,6 +694,7 @@ static void accumulate_run(struct stat_ctx *c)
 
 	if (read_values(c) < 0)
 		return;
+	stat_sets_run_end(c->sets, c->s, c->cur);
 	for (size_t k = 0; c->n && k < c->nagg * c->n; k++) {
 		fill_row(&r, c, k / c->n, k % c->n, &c->cur[k]);
 		if (r.status == PMU_EVENT_NOT_SUPPORTED)
@@ -705,6 +736,7 @@ static void print_summary(struct stat_ctx *c, bool have_rusage)
 		r->show_running = !c->o->no_scale && a->n &&
 				  a->running < a->enabled;
 		r->noise_pct = noise ? acc_noise_pct(a) : -1;
+		stat_sets_row_summary(c->sets, r, c->s, k % c->n);
 	}
 	print_rows(c, c->elapsed.mean * 1e9, NULL);
 	stat_out_footer(c->out, c->o, &t);
@@ -929,14 +961,28 @@ static void say_signal(const struct stat_ctx *c, int status)
 			strsignal(WTERMSIG(status)));
 }
 
+/* --emulate: the session first, for the command line it runs. */
+static int emu_prepare(struct stat_ctx *c, char ***cmd)
+{
+	int rc = make_session(c);
+
+	return rc ? rc : stat_emu_command((struct stat_opts *)c->o, c->s, cmd);
+}
+
 static int run_one(struct stat_ctx *c, bool first, int *status)
 {
 	struct launch l;
+	char **cmd = NULL;
 	int rc, e;
 
 	pmu_session_free(c->s);
 	c->s = NULL;
-	rc = launch_prepare(&l, c->o->argv, &c->child_mask);
+	if (c->o->emulate && (rc = emu_prepare(c, &cmd))) {
+		free(cmd);
+		return rc;
+	}
+	rc = launch_prepare(&l, cmd ? cmd : c->o->argv, &c->child_mask);
+	free(cmd);
 	if (rc < 0) {
 		pmu_tool_err("cannot start '%s': %s", c->o->argv[0], strerror(-rc));
 		return EXIT_PMU_INPUT;
@@ -1088,6 +1134,7 @@ static pid_t *all_threads(size_t *n)
 static void ctx_free(struct stat_ctx *c)
 {
 	pmu_session_free(c->s);
+	stat_sets_free(c->sets);
 	for (size_t i = 0; c->cgroup && i < c->n; i++)
 		free(c->cgroup[i]);
 	free(c->cgroup);

@@ -30,6 +30,19 @@ struct stat_cgroup_opt {
 	const char *names;
 };
 
+#define STAT_MAX_SETS 256
+
+/* --set EVENTS (repeatable; -e after it adds to the last set) and
+ * --switch POLICY. */
+struct stat_set_opts {
+	bool on;                   /* --set given */
+	size_t first[STAT_MAX_SETS]; /* events[] index where set k+1 begins */
+	size_t nfirst;
+	const char *sw_arg;        /* --switch as given, NULL: none */
+	struct pmu_switch_opts sw;
+	char sw_event[256];
+};
+
 /* What the command line asked for. */
 struct stat_opts {
 	const char **events;       /* -e values, in order */
@@ -62,7 +75,12 @@ struct stat_opts {
 	bool verbose;
 	const char *sim_model;     /* --sim-model: count a stream on it */
 	const char *stream;        /* --stream */
+	bool emulate;              /* --emulate: the command under the emulator */
+	const char *emu_model;     /* --emulate-model */
+	char *emu_settings;        /* --emulate-regions, --emulate-opt, -I */
+	const char *emulated;      /* the model emulated, once known */
 	char **argv;               /* the command, NULL when none */
+	struct stat_set_opts sets; /* --set, --switch (stat_sets.c) */
 };
 
 /* perf's formats of derived figures. */
@@ -99,6 +117,11 @@ struct stat_row {
 	const char *metric_unit;   /* NULL: no derived figure */
 	enum stat_mfmt metric_fmt; /* how the text table prints it */
 	bool metric_is_pct;
+	/* event sets (stat_sets.c): set < 0 when the run has none */
+	int set;
+	double raw;                /* unscaled count */
+	double err;                /* one standard error of count; < 0: none */
+	double set_runs, set_active_ns;
 };
 
 /* Wall and CPU time of the measured command. */
@@ -144,6 +167,45 @@ int stat_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)))
 int stat_aggr_build(struct pmu_session *s, const struct stat_opts *o,
 		    struct stat_agg **aggs, size_t *nagg, size_t **unit_agg,
 		    size_t *nunits);
+
+/* stat_emu.c: --emulate's options, checks and session. */
+int stat_emu_option(struct stat_opts *o, const char *name, const char *val);
+int stat_emu_check(struct stat_opts *o);
+void stat_emu_session_opts(const struct stat_opts *o,
+			   struct pmu_session_opts *so);
+/* The command line of the child (*cmd, freed by the caller) for session
+ * s, which the caller made with the options of stat_emu_session_opts;
+ * 0 or an exit status after a message. */
+int stat_emu_command(struct stat_opts *o, struct pmu_session *s, char ***cmd);
+/* stat_sets.c: event sets (--set, --switch). */
+struct stat_sets;
+/* --set (is_set) or --switch; 0 or an exit status after a message. */
+int stat_sets_opt(struct stat_opts *o, bool is_set, const char *val);
+/* What --set/--switch need of the other options. */
+int stat_sets_check(const struct stat_opts *o);
+/* Before events[i] is added: start its set if it begins one. */
+int stat_sets_before_add(struct pmu_session *s, const struct stat_opts *o,
+			 size_t i);
+/* After every event is added: the switch policy. */
+int stat_sets_after_add(struct pmu_session *s, const struct stat_opts *o);
+/* Bookkeeping of a run of several sets (NULL otherwise: every call below
+ * accepts NULL and then does nothing). */
+struct stat_sets *stat_sets_new(struct pmu_session *s, size_t nev);
+void stat_sets_free(struct stat_sets *t);
+void stat_sets_run_end(struct stat_sets *t, struct pmu_session *s,
+		       const struct pmu_value *v);
+void stat_sets_interval(struct stat_sets *t, struct pmu_session *s);
+void stat_sets_row_interval(const struct stat_sets *t, struct stat_row *r,
+			    const struct pmu_session *s, size_t i,
+			    const struct pmu_value *d);
+void stat_sets_row_summary(const struct stat_sets *t, struct stat_row *r,
+			   const struct pmu_session *s, size_t i);
+/* Text: a line per set after the rows; -x and --json: extra fields. */
+void stat_sets_print(FILE *f, const struct stat_opts *o,
+		     const struct stat_row *rows, size_t n, const double *ts);
+void stat_sets_csv(FILE *f, const struct stat_opts *o,
+		   const struct stat_row *r);
+void stat_sets_json(FILE *f, const struct stat_row *r);
 
 /* launch.c: fork a command that waits until released, then execs. */
 struct launch {

@@ -24,6 +24,8 @@ enum opt_id {
 	OPT_PER_CORE, OPT_PER_SOCKET, OPT_PER_DIE, OPT_PER_NODE,
 	OPT_PER_CACHE, OPT_TIMEOUT, OPT_NO_BIG_NUM, OPT_APPEND,
 	OPT_METRIC_ONLY, OPT_INTERVAL_COUNT, OPT_INTERVAL_CLEAR,
+	OPT_SET, OPT_SWITCH, OPT_EMULATE, OPT_EMULATE_MODEL,
+	OPT_EMULATE_REGIONS, OPT_EMULATE_OPT,
 };
 
 static const struct option long_opts[] = {
@@ -60,6 +62,12 @@ static const struct option long_opts[] = {
 	{ "no-scale", no_argument, NULL, OPT_NO_SCALE },
 	{ "sim-model", required_argument, NULL, OPT_SIM_MODEL },
 	{ "stream", required_argument, NULL, OPT_STREAM },
+	{ "emulate", no_argument, NULL, OPT_EMULATE },
+	{ "emulate-model", required_argument, NULL, OPT_EMULATE_MODEL },
+	{ "emulate-regions", no_argument, NULL, OPT_EMULATE_REGIONS },
+	{ "emulate-opt", required_argument, NULL, OPT_EMULATE_OPT },
+	{ "set", required_argument, NULL, OPT_SET },
+	{ "switch", required_argument, NULL, OPT_SWITCH },
 	{ "verbose", no_argument, NULL, OPT_VERBOSE },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
@@ -69,7 +77,8 @@ void stat_usage(FILE *f)
 {
 	fputs("usage: pmu stat [OPTIONS] [--] COMMAND [ARGS...]\n"
 	      "       pmu stat [OPTIONS] -p PIDS | -t TIDS | -a [-C CPUS]\n"
-	      "       pmu stat [OPTIONS] --sim-model MODEL --stream FILE\n\n"
+	      "       pmu stat [OPTIONS] --sim-model MODEL --stream FILE\n"
+	      "       pmu stat [OPTIONS] --emulate [--emulate-model M] [--] COMMAND...\n\n"
 	      "Count events while COMMAND runs (or, without a command, on a\n"
 	      "process, thread or CPUs until Ctrl-C) and print a perf-stat table.\n\n"
 	      "  -e, --event EVENTS        events to count: comma list, {a,b} groups,\n"
@@ -111,6 +120,18 @@ void stat_usage(FILE *f)
 	      "      --sim-model MODEL     count on a simulated PMU ('pmu info --list-models')\n"
 	      "      --stream FILE         ... the event stream FILE runs on it ('-': stdin;\n"
 	      "                            docs/stream-format.md) instead of a COMMAND\n"
+	      "      --emulate             run COMMAND under pmu's emulator and count on an\n"
+	      "                            emulated PMU (no hardware PMU needed; valgrind)\n"
+	      "      --emulate-model M     the model to emulate (default fam10h, with this\n"
+	      "                            host's caches; a chosen model brings its own)\n"
+	      "      --emulate-regions     count only between PMU_EMU_START/STOP (<pmu/emu.h>)\n"
+	      "      --emulate-opt KEY=VAL emulator setting: I1=, D1=, LL=SIZE,ASSOC,LINE,\n"
+	      "                            predictor=gshare|bimodal, costs=..., max-samples=N\n"
+	      "      --set EVENTS          an event set: sets take turns counting (repeatable;\n"
+	      "                            -e after it adds to the last set)\n"
+	      "      --switch POLICY       when sets switch: time:MS of the command's running\n"
+	      "                            time (default 4), or overflow:EVENT:N[:PERIOD]\n"
+	      "                            (N overflows of EVENT every PERIOD, default 1000000)\n"
 	      "  -v, --verbose             print library diagnostics and opened events\n"
 	      "  -h, --help                print this help\n\n"
 	      "Exit status: the command's own (128+N when killed by signal N),\n"
@@ -378,6 +399,8 @@ static int apply_flag(struct stat_opts *o, enum opt_id id)
 	return 0;
 }
 
+static const char *long_name(int val);
+
 static int apply_opt(struct stat_opts *o, enum opt_id id, const char *val)
 {
 	switch (id) {
@@ -413,6 +436,12 @@ static int apply_opt(struct stat_opts *o, enum opt_id id, const char *val)
 	case OPT_STREAM:
 		o->stream = val;
 		return 0;
+	case OPT_EMULATE: case OPT_EMULATE_MODEL: case OPT_EMULATE_REGIONS:
+	case OPT_EMULATE_OPT:
+		return stat_emu_option(o, long_name(id), val);
+	case OPT_SET:
+	case OPT_SWITCH:
+		return stat_sets_opt(o, id == OPT_SET, val);
 	default:
 		return apply_flag(o, id);
 	}
@@ -528,6 +557,10 @@ static int check_combination(struct stat_opts *o)
 {
 	int rc = check_output(o);
 
+	if (!rc && o->emulate)
+		rc = stat_emu_check(o);
+	if (!rc)
+		rc = stat_sets_check(o);
 	if (rc)
 		return rc;
 	if (o->sim_model || o->stream)
@@ -588,4 +621,5 @@ void stat_opts_free(struct stat_opts *o)
 	free(o->events);
 	free(o->pids);
 	free(o->cgroups);
+	free(o->emu_settings);
 }

@@ -70,6 +70,8 @@ void stat_out_header(FILE *f, const struct stat_opts *o)
 		print_command(f, o->argv);
 		fputc('\'', f);
 	}
+	if (o->emulated)
+		fprintf(f, " on an emulated %s", o->emulated);
 	if (o->repeat > 1)
 		fprintf(f, " (%d runs)", o->repeat);
 	fputs(":\n\n", f);
@@ -294,6 +296,7 @@ static void csv_row(FILE *f, const struct stat_opts *o,
 		fprintf(f, "%.3f%s%s", r->metric, s, r->metric_unit);
 	else
 		fputs(s, f);
+	stat_sets_csv(f, o, r);
 	fputc('\n', f);
 }
 
@@ -334,6 +337,7 @@ static void json_row(FILE *f, const struct stat_opts *o,
 	fprintf(f, ", \"metric-value\" : %f, \"metric-unit\" : ",
 		r->metric_unit && isfinite(r->metric) ? r->metric : 0.0);
 	pmu_tool_json_str(f, json_metric_unit(r));
+	stat_sets_json(f, r);
 	fputs("}\n", f);
 }
 
