@@ -319,12 +319,20 @@ static void test_errors(void **state)
 			.driver = "emu", .model = "p6");
 		struct pmu_open_opts oo = PMU_OPTS_INIT(pmu_open_opts,
 			.target = PMU_TARGET_PID, .pid = 1);
+		struct pmu_open_opts stopped = PMU_OPTS_INIT(pmu_open_opts,
+			.target = PMU_TARGET_CHILD, .pid = 1,
+			.start_stopped = true);
 
 		s = pmu_session_new_opts(&so, &err);
 		assert_non_null(s);
 		assert_int_equal(pmu_session_add(s, "INST_RETIRED", &err), 0);
 		/* only a command or the program itself */
 		assert_int_equal(pmu_session_open(s, &oo, &err), -EINVAL);
+		/* a command is counted whole: it cannot start stopped */
+		assert_int_equal(pmu_session_open(s, &stopped, &err),
+				 -EOPNOTSUPP);
+		assert_int_equal(err.kind, PMU_ERR_NOT_SUPPORTED);
+		assert_non_null(strstr(err.message, "opened stopped"));
 		/* the program itself, not under the emulator */
 		assert_int_equal(pmu_session_open(s, NULL, &err), -ENODEV);
 		assert_non_null(strstr(err.message, "emulator"));

@@ -52,7 +52,9 @@ struct pmu_open_opts {
 	size_t npids;              /* entries in pids; 0 = use pid */
 	bool start_stopped;        /* CHILD: do not start at exec either;
 				      pmu_session_start() starts counting
-				      (perf stat -D) */
+				      (perf stat -D); the emu driver,
+				      which counts a command whole,
+				      refuses it (-EOPNOTSUPP) */
 };
 
 #define PMU_OPTS_INIT(type, ...) \
@@ -247,7 +249,8 @@ PMU_API size_t pmu_session_nunits(const struct pmu_session *s);
 PMU_API int pmu_session_unit_info(const struct pmu_session *s, size_t u,
 				  struct pmu_unit_info *info);
 
-/* As pmu_session_read(), for unit u alone. */
+/* As pmu_session_read(), for unit u alone; -EOPNOTSUPP for a session
+ * of several event sets (their estimates are of the whole session). */
 PMU_API ssize_t pmu_session_read_unit(struct pmu_session *s, size_t u,
 				      struct pmu_value *vals, size_t n);
 

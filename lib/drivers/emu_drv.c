@@ -260,6 +260,13 @@ static int open_target(struct emu_drv *d, const struct pmu__target *t,
 				  "(pmu stat --emulate -- CMD) or the program "
 				  "that runs under it, not a process, thread "
 				  "or CPU");
+	/* its counts are the command's from its start: nothing to hold */
+	if (t->start_stopped)
+		return pmu__error(err, -EOPNOTSUPP, PMU_ERR_NOT_SUPPORTED,
+				  NULL, -1, "the emulated PMU counts a command "
+				  "from its start: it cannot be opened stopped "
+				  "(count a part with PMU_EMU_START/STOP "
+				  "regions)");
 	if (!d->child)
 		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
 				  "an emulated child must run the command line "

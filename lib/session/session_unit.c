@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "session/session.h"
+#include "session/sets.h"
 #include "util/outstruct.h"
 
 PMU_API size_t pmu_session_nunits(const struct pmu_session *s)
@@ -51,6 +52,10 @@ PMU_API ssize_t pmu_session_read_unit(struct pmu_session *s, size_t u,
 
 	if (!s || !s->open || (!vals && n) || u >= pmu_session_nunits(s))
 		return -EINVAL;
+	/* a set's estimate needs every set's time, known session-wide
+	 * only: a unit's reading would be its set's turns alone */
+	if (pmu__sets_on(s))
+		return -EOPNOTSUPP;
 	o = s->drv->ops;
 	if (!o->read_unit)
 		return pmu_session_read(s, vals, n);

@@ -553,14 +553,69 @@ static int check_output(const struct stat_opts *o)
 	return 0;
 }
 
+/* The option of an aggregation mode, as given. */
+static const char *aggr_flag(enum stat_aggr m)
+{
+	static const char *const flags[] = {
+		[STAT_AGGR_NONE] = "-A", [STAT_AGGR_THREAD] = "--per-thread",
+		[STAT_AGGR_CORE] = "--per-core",
+		[STAT_AGGR_SOCKET] = "--per-socket",
+		[STAT_AGGR_DIE] = "--per-die", [STAT_AGGR_NODE] = "--per-node",
+		[STAT_AGGR_CACHE] = "--per-cache",
+	};
+
+	return flags[m] ? flags[m] : "?";
+}
+
+/* Event sets are read whole (each event scaled over the time of every
+ * set), and the events of -d and -T would all join the last set. */
+static int check_sets(const struct stat_opts *o)
+{
+	if (!o->sets.on)
+		return 0;
+	if (o->aggr != STAT_AGGR_GLOBAL)
+		return stat_usage_error("--set and %s cannot be combined: "
+					"event sets are counted as one figure "
+					"per event, not per CPU or thread; "
+					"drop one", aggr_flag(o->aggr));
+	if (o->detailed || o->transaction)
+		return stat_usage_error("--set and %s cannot be combined: name "
+					"the events of %s in a --set of their "
+					"own", o->detailed ? "-d" : "-T",
+					o->detailed ? "-d" : "-T");
+	return 0;
+}
+
+/* The emulator counts the command from its exec to its end, on models
+ * without Intel's TSX. */
+static int check_emulate(struct stat_opts *o)
+{
+	if (o->delay_ms)
+		return stat_usage_error("--emulate and -D cannot be combined: "
+					"the emulated PMU counts the command "
+					"from its start (count a part of it "
+					"with --emulate-regions)");
+	if (o->transaction)
+		return stat_usage_error("--emulate and -T cannot be combined: "
+					"the emulated models have no "
+					"transactional memory events");
+	if (o->null_run && !o->nevents)
+		return stat_usage_error("--emulate and -n cannot be combined "
+					"without -e: nothing to count on the "
+					"emulated PMU; give events with -e");
+	return stat_emu_check(o);
+}
+
 static int check_combination(struct stat_opts *o)
 {
 	int rc = check_output(o);
 
 	if (!rc && o->emulate)
-		rc = stat_emu_check(o);
+		rc = check_emulate(o);
 	if (!rc)
 		rc = stat_sets_check(o);
+	if (!rc)
+		rc = check_sets(o);
 	if (rc)
 		return rc;
 	if (o->sim_model || o->stream)
