@@ -628,6 +628,44 @@ static void test_open_child_overflow(void **state)
 	fixture_free(f);
 }
 
+/* A child opened stopped (perf stat -D): nothing starts at exec and no
+ * set has had a turn; pmu_session_start begins set 0's, as for any
+ * other target: its two leaders and the clock (one per CPU). */
+static void test_open_child_stopped(void **state)
+{
+	struct fixture *f = fixture_new();
+	struct pmu_open_opts oo = PMU_OPTS_INIT(pmu_open_opts,
+						.target = PMU_TARGET_CHILD,
+						.pid = 4242,
+						.start_stopped = true);
+	struct pmu_set_info in = { .size = sizeof(in) };
+	int ncpu = online_cpus(), i;
+
+	(void)state;
+	two_sets(f->s);
+	assert_int_equal(pmu_session_open(f->s, &oo, NULL), 0);
+	assert_int_equal(f->k.nev, 4 + ncpu);
+	for (i = 0; i < f->k.nev; i++)
+		assert_int_equal(f->k.ev[i].attr.enable_on_exec, 0);
+	for (size_t k = 0; k < 2; k++) {
+		assert_int_equal(pmu_session_set_info(f->s, k, &in), 0);
+		assert_int_equal(in.runs, 0);
+	}
+	assert_int_equal(f->k.nio, 0);
+	assert_int_equal(pmu_session_start(f->s), 0);
+	assert_int_equal(f->k.nio, 2 + ncpu);
+	for (i = 0; i < 2 + ncpu; i++)
+		assert_int_equal(f->k.io[i].req, PERF_EVENT_IOC_ENABLE);
+	assert_int_equal(f->k.io[0].fd, f->k.ev[0].fd);
+	assert_int_equal(f->k.io[1].fd, f->k.ev[2].fd);
+	for (i = 0; i < ncpu; i++)
+		assert_int_equal(f->k.io[2 + i].fd, f->k.ev[4 + i].fd);
+	assert_int_equal(pmu_session_set_info(f->s, 0, &in), 0);
+	assert_int_equal(in.runs, 1);
+	assert_int_equal(pmu_session_stop(f->s), 0);
+	fixture_free(f);
+}
+
 /* ---- switching and reading, through the fake ---- */
 
 static void fk_set(struct fk *k, int i, uint64_t v, uint64_t ena,
@@ -774,6 +812,75 @@ static void test_reset(void **state)
 	assert_int_equal(v[0].scaled, 4);
 	assert_int_equal(v[3].running, 0);
 	assert_int_equal(v[3].status, PMU_EVENT_NOT_COUNTED);
+	fixture_free(f);
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* A tool event reads the session's clock whatever its set's turns (set
+ * 1 never ran here), in this layout and in the first one; the other
+ * events read as sets give them. */
+static void test_tool_in_set(void **state)
+{
+	struct fixture *f = fixture_new();
+	struct pmu_value v[2] = { { .size = sizeof(struct pmu_value) } };
+	uint64_t old[2 * PMU_VALUE_SIZE0 / 8 + 1], t0, t1, d;
+	struct pmu_value o1;
+
+	(void)state;
+	add(f->s, "task-clock");
+	new_set(f->s);
+	add(f->s, "duration_time");
+	assert_int_equal(pmu_session_open(f->s, NULL, NULL), 0);
+	t0 = mono_ns();
+	assert_int_equal(pmu_session_start(f->s), 0);
+	assert_int_equal(pmu_session_stop(f->s), 0);
+	t1 = mono_ns();
+	fk_set(&f->k, 0, 10, 1000, 1000);
+	assert_int_equal(pmu_session_read(f->s, v, 2), 2);
+	assert_int_equal(v[0].status, PMU_EVENT_OK);
+	assert_int_equal(v[0].raw, 10);
+	assert_int_equal(v[0].enabled, 1000);
+	d = v[1].raw;
+	assert_int_equal(v[1].status, PMU_EVENT_OK);
+	assert_true(d > 0 && d <= t1 - t0);
+	assert_int_equal(v[1].enabled, d);
+	assert_int_equal(v[1].running, d);
+	assert_int_equal(v[1].scaled, d);
+	assert_int_equal(v[1].scaled_err, 0);
+	/* stopped: the same figure in the first layout, nothing written
+	 * past its two elements */
+	memset(old, 0xa5, sizeof(old));
+	old[0] = 0;
+	assert_int_equal(pmu_session_read(f->s, (struct pmu_value *)(void *)old,
+					  2), 2);
+	assert_int_equal(old[0], PMU_VALUE_SIZE0);
+	memcpy(&o1, (char *)old + PMU_VALUE_SIZE0, PMU_VALUE_SIZE0);
+	assert_int_equal(o1.size, PMU_VALUE_SIZE0);
+	assert_int_equal(o1.raw, d);
+	assert_int_equal(o1.status, PMU_EVENT_OK);
+	assert_int_equal(old[2 * PMU_VALUE_SIZE0 / 8], 0xa5a5a5a5a5a5a5a5ull);
+	fixture_free(f);
+}
+
+/* Per-unit readings of a session with sets would be their set's turns
+ * alone, not estimates: refused. */
+static void test_read_unit_refused(void **state)
+{
+	struct fixture *f = fixture_new();
+	struct pmu_value v[4] = { { .size = sizeof(struct pmu_value) } };
+
+	(void)state;
+	two_sets(f->s);
+	assert_int_equal(pmu_session_open(f->s, NULL, NULL), 0);
+	assert_int_equal(pmu_session_nunits(f->s), 1);
+	assert_int_equal(pmu_session_read_unit(f->s, 0, v, 4), -EOPNOTSUPP);
 	fixture_free(f);
 }
 
@@ -964,10 +1071,13 @@ int main(void)
 		cmocka_unit_test(test_open_child),
 		cmocka_unit_test(test_open_self_cpus),
 		cmocka_unit_test(test_open_child_overflow),
+		cmocka_unit_test(test_open_child_stopped),
 		cmocka_unit_test(test_switch_ioctls_reads),
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_dead_set),
 		cmocka_unit_test(test_reset),
+		cmocka_unit_test(test_tool_in_set),
+		cmocka_unit_test(test_read_unit_refused),
 		cmocka_unit_test(test_monitor_overflow),
 		cmocka_unit_test(test_time_shares),
 		cmocka_unit_test(test_overflow_runs),
