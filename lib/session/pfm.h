@@ -266,9 +266,18 @@ static inline bool pmu__pfm_emulated(const struct pfm_ctx *c,
 	(void)c;
 	return bv_test(s->emul_pmds, i);
 }
-/* The 64-bit value of PMD i of set s, wherever it lives. */
-uint64_t pmu__pfm_pmd_value(struct pfm_ctx *c, struct pfm_set *s,
-			    unsigned i);
+/* The 64-bit value of PMD i of set s, wherever it lives: an emulated
+ * counter of the set on the hardware (the sampling path) inline. */
+uint64_t pmu__pfm_pmd_value_slow(struct pfm_ctx *c, struct pfm_set *s,
+				 unsigned i);
+static inline uint64_t pmu__pfm_pmd_value(struct pfm_ctx *c,
+					  struct pfm_set *s, unsigned i)
+{
+	if (c->on_hw && s == &c->sets[c->active] && bv_test(s->emul_pmds, i))
+		return (s->pmds[i].value & ~c->ovfl_mask) |
+		       (c->hw->ops->read_pmd(c->hw, i) & c->ovfl_mask);
+	return pmu__pfm_pmd_value_slow(c, s, i);
+}
 /* Write PMD i of the active set's 64-bit value to the hardware. */
 void pmu__pfm_hw_write_pmd(struct pfm_ctx *c, struct pfm_set *s, unsigned i);
 

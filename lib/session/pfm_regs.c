@@ -54,7 +54,8 @@ static bool on_hw(const struct pfm_ctx *c, const struct pfm_set *s)
 	return c->on_hw && s == &c->sets[c->active];
 }
 
-uint64_t pmu__pfm_pmd_value(struct pfm_ctx *c, struct pfm_set *s, unsigned i)
+uint64_t pmu__pfm_pmd_value_slow(struct pfm_ctx *c, struct pfm_set *s,
+				 unsigned i)
 {
 	struct pfm_pmd *p = &s->pmds[i];
 	uint64_t hw, mask;
