@@ -985,7 +985,10 @@ static void shares(size_t k)
 		assert_int_equal(pmu_session_set_info(s, j, &in), 0);
 		dur[j] = in.duration;
 		total += in.duration;
-		assert_true(in.runs >= 2);
+		/* under valgrind the monitor thread may not get to run
+		 * before the work ends: turns are not checked there */
+		if (!under_valgrind())
+			assert_true(in.runs >= 2);
 	}
 	if (under_valgrind())
 		print_message("%zu sets: shares not checked under valgrind (its "

@@ -251,6 +251,9 @@ struct pmu__driver_ops {
 	 * be had (events open through open()).  Once taken, open() is
 	 * refused: the two are different owners of one PMU. */
 	struct pmu__pfm_hw *(*pfm_hw)(struct pmu__drv *d);
+	/* Give back what pfm_hw took: the PMU at its reset state, open()
+	 * allowed again. */
+	void (*pfm_put)(struct pmu__drv *d);
 	/* The command line that a CHILD target must exec to be counted
 	 * (*out: one allocation, freed with free()): argv under the
 	 * emulator for the emu driver; NULL op: argv itself. */

@@ -385,6 +385,7 @@ static const struct pmu__driver_ops sim_ops = {
 	.stats = sim_stats,
 	.reg_read = sim_reg_read,
 	.pfm_hw = pmu__sim_pfm_hw,
+	.pfm_put = pmu__sim_pfm_put,
 };
 
 int pmu__sim_driver_new(const char *model, struct pmu__drv **out,

@@ -58,6 +58,7 @@ int pmu__sim_driver_new(const char *model, struct pmu__drv **out,
  * events are open through the driver or out of memory.  From then on
  * the engine owns the PMU's interrupt. */
 struct pmu__pfm_hw *pmu__sim_pfm_hw(struct pmu__drv *d);
+void pmu__sim_pfm_put(struct pmu__drv *d);
 
 /* The XScale backend (sim_xsc.c). */
 void pmu__xsc_attach(struct sim_drv *d);

@@ -465,3 +465,23 @@ struct pmu__pfm_hw *pmu__sim_pfm_hw(struct pmu__drv *dd)
 				   PMU_SIM_APIC_LVTPC, PMU_SIM_PERFCTR_VECTOR);
 	return &p->hw;
 }
+
+void pmu__sim_pfm_put(struct pmu__drv *dd)
+{
+	struct sim_drv *d = (struct sim_drv *)dd;
+	struct pmu_sim *fresh;
+
+	if (!d->pfm)
+		return;
+	/* a new simulated CPU: registers, extensions and interrupt as the
+	 * driver had them before the context took it */
+	fresh = pmu_sim_open(d->m, NULL);
+	if (fresh) {
+		pmu_sim_close(d->s);
+		d->s = fresh;
+		if (d->xsc)
+			pmu__xsc_attach(d);
+	}
+	free(d->pfm);
+	d->pfm = NULL;
+}

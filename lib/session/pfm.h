@@ -96,6 +96,11 @@ struct pfm_pmd {
 	uint64_t smpl_pmds[PFM_BV], reset_pmds[PFM_BV];
 	uint64_t ovflsw_ref, ovflsw_thres;
 	uint64_t hwlast;         /* models without interrupt: last seen */
+	uint64_t accum;          /* counted before the last reset */
+	uint64_t run_start;      /* counted when the set went on */
+	double rsum, rsq;        /* per run: sum and sum of squares of
+				    its rate (counts per ns) */
+	uint64_t nrates;         /* runs in them */
 	uint32_t flags;          /* PFM_REGFL_* */
 };
 
@@ -157,6 +162,9 @@ struct pfm_fmt {
 };
 
 const struct pfm_fmt *pmu__pfm_fmt_find(const char *name);
+/* Not found by name: resets every overflowed PMD and records nothing,
+ * so a session's overflow-switched sets neither mask nor saturate. */
+extern const struct pfm_fmt pmu__pfm_fmt_turns;
 /* Names of the formats, for messages: "default, ibs, ..." */
 const char *pmu__pfm_fmt_names(void);
 
@@ -168,6 +176,7 @@ struct pfm_ctx {
 	int flags;               /* PFM_FL_* */
 	enum pfm_state state;
 	struct pmu__drv *drv;
+	bool own_drv;            /* else borrowed: given back (pfm_put) */
 	struct pmu__pfm_hw *hw;
 	const struct pmu_hwmodel *m;
 	unsigned npmcs, npmds;
@@ -217,6 +226,11 @@ void pmu__pfm_unlock(void);
 /* The context of descriptor fd (locked by the caller), NULL with
  * EBADF in *err if there is none. */
 struct pfm_ctx *pmu__pfm_get(int fd, struct pmu_error *err);
+/* A context on a session's driver (borrowed), with format `fmt` given
+ * by pointer (argsz its argument's size), locked by the caller. */
+int pmu__pfm_create_on(struct pmu__drv *drv, int flags,
+		       const struct pfm_fmt *fmt, const void *arg,
+		       size_t argsz, struct pmu_error *err);
 /* A context on simulated `model` (NULL: the pmu_perfmon_use choice). */
 int pmu__pfm_create(int flags, pfarg_sinfo_t *sif, const char *fmt,
 		    const void *arg, size_t argsz, const char *model,
@@ -252,11 +266,32 @@ static inline bool pmu__pfm_emulated(const struct pfm_ctx *c,
 	(void)c;
 	return bv_test(s->emul_pmds, i);
 }
-/* The 64-bit value of PMD i of set s, wherever it lives. */
-uint64_t pmu__pfm_pmd_value(struct pfm_ctx *c, struct pfm_set *s,
-			    unsigned i);
+/* The 64-bit value of PMD i of set s, wherever it lives: an emulated
+ * counter of the set on the hardware (the sampling path) inline. */
+uint64_t pmu__pfm_pmd_value_slow(struct pfm_ctx *c, struct pfm_set *s,
+				 unsigned i);
+static inline uint64_t pmu__pfm_pmd_value(struct pfm_ctx *c,
+					  struct pfm_set *s, unsigned i)
+{
+	if (c->on_hw && s == &c->sets[c->active] && bv_test(s->emul_pmds, i))
+		return (s->pmds[i].value & ~c->ovfl_mask) |
+		       (c->hw->ops->read_pmd(c->hw, i) & c->ovfl_mask);
+	return pmu__pfm_pmd_value_slow(c, s, i);
+}
 /* Write PMD i of the active set's 64-bit value to the hardware. */
 void pmu__pfm_hw_write_pmd(struct pfm_ctx *c, struct pfm_set *s, unsigned i);
+
+/* What PMDs pmds[0..n) of set `set` of context fd counted since they
+ * were written, resets included (the sessions' sets read this). */
+int pmu__pfm_counts(int fd, unsigned set, const unsigned *pmds, size_t n,
+		    uint64_t *out);
+/* And one standard error of each count scaled from the set's time to
+ * `total` ns: (total - the set's duration) times the standard error of
+ * the mean of its per-run rates; 0 with fewer than two runs. */
+int pmu__pfm_count_errs(int fd, unsigned set, const unsigned *pmds,
+			size_t n, uint64_t total, uint64_t *out);
+/* What PMD i of set s counted since written (resets included). */
+uint64_t pmu__pfm_count(struct pfm_ctx *c, struct pfm_set *s, unsigned i);
 
 /* ---- pfm_sets.c: sets, activation, switching, the timer ---- */
 

@@ -133,7 +133,10 @@ static void destroy(struct pfm_ctx *c)
 	if (c->buf_fd >= 0)
 		close(c->buf_fd);
 	pmu__pfm_msg_fini(c);
-	pmu__driver_free(c->drv);
+	if (c->own_drv)
+		pmu__driver_free(c->drv);
+	else if (c->drv && c->hw && c->drv->ops->pfm_put)
+		c->drv->ops->pfm_put(c->drv);
 	free(c->sets);
 	free(c);
 }
@@ -172,6 +175,7 @@ static int open_driver(struct pfm_ctx *c, const char *on_model,
 
 	if (rc)
 		return rc;
+	c->own_drv = true;
 	c->hw = c->drv->ops->pfm_hw ? c->drv->ops->pfm_hw(c->drv) : NULL;
 	if (!c->hw)
 		return pmu__error(err, -ENOSYS, PMU_ERR_NOT_SUPPORTED, drv, -1,
@@ -283,10 +287,11 @@ static int make_buffer(struct pfm_ctx *c, size_t size, struct pmu_error *err)
 	return 0;
 }
 
-static int setup_format(struct pfm_ctx *c, const char *name, const void *arg,
-			size_t argsz, struct pmu_error *err)
+static int setup_format(struct pfm_ctx *c, const struct pfm_fmt *f,
+			const char *name, const void *arg, size_t argsz,
+			struct pmu_error *err)
 {
-	const struct pfm_fmt *f = pmu__pfm_fmt_find(name);
+	size_t size;
 	int rc;
 
 	if (!f)
@@ -300,7 +305,8 @@ static int setup_format(struct pfm_ctx *c, const char *name, const void *arg,
 	c->fmt = f;
 	if ((rc = f->validate(c, c->flags, c->npmds, arg, err)))
 		return rc;
-	if ((rc = make_buffer(c, f->getsize(c->flags, arg), err)))
+	size = f->getsize(c->flags, arg);
+	if (size && (rc = make_buffer(c, size, err)))
 		return rc;
 	return f->init(c, c->flags, c->npmds, arg, err);
 }
@@ -312,19 +318,40 @@ static void fill_sinfo(const struct pfm_ctx *c, pfarg_sinfo_t *sif)
 	memcpy(sif->sif_avail_pmds, c->impl_pmds, sizeof(c->impl_pmds));
 }
 
-int pmu__pfm_create(int flags, pfarg_sinfo_t *sif, const char *fmt,
-		    const void *arg, size_t argsz, const char *model,
-		    struct pmu_error *err)
+/* The context's own state once its PMU is known. */
+static int finish_create(struct pfm_ctx *c, int flags, pfarg_sinfo_t *sif,
+			 const struct pfm_fmt *f, const char *fmt,
+			 const void *arg, size_t argsz, struct pmu_error *err)
 {
-	struct pfm_ctx *c;
 	struct stat st;
 	int rc;
 
-	if ((rc = check_create(flags, fmt, err)))
+	geometry(c);
+	if ((rc = pmu__pfm_init_sets(c)) || (rc = pmu__pfm_msg_init(c)) ||
+	    fstat(c->fd, &st))
+		return pmu__error(err, rc ? rc : -errno, PMU_ERR_SYSTEM, NULL,
+				  -1, "cannot create the context: %s",
+				  strerror(rc ? -rc : errno));
+	c->dev = st.st_dev;
+	c->ino = st.st_ino;
+	if ((flags & PFM_FL_SMPL_FMT) &&
+	    (rc = setup_format(c, f, fmt, arg, argsz, err)))
 		return rc;
-	if (!(c = calloc(1, sizeof(*c))))
-		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
-				  "out of memory");
+	if ((rc = add_reg(c)))
+		return rc;
+	c->hw->ops->set_callbacks(c->hw, &(struct pmu__pfm_hw_cb){
+		pmu__pfm_irq, pmu__pfm_tick, pmu__pfm_deadline, c });
+	if (sif)
+		fill_sinfo(c, sif);
+	return c->fd;
+}
+
+static struct pfm_ctx *new_ctx(int flags)
+{
+	struct pfm_ctx *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
 	c->fd = c->wfd = c->buf_fd = -1;
 	c->flags = flags;
 	c->state = PFM_CTX_UNLOADED;
@@ -332,34 +359,64 @@ int pmu__pfm_create(int flags, pfarg_sinfo_t *sif, const char *fmt,
 	c->owner_tid = gettid();
 	c->owner_pid = getpid();
 	c->rand = UINT64_C(0x9E3779B97F4A7C15) ^ (uint64_t)(uintptr_t)c;
-	if ((rc = open_driver(c, model, err)))
-		goto fail;
-	geometry(c);
-	if ((rc = pmu__pfm_init_sets(c)) || (rc = pmu__pfm_msg_init(c)) ||
-	    fstat(c->fd, &st)) {
-		rc = pmu__error(err, rc ? rc : -errno, PMU_ERR_SYSTEM, NULL, -1,
-				"cannot create the context: %s",
-				strerror(rc ? -rc : errno));
-		goto fail;
-	}
-	c->dev = st.st_dev;
-	c->ino = st.st_ino;
-	if ((flags & PFM_FL_SMPL_FMT) &&
-	    (rc = setup_format(c, fmt, arg, argsz, err)))
-		goto fail;
-	if ((rc = add_reg(c)))
-		goto fail;
-	c->hw->ops->set_callbacks(c->hw, &(struct pmu__pfm_hw_cb){
-		pmu__pfm_irq, pmu__pfm_tick, pmu__pfm_deadline, c });
-	if (sif)
-		fill_sinfo(c, sif);
-	return c->fd;
-fail:
+	return c;
+}
+
+static int fail_create(struct pfm_ctx *c, int rc)
+{
 	if (c->fd >= 0)
 		close(c->fd);
 	c->fd = -1;
 	destroy(c);
 	return rc;
+}
+
+int pmu__pfm_create(int flags, pfarg_sinfo_t *sif, const char *fmt,
+		    const void *arg, size_t argsz, const char *model,
+		    struct pmu_error *err)
+{
+	struct pfm_ctx *c;
+	int rc;
+
+	if ((rc = check_create(flags, fmt, err)))
+		return rc;
+	if (!(c = new_ctx(flags)))
+		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
+				  "out of memory");
+	if ((rc = open_driver(c, model, err)))
+		return fail_create(c, rc);
+	rc = finish_create(c, flags, sif, fmt ? pmu__pfm_fmt_find(fmt) : NULL,
+			   fmt, arg, argsz, err);
+	return rc < 0 ? fail_create(c, rc) : rc;
+}
+
+int pmu__pfm_create_on(struct pmu__drv *drv, int flags,
+		       const struct pfm_fmt *fmt, const void *arg,
+		       size_t argsz, struct pmu_error *err)
+{
+	struct pfm_ctx *c;
+	int rc;
+
+	if (fmt)
+		flags |= PFM_FL_SMPL_FMT;
+	if ((rc = check_create(flags, fmt ? fmt->name : NULL, err)))
+		return rc;
+	if (!(c = new_ctx(flags)))
+		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
+				  "out of memory");
+	c->drv = drv;
+	c->hw = drv->ops->pfm_hw ? drv->ops->pfm_hw(drv) : NULL;
+	if (!c->hw) {
+		rc = pmu__error(err, -EOPNOTSUPP, PMU_ERR_NOT_SUPPORTED,
+				drv->ops->name, -1, "the %s driver has no PMU "
+				"a monitoring context can program",
+				drv->ops->name);
+		return fail_create(c, rc);
+	}
+	c->m = c->hw->model;
+	rc = finish_create(c, flags, NULL, fmt, fmt ? fmt->name : NULL, arg,
+			   argsz, err);
+	return rc < 0 ? fail_create(c, rc) : rc;
 }
 
 /* ---- the target ---- */

@@ -248,3 +248,52 @@ const char *pmu__pfm_fmt_names(void)
 {
 	return "default, ibs, pebs32_p4, pebs64_p4";
 }
+
+/* ---- turns: the sessions' overflow switching ---- */
+
+static int turns_validate(const struct pfm_ctx *c, int flags, unsigned npmds,
+			  const void *arg, struct pmu_error *err)
+{
+	(void)c;
+	(void)flags;
+	(void)npmds;
+	(void)arg;
+	(void)err;
+	return 0;
+}
+
+static size_t turns_getsize(int flags, const void *arg)
+{
+	(void)flags;
+	(void)arg;
+	return 0;
+}
+
+static int turns_init(struct pfm_ctx *c, int flags, unsigned npmds,
+		      const void *arg, struct pmu_error *err)
+{
+	(void)c;
+	(void)flags;
+	(void)npmds;
+	(void)arg;
+	(void)err;
+	return 0;
+}
+
+static unsigned turns_handler(struct pfm_ctx *c, const struct pfm_ovfl_arg *a)
+{
+	(void)c;
+	(void)a;
+	return PFM_OVFL_RESET;
+}
+
+static unsigned turns_restart(struct pfm_ctx *c)
+{
+	(void)c;
+	return PFM_OVFL_RESET;
+}
+
+const struct pfm_fmt pmu__pfm_fmt_turns = {
+	"turns", 0x10000, 0, turns_validate, turns_getsize, turns_init,
+	turns_handler, turns_restart,
+};

@@ -51,6 +51,9 @@ void pmu__pfm_reset_pmds(struct pfm_ctx *c, struct pfm_set *s,
 		v = long_reset ? p->long_reset : p->short_reset;
 		if (p->flags & PFM_REGFL_RANDOM)
 			v -= next_random(c) & p->random_mask;
+		/* what it counted since its last reset is kept */
+		p->accum += (live ? pmu__pfm_pmd_value(c, s, i) : p->value) -
+			    p->lval;
 		p->value = p->lval = v;
 		if (live)
 			pmu__pfm_hw_write_pmd(c, s, i);

@@ -6,6 +6,7 @@
  * is counting.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -53,7 +54,8 @@ static bool on_hw(const struct pfm_ctx *c, const struct pfm_set *s)
 	return c->on_hw && s == &c->sets[c->active];
 }
 
-uint64_t pmu__pfm_pmd_value(struct pfm_ctx *c, struct pfm_set *s, unsigned i)
+uint64_t pmu__pfm_pmd_value_slow(struct pfm_ctx *c, struct pfm_set *s,
+				 unsigned i)
 {
 	struct pfm_pmd *p = &s->pmds[i];
 	uint64_t hw, mask;
@@ -203,6 +205,9 @@ static void store_pmd(struct pfm_ctx *c, const pfarg_pmd_attr_t *r)
 	p->short_reset = r->reg_short_reset;
 	p->random_mask = r->reg_random_mask;
 	p->value = p->lval = r->reg_value;
+	p->accum = 0;
+	p->rsum = p->rsq = 0;
+	p->nrates = 0;
 	bv_set(s->used_pmds, i);
 	bv_or(s->used_pmds, p->smpl_pmds);
 	bv_or(s->used_pmds, p->reset_pmds);
@@ -321,4 +326,68 @@ int pmu__pfm_read_pmcs(struct pfm_ctx *c, pfarg_pmr_t *r, size_t n,
 				 ? PFM_REGFL_NO_EMUL64 : 0;
 	}
 	return 0;
+}
+
+int pmu__pfm_counts(int fd, unsigned set, const unsigned *pmds, size_t n,
+		    uint64_t *out)
+{
+	struct pfm_ctx *c;
+	struct pfm_set *s;
+	int rc = 0;
+
+	pmu__pfm_lock();
+	if (!(c = pmu__pfm_get(fd, NULL)) || !(s = pmu__pfm_find_set(c, set)))
+		rc = -EINVAL;
+	for (size_t k = 0; !rc && k < n; k++) {
+		const struct pfm_pmd *p = &s->pmds[pmds[k]];
+
+		if (pmds[k] >= c->npmds) {
+			rc = -EINVAL;
+			break;
+		}
+		(void)p;
+		out[k] = pmu__pfm_count(c, s, pmds[k]);
+	}
+	pmu__pfm_unlock();
+	return rc;
+}
+
+uint64_t pmu__pfm_count(struct pfm_ctx *c, struct pfm_set *s, unsigned i)
+{
+	const struct pfm_pmd *p = &s->pmds[i];
+
+	return p->accum + (pmu__pfm_pmd_value(c, s, i) - p->lval);
+}
+
+int pmu__pfm_count_errs(int fd, unsigned set, const unsigned *pmds,
+			size_t n, uint64_t total, uint64_t *out)
+{
+	struct pfm_ctx *c;
+	struct pfm_set *s;
+	int rc = 0;
+
+	pmu__pfm_lock();
+	if (!(c = pmu__pfm_get(fd, NULL)) || !(s = pmu__pfm_find_set(c, set)))
+		rc = -EINVAL;
+	for (size_t k = 0; !rc && k < n; k++) {
+		const struct pfm_pmd *p;
+		double m, var, nr;
+
+		out[k] = 0;
+		if (pmds[k] >= c->npmds) {
+			rc = -EINVAL;
+			break;
+		}
+		p = &s->pmds[pmds[k]];
+		nr = (double)p->nrates;
+		if (p->nrates < 2 || total <= s->duration)
+			continue;
+		m = p->rsum / nr;
+		var = (p->rsq - p->rsum * m) / (nr - 1);
+		if (var > 0)
+			out[k] = (uint64_t)(sqrt(var / nr) *
+					    (double)(total - s->duration) + 0.5);
+	}
+	pmu__pfm_unlock();
+	return rc;
 }

@@ -68,6 +68,9 @@ void pmu__pfm_load(struct pfm_ctx *c)
 			pmu__pfm_hw_write_pmd(c, s, i);
 	for (unsigned i = 0; i < c->npmcs; i++)
 		o->write_pmc(c->hw, i, s->pmcs[i]);
+	for (unsigned i = 0; i < c->npmds; i++)
+		if (bv_test(s->used_pmds, i) && bv_test(c->cnt_pmds, i))
+			s->pmds[i].run_start = pmu__pfm_count(c, s, i);
 	now = o->now(c->hw);
 	s->duration_start = now;
 	if (s->flags & PFM_SETFL_TIME_SWITCH) {
@@ -76,6 +79,26 @@ void pmu__pfm_load(struct pfm_ctx *c)
 		c->deadline = now + s->timeout_left;
 	} else {
 		c->deadline = 0;
+	}
+}
+
+/* A run of the set ends: its counters' rates, for the spread of the
+ * sessions' estimates. */
+static void record_rates(struct pfm_ctx *c, struct pfm_set *s, uint64_t ns)
+{
+	if (!ns)
+		return;
+	for (unsigned i = 0; i < c->npmds; i++) {
+		struct pfm_pmd *p = &s->pmds[i];
+		double r;
+
+		if (!bv_test(s->used_pmds, i) || !bv_test(c->cnt_pmds, i))
+			continue;
+		r = (double)(pmu__pfm_count(c, s, i) - p->run_start) /
+		    (double)ns;
+		p->rsum += r;
+		p->rsq += r * r;
+		p->nrates++;
 	}
 }
 
@@ -90,10 +113,11 @@ void pmu__pfm_save(struct pfm_ctx *c)
 	for (unsigned i = 0; i < c->npmcs; i++)
 		o->write_pmc(c->hw, i, o->stopped(c->hw, i, s->pmcs[i]));
 	pmu__pfm_collect(c, s->povfl_pmds);
+	now = o->now(c->hw);
+	record_rates(c, s, now - s->duration_start);
 	for (unsigned i = 0; i < c->npmds; i++)
 		if (bv_test(s->used_pmds, i))
 			s->pmds[i].value = pmu__pfm_pmd_value(c, s, i);
-	now = o->now(c->hw);
 	s->duration += now - s->duration_start;
 	if (c->deadline)
 		s->timeout_left = c->deadline > now ? c->deadline - now : 0;
@@ -255,6 +279,10 @@ int pmu__pfm_create_sets(struct pfm_ctx *c, const pfarg_set_desc_t *d,
 			     ? d[k].set_timeout : 0;
 		s->timeout_left = s->timeout;
 		s->runs = s->duration = 0;
+		for (unsigned i = 0; i < PMU_MODEL_MAX_PMDS; i++) {
+			s->pmds[i].rsum = s->pmds[i].rsq = 0;
+			s->pmds[i].nrates = 0;
+		}
 	}
 	return 0;
 }

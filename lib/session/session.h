@@ -78,7 +78,9 @@ void pmu__session_tool_read(struct pmu_session *s, struct pmu__count *c,
  * is open (s->open) as pmu_session_open() leaves it; on failure nothing
  * is left open.  (lib/session/sets_reg.c)
  */
-int pmu__session_sets_reg_open(struct pmu_session *s, struct pmu_error *err);
+int pmu__session_sets_reg_open(struct pmu_session *s,
+			       const struct pmu__target *t,
+			       struct pmu_error *err);
 
 /* Place every event on a counter of the driver's catalog model: fills
  * s->place, marks in s->st what the model cannot count, fails when the

@@ -167,6 +167,8 @@ int pmu__session_feed(struct pmu_session *s, const struct pmu__feed *f,
 {
 	const struct pmu__driver_ops *o = s->drv->ops;
 
+	if (s->sets && s->sets->reg)
+		return pmu__sets_reg_feed(s, f, err);
 	if (!o->feed)
 		return pmu__error(err, -EOPNOTSUPP, PMU_ERR_USAGE, NULL, -1,
 				  "the %s driver counts a real program; only "

@@ -144,7 +144,7 @@ PMU_API int pmu_session_open(struct pmu_session *s,
 	s->in_place_min = s->ntool || pmu__sets_on(s) ? SIZE_MAX
 						       : sizeof(struct pmu_value);
 	if (pmu__sets_on(s) && !has_set_ops(s->drv->ops))
-		return pmu__session_sets_reg_open(s, err);
+		return pmu__session_sets_reg_open(s, &t, err);
 	ret = pmu__sets_on(s) ? open_sets(s, &t, err) : open_one(s, &t, err);
 	if (ret) {
 		if (ret == -ENOMEM)

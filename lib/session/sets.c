@@ -154,13 +154,15 @@ static int parse_event(struct pmu_session *s, const char *name,
 	return ret;
 }
 
-static int check_time(uint64_t t, struct pmu_error *err)
+static int check_time(const struct pmu_session *s, uint64_t t,
+		      struct pmu_error *err)
 {
 	if (t == 0)
 		return pmu__error(err, -EINVAL, PMU_ERR_BAD_VALUE, "timeout_ns",
 				  -1, "switch timeout_ns is 0: give the "
 				  "target's running time per turn in ns");
-	if (t < MIN_TIMEOUT_NS)
+	/* a simulated PMU switches on the exact cycle (1 ns each) */
+	if (t < MIN_TIMEOUT_NS && !s->drv->ops->pfm_hw)
 		return pmu__error(err, -EINVAL, PMU_ERR_BAD_VALUE, "timeout_ns",
 				  -1, "switch timeout of %llu ns is too short: "
 				  "at least %u ns, the kernel's shortest clock "
@@ -203,7 +205,7 @@ static int make_policy(struct pmu_session *s, const struct pmu_switch_opts *o,
 	case PMU_SWITCH_NONE:
 		return 0;
 	case PMU_SWITCH_TIME:
-		return check_time(p->timeout_ns, err);
+		return check_time(s, p->timeout_ns, err);
 	case PMU_SWITCH_OVERFLOW:
 		ret = check_overflow(ev, p->period, p->count, err);
 		return ret ? ret : parse_event(s, ev, &p->ev, err);

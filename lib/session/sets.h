@@ -81,7 +81,11 @@ struct pmu__ev_runs {
 	uint64_t n;
 };
 
+struct pmu__sets_reg;
+
 struct pmu__sets {
+	struct pmu__sets_reg *reg;  /* a register-level PMU's sets: a
+				       monitoring context (sets_reg.c) */
 	struct pmu__set *set;
 	size_t n, cap;
 	bool dflt_own;
@@ -149,5 +153,18 @@ void pmu__sets_monitor_stop(struct pmu_session *s);
 /* Switch to the next set now, as the monitor does at the end of a turn
  * (benchmarks and tests). */
 int pmu__sets_switch(struct pmu_session *s);
+
+/* sets_reg.c: the same calls when the sets are a monitoring context's
+ * (a driver without the set ops: a simulated PMU) */
+int pmu__sets_reg_start(struct pmu_session *s);
+int pmu__sets_reg_stop(struct pmu_session *s);
+int pmu__sets_reg_reset(struct pmu_session *s);
+ssize_t pmu__sets_reg_read(struct pmu_session *s, struct pmu_value *vals,
+			   size_t stride, size_t n);
+int pmu__sets_reg_info(struct pmu_session *s, size_t set,
+		       struct pmu_set_info *info);
+int pmu__sets_reg_feed(struct pmu_session *s, const struct pmu__feed *f,
+		       struct pmu_error *err);
+void pmu__sets_reg_close(struct pmu_session *s);
 
 #endif

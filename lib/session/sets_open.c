@@ -366,6 +366,8 @@ void pmu__sets_close(struct pmu_session *s)
 {
 	struct pmu__sets *ss = s->sets;
 
+	if (ss->reg)
+		pmu__sets_reg_close(s);
 	pmu__sets_monitor_stop(s);
 	for (size_t k = 0; k < ss->n; k++) {
 		struct pmu__set *set = &ss->set[k];

@@ -321,6 +321,8 @@ int pmu__sets_start(struct pmu_session *s)
 	struct pmu__set *a = &ss->set[ss->active];
 	int ret = 0;
 
+	if (ss->reg)
+		return pmu__sets_reg_start(s);
 	if (!ss->live)
 		return 0;
 	pthread_mutex_lock(&ss->lock);
@@ -341,6 +343,8 @@ int pmu__sets_stop(struct pmu_session *s)
 	struct pmu__sets *ss = s->sets;
 	int ret = 0;
 
+	if (ss->reg)
+		return pmu__sets_reg_stop(s);
 	if (!ss->live)
 		return 0;
 	pmu__sets_monitor_stop(s);
@@ -374,6 +378,8 @@ int pmu__sets_reset(struct pmu_session *s)
 	struct pmu__sets *ss = s->sets;
 	int ret;
 
+	if (ss->reg)
+		return pmu__sets_reg_reset(s);
 	pthread_mutex_lock(&ss->lock);
 	ret = s->drv->ops->reset(s->drv);
 	if (!ret)
@@ -442,6 +448,8 @@ ssize_t pmu__sets_read(struct pmu_session *s, struct pmu_value *vals,
 	uint64_t total = 0;
 	int ret;
 
+	if (ss->reg)
+		return pmu__sets_reg_read(s, vals, stride, n);
 	pthread_mutex_lock(&ss->lock);
 	ret = s->drv->ops->read(s->drv, s->cnt, sizeof(*s->cnt), s->n);
 	if (ret >= 0) {
@@ -464,6 +472,8 @@ int pmu__sets_info(struct pmu_session *s, size_t k, struct pmu_set_info *info)
 	struct pmu__set *set = &ss->set[k];
 	int ret = 0;
 
+	if (ss->reg)
+		return pmu__sets_reg_info(s, k, info);
 	pthread_mutex_lock(&ss->lock);
 	if (s->open && set->ngrp)
 		ret = read_set(s, set);

@@ -27,7 +27,9 @@ def rows(path):
         if line.startswith('#'):
             continue
         m = ROW.match(line)
-        if m and '[' in m.group(2):
+        # every report row: "[.] sym" rows, and rows of sorts without a
+        # symbol (dso, comm), which name no "[.]"
+        if m:
             out.append((float(m.group(1)), m.group(2).strip()))
     return out
 
