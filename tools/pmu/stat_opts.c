@@ -595,6 +595,11 @@ static int check_emulate(struct stat_opts *o)
 					"the emulated PMU counts the command "
 					"from its start (count a part of it "
 					"with --emulate-regions)");
+	if (o->sets.on)
+		return stat_usage_error("--emulate and --set cannot be combined: "
+					"event sets switch on this machine's "
+					"counters or on a --sim-model stream, "
+					"not under the emulator");
 	if (o->transaction)
 		return stat_usage_error("--emulate and -T cannot be combined: "
 					"the emulated models have no "
