@@ -144,6 +144,12 @@ static int parse_event(struct pmu_session *s, const char *name,
 		ret = pmu__error(err, -EINVAL, PMU_ERR_USAGE, name, -1,
 				 "the switch event '%s' is %zu events: name "
 				 "one event", name, l.n);
+	/* the kernel counts nothing for a tool event's dummy */
+	if (!ret && l.ev[0].tool != PMU__TOOL_NONE)
+		ret = pmu__error(err, -EINVAL, PMU_ERR_USAGE, name, -1,
+				 "the switch event '%s' is measured by the "
+				 "session, not counted by the PMU: it never "
+				 "overflows; name a counted event", name);
 	if (!ret) {
 		*out = l.ev[0];
 		out->group = 0;

@@ -50,6 +50,21 @@ check "duration_time in a set that never ran: counted (${d:-none} ns >= 50 ms)" 
 	test "${d:-0}" -ge 50000000 2>/dev/null
 expect_eq "duration_time's set: 0 runs" "$(awk -F, '$3 == "duration_time" { print $10 }' "$E")" 0
 
+# An overflow switch event neither set has joins both at open: each
+# set's copy is a row of its own, the first set's counting
+run_pmu "$O" "$E" stat -x, "${SETS[@]}" --switch overflow:minor-faults:1000:1000 -- "$SPIN" pages 200
+expect_eq "switch event added to both sets: exit 0" "$RC" 0
+expect_eq "switch event added to both sets: events, sets" \
+	"$(cut -d, -f3,8 "$E" | tr '\n' ' ')" \
+	"task-clock,0 page-faults,1 minor-faults,0 minor-faults,1 "
+mf=$(awk -F, '$3 == "minor-faults" && $8 == 0 { print $9 }' "$E")
+check "switch event: set 0's copy counted the command's faults (${mf:-none} >= 200)" \
+	test "${mf:-0}" -ge 200 2>/dev/null
+run_pmu "$O" "$E" stat "${SETS[@]}" --switch overflow:duration_time:2 -- "$SPIN" spin 1
+expect_eq "a tool event as switch event: exit 2" "$RC" 2
+expect_match "a tool event as switch event: says it never overflows" "$E" \
+	"'duration_time' is measured by the session.*never overflows"
+
 # --metric-only: the derived figures only, no lines of the sets
 run_pmu "$O" "$E" stat --metric-only "${SETS[@]}" -- "$SPIN" spin 50
 expect_eq "--metric-only: exit 0" "$RC" 0

@@ -53,7 +53,9 @@ struct stat_ctx {
 	struct pmu_session *s;     /* session of the current run */
 	size_t n;                  /* events */
 	size_t nuser;              /* of which the user named (-e) */
-	char **cgroup;             /* [n]: -G name of each event */
+	char **cgroup;             /* [ncg]: -G name of each event */
+	size_t ncg;                /* events as added (sets add their
+				      switch events at open, past these) */
 	bool any_cgroup;
 	struct stat_agg *agg;      /* aggregates of the current run */
 	size_t nagg, *unit_agg, nunits;
@@ -238,7 +240,7 @@ static int apply_cgroups(struct stat_ctx *c, const size_t *ecount)
 	for (size_t k = 0; !rc && k < c->o->ncgroups; k++)
 		rc = apply_one_cgroup(c, ecount[c->o->cgroups[k].after - 1],
 				      c->o->cgroups[k].names);
-	for (size_t i = 0; i < c->n; i++)
+	for (size_t i = 0; i < c->ncg; i++)
 		c->any_cgroup |= c->cgroup[i] != NULL;
 	return rc;
 }
@@ -320,11 +322,11 @@ static int make_session(struct stat_ctx *c)
 	}
 	rc = add_events(c, ecount);
 	if (!rc && !c->cgroup) {
-		c->n = pmu_session_nevents(c->s);
-		c->cgroup = calloc(c->n + 1, sizeof(*c->cgroup));
+		c->ncg = pmu_session_nevents(c->s);
+		c->cgroup = calloc(c->ncg + 1, sizeof(*c->cgroup));
 		rc = c->cgroup ? apply_cgroups(c, ecount) : EXIT_PMU_INPUT;
 	} else if (!rc) {
-		for (size_t i = 0; i < c->n; i++)
+		for (size_t i = 0; i < c->ncg; i++)
 			if (c->cgroup[i])
 				rc = rc ? rc : set_cgroup(c, i, c->cgroup[i],
 							  strlen(c->cgroup[i]));
@@ -547,7 +549,7 @@ static void fill_row(struct stat_row *r, const struct stat_ctx *c, size_t a,
 		PMU_EVENT_NOT_SUPPORTED;
 
 	r->agg = c->o->aggr == STAT_AGGR_GLOBAL ? NULL : &c->agg[a];
-	r->cgroup = c->cgroup[i];
+	r->cgroup = i < c->ncg ? c->cgroup[i] : NULL;
 	r->cgroups = c->any_cgroup;
 	r->name = pmu_session_event_name(c->s, i);
 	r->unit = unit ? unit : "";
@@ -1135,7 +1137,7 @@ static void ctx_free(struct stat_ctx *c)
 {
 	pmu_session_free(c->s);
 	stat_sets_free(c->sets);
-	for (size_t i = 0; c->cgroup && i < c->n; i++)
+	for (size_t i = 0; c->cgroup && i < c->ncg; i++)
 		free(c->cgroup[i]);
 	free(c->cgroup);
 	free(c->agg);
