@@ -78,6 +78,18 @@ expect_eq "-I --interval-count 2: two intervals of set 0" \
 expect_eq "-I --interval-count 2: two of set 1" \
 	"$(grep -cE '^ +[0-9]+\.[0-9]+ +set 1: ' "$E")" 2
 
+# -I with -r: each run's intervals count its own turns from its start
+run_pmu "$O" "$E" stat -r 2 -I 100 -x, "${SETS[@]}" -- "$SPIN" spin 250
+expect_eq "-I -r 2: exit 0" "$RC" 0
+check "-I -r 2: intervals of both runs ($(grep -c task-clock "$E"))" \
+	test "$(grep -c task-clock "$E")" -ge 4
+# fields: time, perf's 7 and -r's spread, set, raw, set runs, set active
+# ns, stderr; an interval of 100 ms holds fewer than 100 turns of 4 ms
+# and less than a second of a one-thread command's time
+expect_eq "-I -r 2: 14 fields" "$(awk -F, '{ print NF }' "$E" | sort -u)" 14
+check "-I -r 2: every interval's set runs and active time its own" \
+	awk -F, '$12 >= 100 || $13 >= 1e9 { bad = 1 } END { exit bad }' "$E"
+
 # -o FILE --append: the rows and the sets' lines go after what was there
 echo previous >"$TMP/file"
 run_pmu "$O" "$E" stat -o "$TMP/file" --append "${SETS[@]}" -- "$SPIN" spin 50

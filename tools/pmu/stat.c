@@ -500,6 +500,7 @@ static int prepare_run(struct stat_ctx *c, pid_t child, bool first)
 	if (c->o->verbose && first && c->s)
 		verbose_events(c);
 	memset(c->prev, 0, c->nagg * (c->n ? c->n : 1) * sizeof(*c->prev));
+	stat_sets_run_start(c->sets);
 	return 0;
 }
 

@@ -192,6 +192,8 @@ int stat_sets_after_add(struct pmu_session *s, const struct stat_opts *o);
  * accepts NULL and then does nothing). */
 struct stat_sets *stat_sets_new(struct pmu_session *s, size_t nev);
 void stat_sets_free(struct stat_sets *t);
+/* A run begins (-r): its intervals count from its session's start. */
+void stat_sets_run_start(struct stat_sets *t);
 void stat_sets_run_end(struct stat_sets *t, struct pmu_session *s,
 		       const struct pmu_value *v);
 void stat_sets_interval(struct stat_sets *t, struct pmu_session *s);

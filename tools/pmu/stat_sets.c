@@ -256,6 +256,12 @@ static struct pmu_set_info set_info(struct pmu_session *s, size_t k)
 	return in;
 }
 
+void stat_sets_run_start(struct stat_sets *t)
+{
+	for (size_t k = 0; t && k < t->nsets; k++)
+		t->set[k].prev_runs = t->set[k].prev_ns = 0;
+}
+
 void stat_sets_run_end(struct stat_sets *t, struct pmu_session *s,
 		       const struct pmu_value *v)
 {
