@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "session/sample.h"
 #include "session/session.h"
 #include "session/sets.h"
 #include "util/error.h"
@@ -21,11 +22,22 @@ PMU_API int pmu_session_start(struct pmu_session *s)
 	return ret;
 }
 
+/* A perf sampling session decodes what its rings hold. */
+static inline void drain(struct pmu_session *s)
+{
+	if (__builtin_expect(s->smpl != NULL, 0) && s->smpl->perf)
+		pmu__smpl_perf_drain(s);
+}
+
 PMU_API int pmu_session_stop(struct pmu_session *s)
 {
+	int ret;
+
 	if (!s || !s->open)
 		return -EINVAL;
-	return pmu__sets_on(s) ? pmu__sets_stop(s) : s->drv->ops->disable(s->drv);
+	ret = pmu__sets_on(s) ? pmu__sets_stop(s) : s->drv->ops->disable(s->drv);
+	drain(s);
+	return ret;
 }
 
 PMU_API int pmu_session_reset(struct pmu_session *s)
@@ -111,6 +123,7 @@ PMU_API ssize_t pmu_session_read(struct pmu_session *s,
 	    stride % _Alignof(struct pmu_value))
 		return -EINVAL;
 	vals[0].size = stride;
+	drain(s);
 	if (__builtin_expect(s->sets != NULL, 0) && pmu__sets_on(s))
 		return pmu__sets_read(s, vals, stride, n);
 	return stride >= sizeof(*vals) ? read_in_place(s, vals, stride, n)
