@@ -119,8 +119,11 @@ ssize_t pmu__smpl_perf_values(const struct pmu_session *s, size_t ev,
 /* One event as the decoder sees it. */
 struct pmu__smpl_ev {
 	uint64_t sample_type;
+	uint64_t period;          /* its fixed period; 0: in each sample */
 	uint32_t first;           /* its group's leader */
 	uint32_t nmemb;           /* events in its group */
+	uint32_t read_w;          /* words per member in READ: value, id,
+				     lost (PERF_FORMAT_LOST) */
 	uint16_t set;
 	bool samples;             /* a leader: its samples are entries */
 };

@@ -2,7 +2,7 @@
 /*
  * The kernel's PERF_RECORD_SAMPLE records as perfmon2 default-format
  * entries (seed-semantics 2.2 and 2.6).  The records carry
- * IDENTIFIER, IP, TID, TIME, [ADDR], CPU, PERIOD, [READ of the group],
+ * IDENTIFIER, IP, TID, TIME, [ADDR], CPU, [PERIOD], [READ of the group],
  * [CALLCHAIN], [REGS_USER], in the kernel's order; the identifier says
  * which event sampled, hence where the rest lies.  The buffer follows
  * the default format's rules exactly: an entry is written only if the
@@ -116,14 +116,18 @@ static int parse(const struct pmu__smpl_ev *e, const uint64_t *r,
 	if ((st & PERF_SAMPLE_ADDR) && !(p = take(r, words, &at, 1)))
 		return -1;
 	f->addr = st & PERF_SAMPLE_ADDR ? p[0] : 0;
-	if (!(p = take(r, words, &at, 2)))
+	if (!(p = take(r, words, &at, 1)))
 		return -1;
 	f->cpu = (uint32_t)p[0];
-	f->period = p[1];
+	f->period = e->period;
+	if ((st & PERF_SAMPLE_PERIOD) && !(p = take(r, words, &at, 1)))
+		return -1;
+	if (st & PERF_SAMPLE_PERIOD)
+		f->period = p[0];
 	f->read = NULL;
 	if (st & PERF_SAMPLE_READ) {
 		if (!(f->read = take(r, words, &at, 3)) || f->read[0] != e->nmemb ||
-		    !take(r, words, &at, 2 * e->nmemb))
+		    !take(r, words, &at, e->read_w * e->nmemb))
 			return -1;
 	}
 	f->chain = NULL;
@@ -145,13 +149,14 @@ static int parse(const struct pmu__smpl_ev *e, const uint64_t *r,
 /* The group's other events' counts, in group order, matched by id (the
  * kernel lists the leader first, then the members as they were
  * created, but nothing obliges it to). */
-static int put_values(const struct pmu__smpl_dec *d, uint32_t first,
-		      uint32_t nmemb, const uint64_t *read, uint64_t *out)
+static int put_values(const struct pmu__smpl_dec *d,
+		      const struct pmu__smpl_ev *e, const uint64_t *read,
+		      uint64_t *out)
 {
-	uint32_t seen = 0;
+	uint32_t seen = 0, first = e->first, nmemb = e->nmemb, w = e->read_w;
 
 	for (uint32_t k = 0; k < nmemb; k++) {
-		uint64_t v = read[3 + 2 * k], id = read[4 + 2 * k];
+		uint64_t v = read[3 + w * k], id = read[4 + w * k];
 		ssize_t i = event_of(d, id);
 
 		if (i < (ssize_t)first || i >= (ssize_t)(first + nmemb))
@@ -252,7 +257,7 @@ static int sample(struct pmu__smpl_dec *d, const uint64_t *r, size_t words)
 		goto bad;
 	if (e->nmemb > 1) {
 		if (!f.read || e->nmemb - 1 > 64 ||
-		    put_values(d, e->first, e->nmemb, f.read, vals))
+		    put_values(d, e, f.read, vals))
 			goto bad;
 		n = e->nmemb - 1;
 	}

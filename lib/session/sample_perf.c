@@ -66,11 +66,18 @@ static size_t group_size(const struct pmu_session *s, size_t leader)
 	return n;
 }
 
-static uint64_t sample_type(const struct pmu__smpl *m, size_t nmemb)
+/* PERIOD only when the kernel varies it (freq): with a fixed period
+ * the kernel makes software events and tracepoints that carry PERIOD
+ * sample every single event (reporting the period as 1), and the period
+ * is known anyway. */
+static uint64_t sample_type(const struct pmu__smpl *m, size_t nmemb,
+			    bool freq)
 {
 	uint64_t t = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
-		     PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
-		     PERF_SAMPLE_PERIOD;
+		     PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
+
+	if (freq)
+		t |= PERF_SAMPLE_PERIOD;
 
 	if (nmemb > 1)
 		t |= PERF_SAMPLE_READ;
@@ -108,7 +115,7 @@ static void set_leader(const struct pmu_session *s, size_t i,
 		else
 			a->sample_period = m->period;
 	}
-	a->sample_type = sample_type(m, group_size(s, i));
+	a->sample_type = sample_type(m, group_size(s, i), a->freq);
 	if (m->extra & PMU_SAMPLE_CALLCHAIN)
 		a->sample_max_stack = PMU_SAMPLE_MAX_STACK - CHAIN_MARKERS;
 	if (m->extra & PMU_SAMPLE_REGS)
@@ -141,8 +148,10 @@ int pmu__smpl_perf_prepare(struct pmu_session *s, struct pmu__target *t,
 	for (size_t i = 0; i < s->n; i++) {
 		struct perf_event_attr *a = &p->dev[i].attr;
 
-		/* the session reads the groups itself */
+		/* the session reads the groups itself, and the samples
+		 * the kernel could not keep */
 		p->dev[i].flags &= ~PMU__EV_SAMPLE_READ;
+		p->dev[i].flags |= PMU__EV_LOST;
 		if (p->dev[i].leader) {
 			set_leader(s, i, a);
 			continue;
@@ -220,8 +229,11 @@ static int describe_events(struct pmu_session *s, struct pmu__smpl_perf *p)
 			first = (uint32_t)i;
 		p->ev[i] = (struct pmu__smpl_ev){
 			.sample_type = p->dev[i].attr.sample_type,
+			.period = p->dev[i].attr.freq ? 0
+				  : p->dev[i].attr.sample_period,
 			.first = first,
 			.nmemb = (uint32_t)group_size(s, first),
+			.read_w = 3,
 			.samples = s->ev[i].leader && !s->st[i].err,
 		};
 	}
@@ -372,14 +384,28 @@ int pmu__smpl_perf_fd(struct pmu_session *s)
 	return perf_of(s)->msg[0];
 }
 
+/* What the kernel could not keep: its LOST records say so once the
+ * ring has room again, the events' own counts (PERF_FORMAT_LOST) at
+ * once; they count the same samples. */
+static uint64_t kernel_lost(struct pmu_session *s, struct pmu__smpl_perf *p)
+{
+	uint64_t rings = 0, events = 0, n;
+
+	for (size_t k = 0; k < p->nrings; k++)
+		rings += p->rings[k].lost;
+	for (size_t i = 0; s->drv->ops->lost && i < s->n; i++)
+		if (p->ev[i].samples && !s->drv->ops->lost(s->drv, i, &n))
+			events += n;
+	return rings > events ? rings : events;
+}
+
 int pmu__smpl_perf_stats(struct pmu_session *s, struct pmu_sample_stats *st)
 {
 	struct pmu__smpl_perf *p = perf_of(s);
-	uint64_t lost = 0;
+	uint64_t lost;
 
 	pmu__smpl_perf_drain(s);
-	for (size_t k = 0; k < p->nrings; k++)
-		lost += p->rings[k].lost;
+	lost = kernel_lost(s, p);
 	st->samples = p->dec.samples;
 	st->lost = p->dec.lost + lost;
 	st->full = p->dec.fills;
