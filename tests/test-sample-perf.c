@@ -193,6 +193,8 @@ struct smp {
 	int read_ev[4];
 	size_t nchain;
 	uint64_t chain[8];
+	size_t nraw;                /* IBS: caps then registers */
+	uint64_t raw[8];
 	uint64_t abi, regs[20];
 };
 
@@ -230,6 +232,12 @@ static void kernel_sample(struct fk *k, const struct smp *s)
 		w[n++] = s->nchain;
 		for (size_t j = 0; j < s->nchain; j++)
 			w[n++] = s->chain[j];
+	}
+	if (st & PERF_SAMPLE_RAW) {
+		/* u32 size, then the data: u32 caps, u64 registers */
+		w[n++] = (4 + 8 * s->nraw) | (uint64_t)0xcafe << 32;
+		for (size_t j = 0; j < s->nraw; j++)
+			w[n++] = s->raw[j];
 	}
 	if (st & PERF_SAMPLE_REGS_USER) {
 		w[n++] = s->abi;
@@ -538,6 +546,62 @@ static void test_full(void **state)
 	pmu_session_free(s);
 }
 
+/* IBS where the kernel has an ibs_op PMU (not this machine: a fake
+ * one): the unit's registers come as raw data, the entry's values are
+ * the data registers after the control, as perfmon2's ibs format has
+ * them (IbsOpRip, IbsOpData 1-3, IbsDcLinAd, IbsDcPhysAd). */
+static void test_ibs(void **state)
+{
+	struct fk k = { 0 };
+	struct pmu__perf_sys sys = fk_sys(&k);
+	struct pmu_error err = { .size = sizeof(err) };
+	struct pmu_sampling_opts o = { .sz = sizeof(o), .format = "ibs" };
+	struct perf_event_attr a = { .type = 11, .size = sizeof(a),
+				     .sample_period = 4096 };
+	struct pmu_session *s = pmu__session_new_on(
+		pmu__perf_driver_new(&sys), true, &err);
+	struct smp x = { .ev = 0, .ip = 0x402000, .pid = 8, .tid = 8,
+			 .nraw = 8, .raw = { 0x20100, 0x402000, 1, 2, 3,
+					     0x1234, 0x5678, 0 } };
+	const struct pmu_sample_hdr *h;
+	const struct pmu_sample_entry *e;
+	size_t idx[2];
+
+	(void)state;
+	assert_non_null(s);
+	assert_int_equal(pmu__session_add_attr(s, "ibs_op:maxcnt=4096", &a,
+					       true), 0);
+	s->ev[0].flags |= PMU__EV_IBS;
+	s->ev[0].ncodes = 4;
+	s->ev[0].codes[0] = 0x20100;    /* IbsOpCtl: MaxCnt 0x100, En */
+	s->ev[0].codes[1] = 5;
+	s->ev[0].codes[2] = 7;
+	s->ev[0].codes[3] = 7;
+	if (pmu_session_sample(s, &o, &err) || pmu_session_open(s, NULL, &err))
+		fail_msg("%s", err.message);
+	assert_true(k.attr[0].sample_type & PERF_SAMPLE_RAW);
+	assert_int_equal(k.attr[0].sample_period, 4096);
+	kernel_sample(&k, &x);
+	x.raw[1] = 0x403000;
+	x.nraw = 7;              /* no branch target register */
+	kernel_sample(&k, &x);
+	x.nraw = 3;              /* too few registers: not an entry */
+	kernel_sample(&k, &x);
+	assert_int_equal(pmu_session_sample_poll(s, 0), 2);
+	h = buffer(s);
+	assert_int_equal(h->hdr_min_buf_space, 40 + 6 * 8);
+	e = at(h, HDR);
+	assert_int_equal(word(e, 0), 0x402000);
+	assert_int_equal(word(e, 1), 1);
+	assert_int_equal(word(e, 3), 3);
+	assert_int_equal(word(e, 5), 0x5678);
+	e = at(h, HDR + 88);
+	assert_int_equal(word(e, 0), 0x403000);
+	assert_int_equal(word(e, 4), 0x1234);
+	assert_int_equal(pmu_session_sample_values(s, 0, idx, 2), 0);
+	pmu_session_free(s);
+}
+
 static void test_errors(void **state)
 {
 	const struct {
@@ -557,11 +621,12 @@ static void test_errors(void **state)
 			      .period = 1ull << 63 }, "period" },
 	};
 
+	struct pmu_error err = { .size = sizeof(err) };
+	struct pmu_session *s;
+
 	(void)state;
 	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
-		struct pmu_error err = { .size = sizeof(err) };
-		struct pmu_session *s = pmu_session_new(NULL);
-
+		s = pmu_session_new(NULL);
 		print_message("row at line %d\n", rows[r].line);
 		assert_non_null(s);
 		assert_true(pmu_session_sample(s, &rows[r].o, &err) < 0);
@@ -570,6 +635,19 @@ static void test_errors(void **state)
 				 rows[r].says);
 		pmu_session_free(s);
 	}
+	/* event sets sample on a simulated PMU only */
+	s = pmu_session_new(NULL);
+	assert_int_equal(pmu_session_add(s, "task-clock", &err), 0);
+	assert_true(pmu_session_add_set(s, &err) == 1);
+	assert_int_equal(pmu_session_add(s, "page-faults", &err), 0);
+	assert_int_equal(pmu_session_sample(s, NULL, &err), 0);
+	assert_int_equal(pmu_session_open(s, NULL, &err), -EOPNOTSUPP);
+	assert_non_null(strstr(err.message, "simulated PMU"));
+	/* and nothing of sampling answers before open */
+	assert_int_equal(pmu_session_fd(s), -EINVAL);
+	assert_int_equal(pmu_session_restart(s), -EINVAL);
+	assert_null(pmu_session_buffer(s, NULL));
+	pmu_session_free(s);
 }
 
 /* ---- this machine's kernel ---- */
@@ -943,6 +1021,7 @@ int main(void)
 		cmocka_unit_test(test_entries),
 		cmocka_unit_test(test_extras),
 		cmocka_unit_test(test_full),
+		cmocka_unit_test(test_ibs),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_kernel_faults),
 		cmocka_unit_test(test_kernel_lost),

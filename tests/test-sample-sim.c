@@ -84,6 +84,12 @@ static const struct pmu_sample_hdr *hdr_of(struct pmu_session *s)
 	return h;
 }
 
+static const struct pmu_sample_entry *at_off(const struct pmu_sample_hdr *h,
+					     size_t off)
+{
+	return (const void *)((const char *)h + off);
+}
+
 /* Entry k of a buffer whose entries carry `nvals` values. */
 static const struct pmu_sample_entry *entry(const struct pmu_sample_hdr *h,
 					    size_t k, size_t nvals)
@@ -374,6 +380,151 @@ static void test_pebs(void **state)
 	}
 }
 
+/* AMD IBS through a session (fam10h): an IBS set-up samples on its
+ * control PMD, every tag of the unit an entry whose values are the data
+ * registers, filled from the stream's snapshot.  Fetch counts fetches
+ * (a tag every MaxCnt << 4 = 256 of them), op without cnt_ctl cycles. */
+static void test_ibs(void **state)
+{
+	const struct {
+		int line;
+		const char *ev, *stream;
+		unsigned pmd, nvals, count;
+		uint64_t vals[6];
+	} rows[] = {
+		{ __LINE__, "ibs_fetch:maxcnt=0x100",
+		  "snapshot ip=0x401000 fetch_phys=0x7f000\nfetch 1000\n",
+		  4, 2, 3, { 0x401000, 0x7f000 } },
+		{ __LINE__, "fam10h::ibs_op:maxcnt=0x200",
+		  "snapshot ip=0x402000 op_data1=5 op_data2=6 op_data3=7 "
+		  "data=0x1234 phys=0x5678\ncycles 1100\n",
+		  7, 6, 2, { 0x402000, 5, 6, 7, 0x1234, 0x5678 } },
+	};
+
+	(void)state;
+	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
+		struct pmu_session *s = sim_session("fam10h", rows[r].ev);
+		struct pmu_sampling_opts o = { .sz = sizeof(o),
+					       .format = "ibs" };
+		const struct pmu_sample_hdr *h;
+		size_t idx[2];
+
+		print_message("row at line %d\n", rows[r].line);
+		sample_open(s, &o);
+		feed(s, rows[r].stream);
+		h = hdr_of(s);
+		assert_int_equal(h->hdr_count, rows[r].count);
+		assert_int_equal(pmu_session_sample_values(s, 0, idx, 2), 0);
+		for (size_t k = 0; k < rows[r].count; k++) {
+			const struct pmu_sample_entry *e =
+				entry(h, k, rows[r].nvals);
+
+			assert_int_equal(e->ovfl_pmd, rows[r].pmd);
+			assert_int_equal(pmu_session_sample_event(s, e), 0);
+			for (size_t j = 0; j < rows[r].nvals; j++)
+				assert_int_equal(value(e, j), rows[r].vals[j]);
+		}
+		pmu_session_free(s);
+	}
+}
+
+/* Event sets switched by time: each set's leaders sample while the set
+ * counts, entries name their set.  P6, 1000-cycle turns, an instruction
+ * then a cycle at a time: set 0 counts instructions [0,1000), set 1
+ * [1000,2000), ...; each leader every 100 of its own. */
+static void test_sets(void **state)
+{
+	struct pmu_error err = { .size = sizeof(err) };
+	struct pmu_session *s = sim_session("p6", "INST_RETIRED");
+	struct pmu_switch_opts sw = { .sz = sizeof(sw),
+				      .kind = PMU_SWITCH_TIME,
+				      .timeout_ns = 1000 };
+	struct pmu_sampling_opts o = { .sz = sizeof(o), .period = 100 };
+	const struct pmu_sample_hdr *h;
+	size_t off = HDR, idx[2];
+
+	(void)state;
+	assert_true(pmu_session_add_set(s, &err) == 1);
+	assert_int_equal(pmu_session_add(s, "{INST_RETIRED,CPU_CLK_UNHALTED}",
+					 &err), 0);
+	assert_int_equal(pmu_session_set_switch(s, -1, &sw, &err), 0);
+	sample_open(s, &o);
+	feed_insns(s, 0x1000, 4000);
+	h = hdr_of(s);
+	assert_int_equal(h->hdr_count, 40);
+	for (uint64_t k = 0; k < 40; k++) {
+		const struct pmu_sample_entry *e = at_off(h, off);
+		ssize_t ev = pmu_session_sample_event(s, e);
+		uint64_t turn = k / 10, set = turn % 2;
+		ssize_t nv;
+
+		assert_int_equal(e->set, set);
+		assert_int_equal(ev, set ? 1 : 0);
+		nv = pmu_session_sample_values(s, (size_t)ev, idx, 2);
+		assert_int_equal(nv, set);
+		/* the set's cycles counter: its own turns only */
+		if (set)
+			assert_int_equal(value(e, 0),
+					 turn / 2 * 1000 + (k % 10 + 1) * 100 - 1);
+		off += 40 + 8 * (size_t)nv;
+	}
+	assert_int_equal(off, h->hdr_cur_offs);
+	pmu_session_free(s);
+
+	/* overflow switching would reset the counters samples come from */
+	s = sim_session("p6", "INST_RETIRED");
+	sw = (struct pmu_switch_opts){ .sz = sizeof(sw),
+				       .kind = PMU_SWITCH_OVERFLOW,
+				       .event = "INST_RETIRED", .period = 10,
+				       .count = 1 };
+	assert_true(pmu_session_add_set(s, &err) == 1);
+	assert_int_equal(pmu_session_add(s, "CPU_CLK_UNHALTED", &err), 0);
+	assert_int_equal(pmu_session_set_switch(s, -1, &sw, &err), 0);
+	assert_int_equal(pmu_session_sample(s, &o, &err), 0);
+	assert_int_equal(pmu_session_open(s, NULL, &err), -EOPNOTSUPP);
+	assert_non_null(strstr(err.message, "by time only"));
+	pmu_session_free(s);
+}
+
+/* IBS set-ups in event lists: what is wrong is named. */
+static void test_ibs_parse(void **state)
+{
+	const struct {
+		int line;
+		const char *model, *ev, *token, *says;
+	} rows[] = {
+		{ __LINE__, "fam10h", "ibs_op", "ibs_op", "needs maxcnt" },
+		{ __LINE__, "fam10h", "ibs_op:maxcnt=0x101", "ibs_op:maxcnt=0x101",
+		  "multiple of 16" },
+		{ __LINE__, "fam10h", "ibs_op:maxcnt=0x1000000",
+		  "ibs_op:maxcnt=0x1000000", "out of range" },
+		{ __LINE__, "fam10h", "ibs_fetch:maxcnt=16:cnt_ctl",
+		  "ibs_fetch:maxcnt=16:cnt_ctl", "no setting 'cnt_ctl'" },
+		{ __LINE__, "fam10h", "ibs_op:maxcnt=zz", "ibs_op:maxcnt=zz",
+		  "takes a number" },
+		{ __LINE__, "p6", "ibs_fetch:maxcnt=16", "ibs_fetch:maxcnt=16",
+		  "no instruction-based sampling" },
+	};
+
+	(void)state;
+	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
+		struct pmu_error err = { .size = sizeof(err) };
+		struct pmu_session_opts so = { .sz = sizeof(so),
+					       .driver = "sim",
+					       .model = rows[r].model };
+		struct pmu_session *s = pmu_session_new_opts(&so, &err);
+
+		print_message("row at line %d\n", rows[r].line);
+		assert_non_null(s);
+		assert_true(pmu_session_add(s, rows[r].ev, &err) < 0);
+		assert_string_equal(err.token, rows[r].token);
+		if (!strstr(err.message, rows[r].says))
+			fail_msg("'%s' does not say '%s'", err.message,
+				 rows[r].says);
+		pmu_session_free(s);
+	}
+}
+
 static void test_errors(void **state)
 {
 	const struct {
@@ -407,6 +558,14 @@ static void test_errors(void **state)
 		{ __LINE__, "p6", "INST_RETIRED",
 		  { .sz = sizeof(struct pmu_sampling_opts), .buf_size = 100 },
 		  0, -EINVAL, "buf_size" },
+		{ __LINE__, "fam10h", "{ibs_fetch:maxcnt=16,RETIRED_INSTRUCTIONS}",
+		  { .sz = sizeof(struct pmu_sampling_opts), .format = "ibs" },
+		  0, -EINVAL, "alone" },
+		{ __LINE__, "p4", "netburst::front_end_event:NBOGUS,"
+		  "netburst::execution_event:NBOGUS0",
+		  { .sz = sizeof(struct pmu_sampling_opts),
+		    .format = "pebs64_p4" },
+		  0, -EINVAL, "one group" },
 		{ __LINE__, "p4", "netburst::instr_retired:NBOGUSNTAG",
 		  { .sz = sizeof(struct pmu_sampling_opts),
 		    .format = "pebs32_p4" },
@@ -441,6 +600,9 @@ int main(void)
 		cmocka_unit_test(test_random),
 		cmocka_unit_test(test_sigio),
 		cmocka_unit_test(test_pebs),
+		cmocka_unit_test(test_ibs),
+		cmocka_unit_test(test_ibs_parse),
+		cmocka_unit_test(test_sets),
 		cmocka_unit_test(test_errors),
 	};
 

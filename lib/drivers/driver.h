@@ -55,6 +55,12 @@
 				       keep (op lost), which a ring's LOST
 				       record announces only once it has
 				       room again (Linux 6.0) */
+#define PMU__EV_IBS           0x200u /* an AMD IBS set-up: codes[0] its
+				       IbsFetchCtl/IbsOpCtl value, [1] its
+				       perfmon2 PMC, [2] its control PMD,
+				       [3] the PMDs from it (control, then
+				       the data it samples); attr the perf
+				       form (PMU ibs_fetch / ibs_op) */
 #define PMU__EV_ONE_UNIT      0x80u /* opened on the first CPU or thread
 				       of the target only (a wall clock
 				       for a CPU target); a group of one */

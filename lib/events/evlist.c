@@ -18,6 +18,7 @@
 
 #include "events/evlist.h"
 #include "events/evparse.h"
+#include "events/ibs.h"
 #include "util/error.h"
 
 #define MODS_HELP "u k h G H p pp ppp P S D I e"
@@ -720,9 +721,23 @@ static int set_name(struct evbuild *b, const char *gmods)
 	return 0;
 }
 
+/* An IBS set-up (events/ibs.h): -ENOENT when the token is none. */
+static int parse_ibs(struct parser *p, struct evbuild *b)
+{
+	struct pmu_error e = { .size = sizeof(e) };
+	int r = pmu__ibs_parse(b->text, p->ctx ? p->ctx->default_model : NULL,
+			       sysfs_root(p), &b->d, &e);
+
+	if (r == -ENOENT || r == 0)
+		return r;
+	return fail(p, r, e.kind, b->text, strlen(b->text), b->off, "%s",
+		    e.message);
+}
+
 static int build_event(struct parser *p, struct evbuild *b)
 {
 	const char *t = b->text, *dcolon = strstr(t, "::");
+	int r;
 
 	for (const char *c = t; *c; c++)
 		if (isspace((unsigned char)*c))
@@ -731,6 +746,9 @@ static int build_event(struct parser *p, struct evbuild *b)
 				    "inside event '%s'", b->off + (size_t)(c - t), t);
 	if (strchr(t, '/'))
 		return parse_pmu_event(p, b);
+	r = parse_ibs(p, b);
+	if (r != -ENOENT)
+		return r;
 	if (dcolon)
 		return parse_catalog(p, b, dcolon);
 	return parse_named(p, b);

@@ -75,11 +75,12 @@ static int check_driver(const struct pmu_session *s,
 					  "the perf driver's samples");
 		return 0;
 	}
-	if (strcmp(m->format, "default"))
+	if (strcmp(m->format, "default") && strcmp(m->format, "ibs"))
 		return pmu__error(err, -EOPNOTSUPP, PMU_ERR_NOT_SUPPORTED,
 				  m->format, -1, "the perf driver samples into "
-				  "the default format only; '%s' needs a "
-				  "simulated PMU (driver sim)", m->format);
+				  "the default and ibs formats; '%s' needs a "
+				  "simulated PMU (driver sim, a Pentium 4 "
+				  "model)", m->format);
 	if (m->long_period || m->random_mask || m->cnt_reset || m->intr_thres)
 		return pmu__error(err, -EINVAL, PMU_ERR_BAD_VALUE,
 				  m->long_period ? "long_period" :

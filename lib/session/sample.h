@@ -124,6 +124,8 @@ struct pmu__smpl_ev {
 	uint32_t nmemb;           /* events in its group */
 	uint32_t read_w;          /* words per member in READ: value, id,
 				     lost (PERF_FORMAT_LOST) */
+	uint32_t raw_vals;        /* IBS: data registers its RAW carries
+				     after the control (the values) */
 	uint16_t set;
 	bool samples;             /* a leader: its samples are entries */
 };

@@ -3,7 +3,8 @@
  * The kernel's PERF_RECORD_SAMPLE records as perfmon2 default-format
  * entries (seed-semantics 2.2 and 2.6).  The records carry
  * IDENTIFIER, IP, TID, TIME, [ADDR], CPU, [PERIOD], [READ of the group],
- * [CALLCHAIN], [REGS_USER], in the kernel's order; the identifier says
+ * [CALLCHAIN], [RAW: an IBS unit's registers], [REGS_USER], in the
+ * kernel's order; the identifier says
  * which event sampled, hence where the rest lies.  The buffer follows
  * the default format's rules exactly: an entry is written only if the
  * largest entry fits, the buffer is full once the largest no longer
@@ -42,9 +43,12 @@ size_t pmu__smpl_dec_max_entry(const struct pmu__smpl_dec *d)
 {
 	uint32_t vals = 0;
 
-	for (size_t i = 0; i < d->nev; i++)
-		if (d->ev[i].samples && d->ev[i].nmemb - 1 > vals)
-			vals = d->ev[i].nmemb - 1;
+	for (size_t i = 0; i < d->nev; i++) {
+		uint32_t v = d->ev[i].raw_vals + d->ev[i].nmemb - 1;
+
+		if (d->ev[i].samples && v > vals)
+			vals = v;
+	}
 	return sizeof(struct pmu_sample_entry) + 8u * vals +
 	       extras_max(d->flags);
 }
@@ -84,6 +88,8 @@ struct fields {
 	uint32_t pid, tid, cpu;
 	const uint64_t *read;     /* the group read: nr, ena, run, {v, id} */
 	const uint64_t *chain;    /* nr, ips */
+	const uint64_t *raw;      /* size | caps << 32, then u64 registers */
+	size_t nraw;              /* registers */
 	const uint64_t *regs;     /* abi, regs */
 };
 
@@ -135,6 +141,19 @@ static int parse(const struct pmu__smpl_ev *e, const uint64_t *r,
 		if (!(f->chain = take(r, words, &at, 1)) ||
 		    !take(r, words, &at, f->chain[0]))
 			return -1;
+	}
+	f->raw = NULL;
+	f->nraw = 0;
+	if (st & PERF_SAMPLE_RAW) {
+		uint32_t size;
+
+		if (!(f->raw = take(r, words, &at, 1)))
+			return -1;
+		/* u32 size, size bytes, padded to 8 */
+		size = (uint32_t)f->raw[0];
+		if (size < 4 || !take(r, words, &at, (size + 4 + 7) / 8 - 1))
+			return -1;
+		f->nraw = (size - 4) / 8;
 	}
 	f->regs = NULL;
 	if (st & PERF_SAMPLE_REGS_USER) {
@@ -255,8 +274,15 @@ static int sample(struct pmu__smpl_dec *d, const uint64_t *r, size_t words)
 
 	if (ev < 0 || !(e = &d->ev[ev])->samples || parse(e, r, words, &f))
 		goto bad;
+	if (e->raw_vals) {
+		/* IBS: the data registers after the control register */
+		if (!f.raw || f.nraw < 1 + e->raw_vals || e->raw_vals > 32)
+			goto bad;
+		memcpy(vals, f.raw + 1 + 1, 8u * e->raw_vals);
+		n = e->raw_vals;
+	}
 	if (e->nmemb > 1) {
-		if (!f.read || e->nmemb - 1 > 64 ||
+		if (!f.read || e->nmemb - 1 > 64 || n ||
 		    put_values(d, e, f.read, vals))
 			goto bad;
 		n = e->nmemb - 1;

@@ -116,6 +116,9 @@ static void set_leader(const struct pmu_session *s, size_t i,
 			a->sample_period = m->period;
 	}
 	a->sample_type = sample_type(m, group_size(s, i), a->freq);
+	/* an IBS unit's registers come as the kernel's raw data */
+	if (s->ev[i].flags & PMU__EV_IBS)
+		a->sample_type |= PERF_SAMPLE_RAW;
 	if (m->extra & PMU_SAMPLE_CALLCHAIN)
 		a->sample_max_stack = PMU_SAMPLE_MAX_STACK - CHAIN_MARKERS;
 	if (m->extra & PMU_SAMPLE_REGS)
@@ -144,6 +147,13 @@ int pmu__smpl_perf_prepare(struct pmu_session *s, struct pmu__target *t,
 	}
 	p->buf_fd = p->msg[0] = p->msg[1] = -1;
 	s->smpl->perf = p;
+	for (size_t i = 0; i < s->n; i++)
+		if ((s->ev[i].flags & PMU__EV_IBS) && group_size(s, i) > 1)
+			return pmu__error(err, -EINVAL, PMU_ERR_USAGE,
+					  s->ev[i].name, -1, "'%s' samples "
+					  "alone: an IBS set-up's values are its "
+					  "unit's data registers, not a group's "
+					  "counts", s->ev[i].name);
 	memcpy(p->dev, s->ev, s->n * sizeof(*p->dev));
 	for (size_t i = 0; i < s->n; i++) {
 		struct perf_event_attr *a = &p->dev[i].attr;
@@ -234,6 +244,9 @@ static int describe_events(struct pmu_session *s, struct pmu__smpl_perf *p)
 			.first = first,
 			.nmemb = (uint32_t)group_size(s, first),
 			.read_w = 3,
+			.raw_vals = (s->ev[i].flags & PMU__EV_IBS) &&
+				    s->ev[i].ncodes >= 4 && s->ev[i].codes[3]
+				    ? (uint32_t)s->ev[i].codes[3] - 1 : 0,
 			.samples = s->ev[i].leader && !s->st[i].err,
 		};
 	}
@@ -423,7 +436,7 @@ ssize_t pmu__smpl_perf_values(const struct pmu_session *s, size_t ev,
 			      size_t *idx, size_t max)
 {
 	const struct pmu__smpl_perf *p = perf_of(s);
-	size_t n = p->ev[ev].nmemb - 1;
+	size_t n = p->ev[ev].raw_vals ? 0 : p->ev[ev].nmemb - 1;
 
 	if (!p->ev[ev].samples)
 		return -EINVAL;

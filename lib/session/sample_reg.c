@@ -161,14 +161,49 @@ static int pebs_place(struct pmu_session *s, size_t first, size_t end,
 	return 0;
 }
 
+static bool is_ibs_ev(const struct pmu__ev *e)
+{
+	return (e->flags & PMU__EV_IBS) && e->ncodes >= 4;
+}
+
+/* IBS set-ups: on their control PMD (which interrupts), groups of one
+ * (their values are the IBS data registers), one per unit. */
+static int ibs_place(struct pmu_session *s, size_t first, size_t end,
+		     struct pmu__ev_state *st, int *pmd,
+		     struct pmu_error *err)
+{
+	uint64_t seen = 0;
+
+	for (size_t i = first; i < end; i++) {
+		const struct pmu__ev *e = &s->ev[i];
+
+		if (!is_ibs_ev(e))
+			continue;
+		if (!e->leader || (i + 1 < end && !s->ev[i + 1].leader))
+			return pmu__error(err, -EINVAL, PMU_ERR_USAGE, e->name,
+					  -1, "'%s' samples alone: an IBS "
+					  "set-up's values are its unit's data "
+					  "registers, not a group's counts",
+					  e->name);
+		if (seen >> e->codes[1] & 1)
+			return pmu__error(err, -EINVAL, PMU_ERR_CONFLICT,
+					  e->name, -1, "'%s': one IBS %s unit, "
+					  "one set-up per event set", e->name,
+					  e->codes[1] == 4 ? "fetch" : "op");
+		seen |= UINT64_C(1) << e->codes[1];
+		st[i - first] = (struct pmu__ev_state){ 0 };
+		pmd[i - first] = (int)e->codes[2];
+	}
+	return 0;
+}
+
 int pmu__smpl_reg_place(struct pmu_session *s, size_t first, size_t end,
 			struct pmu__place *pl, struct pmu__ev_state *st,
 			int *pmd, struct pmu_error *err)
 {
-	(void)pmd;
 	if (is_pebs(s->smpl))
 		return pebs_place(s, first, end, pl, st, err);
-	return 0;
+	return ibs_place(s, first, end, st, pmd, err);
 }
 
 /* ---- registers ---- */
@@ -179,10 +214,13 @@ void pmu__smpl_reg_pmcs(struct pmu_session *s, size_t first, size_t end,
 	const struct pmu_hwmodel *m = model_of(s);
 	int cccr, en;
 
-	(void)first;
-	(void)end;
 	(void)pmd;
-	if (!m || !is_pebs(s->smpl))
+	if (!m)
+		return;
+	for (size_t i = first; i < end; i++)
+		if (is_ibs_ev(&s->ev[i]) && s->ev[i].codes[1] < m->nr_pmcs)
+			pmcs[s->ev[i].codes[1]] = s->ev[i].codes[0];
+	if (!is_pebs(s->smpl))
 		return;
 	cccr = reg_by_addr(m->pmcs, m->nr_pmcs,
 			   m->ctl_addr[PMU_P4_PEBS_HW_CTR]);
@@ -205,6 +243,17 @@ void pmu__smpl_reg_pmd(struct pmu_session *s, size_t i, const int *pmd,
 
 	if (!s->ev[i].leader)
 		return;
+	if (is_ibs_ev(&s->ev[i])) {
+		/* every interrupt of the unit is an overflow; the reset
+		 * re-arms it; its data registers are the values */
+		pd->reg_flags |= PFM_REGFL_OVFL_NOTIFY;
+		for (uint64_t j = 1; j < s->ev[i].codes[3]; j++) {
+			uint64_t d = s->ev[i].codes[2] + j;
+
+			pd->reg_smpl_pmds[d / 64] |= UINT64_C(1) << (d % 64);
+		}
+		return;
+	}
 	pd->reg_value = pd->reg_short_reset = 0 - period;
 	/* a period= term of the event's own is both its periods */
 	pd->reg_long_reset = 0 - (own ? period : m->long_period);
@@ -273,7 +322,8 @@ ssize_t pmu__smpl_reg_values(const struct pmu_session *s, size_t ev,
 
 	if (!s->ev[ev].leader || pmu__sets_reg_pmd(s, ev) < 0)
 		return -EINVAL;
-	if (is_pebs(s->smpl) || !strcmp(s->smpl->format, "ibs"))
+	/* PEBS records hold registers, IBS entries its data registers */
+	if (is_pebs(s->smpl) || is_ibs_ev(&s->ev[ev]))
 		return 0;
 	for (;;) {
 		ssize_t best = -1;

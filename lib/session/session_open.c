@@ -67,6 +67,13 @@ static void mark_no_perf(struct pmu_session *s)
 		if (!(e->flags & PMU__EV_NO_PERF))
 			continue;
 		s->st[i].err = -EOPNOTSUPP;
+		if (e->flags & PMU__EV_IBS) {
+			snprintf(s->st[i].reason, sizeof(s->st[i].reason),
+				 "this kernel has no AMD IBS PMU (ibs_fetch, "
+				 "ibs_op); a simulated fam10h samples it "
+				 "(driver sim, model fam10h)");
+			continue;
+		}
 		snprintf(s->st[i].reason, sizeof(s->st[i].reason),
 			 "%s events have no perf_event encoding; a simulated "
 			 "PMU counts them (driver sim, model %s)", e->model,

@@ -188,6 +188,7 @@ static int prepare_set(struct pmu_session *s, struct pmu__sets_reg *r,
 	const struct pmu__ev *dsg = NULL;
 	struct pmu__place *pl;
 	struct pmu__ev_state *st;
+	int *own = NULL;        /* a PMD of the format's (IBS), or -1 */
 	int ret;
 
 	r->dsg[k] = REG_NONE;
@@ -200,19 +201,23 @@ static int prepare_set(struct pmu_session *s, struct pmu__sets_reg *r,
 	n = end - first + (dsg != NULL);
 	pl = calloc(n, sizeof(*pl));
 	st = calloc(n, sizeof(*st));
-	ret = pl && st ? 0 : -ENOMEM;
+	own = malloc(n * sizeof(*own));
+	ret = pl && st && own ? 0 : -ENOMEM;
+	for (i = 0; !ret && i < n; i++)
+		own[i] = REG_NONE;
 	if (!ret) {
 		memcpy(st, &s->st[first], (end - first) * sizeof(*st));
 		ret = place_set(s, first, end, dsg, pl, st, err);
 	}
 	if (!ret && s->smpl)
-		ret = pmu__smpl_reg_place(s, first, end, pl, st, NULL, err);
+		ret = pmu__smpl_reg_place(s, first, end, pl, st, own, err);
 	if (!ret)
 		ret = m->arch == PMU_ARCH_ARM
 		      ? (xscale_pmcs(m, pl, n, r->pmcs[k]), 0)
 		      : perfctr_pmcs(m, pl, n, r->pmcs[k], err);
 	for (i = 0; !ret && i < n; i++) {
-		int pmd = st[i].err || st[i].idle ? REG_NONE
+		int pmd = own[i] >= 0 ? own[i]
+			  : st[i].err || st[i].idle ? REG_NONE
 			  : pmd_of_counter(m, pl[i].counter);
 
 		if (i < end - first) {
@@ -232,6 +237,7 @@ static int prepare_set(struct pmu_session *s, struct pmu__sets_reg *r,
 				 "overflows of %s, which the simulated %s "
 				 "cannot count beside the set's events", k,
 				 pol->ev.name, m->name);
+	free(own);
 	free(pl);
 	free(st);
 	return ret;
