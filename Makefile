@@ -48,6 +48,7 @@ EXAMPLES    := $(EX_SRCS:examples/%.c=$(BUILD)/examples/%)
 FUZZ_REPLAY := $(FUZZ_SRCS:tests/fuzz/fuzz-%.c=$(BUILD)/fuzz/replay-%)
 TEST_HELPERS := $(BUILD)/tests/libinject.so $(BUILD)/tests/spin $(BUILD)/tests/evdump
 TEST_HELPERS += $(BUILD)/tests/workload $(BUILD)/tests/libpmuwork.so $(BUILD)/tests/jit
+TEST_HELPERS += $(BUILD)/tests/touch
 ABI_TEST    := $(BUILD)/tests/test-abi-old
 
 STATIC_LIB  := $(BUILD)/libpmu.a
@@ -167,6 +168,11 @@ $(BUILD)/tests/workload: tests/workload/workload.c tests/workload/work.h $(BUILD
 $(BUILD)/tests/jit: tests/workload/jit.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WORK_CFLAGS) -o $@ $<
+
+# The sampling tests' workload: fixed addresses (no PIE), never sanitized.
+$(BUILD)/tests/touch: tests/workload/touch.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -fno-pie -no-pie -o $@ $<
 
 $(BUILD)/fuzz/replay-%: tests/fuzz/fuzz-%.c tests/fuzz/replay.c $(STATIC_LIB)
 	@mkdir -p $(dir $@)

@@ -11,7 +11,7 @@ runs=${RUNS:-200}
 iterations=${ITERATIONS:-200000}
 
 for f in pmu bench/exec-cost bench/group-cost bench/bench-sim bench/bench-encode \
-	bench/sets-cost bench/bench-perfmon; do
+	bench/sets-cost bench/bench-perfmon bench/bench-sample; do
 	if [ ! -x "$build/$f" ]; then
 		echo "run.sh: $build/$f missing; run 'make bench' first" >&2
 		exit 1
@@ -58,6 +58,7 @@ events=task-clock,page-faults
 "$build/bench/bench-encode"
 "$build/bench/sets-cost" -P "$pmu"
 "$build/bench/bench-perfmon"
+"$build/bench/bench-sample"
 
 # The emulator (when it was built): the slowdown of an emulated run over
 # the native one against cachegrind's (with its cache simulation) and

@@ -50,6 +50,17 @@
 				       readable, notify_consume counts them;
 				       a group of one where the target is
 				       inherited per task */
+#define PMU__EV_LOST          0x100u /* its group reads PERF_FORMAT_LOST:
+				       the samples the kernel could not
+				       keep (op lost), which a ring's LOST
+				       record announces only once it has
+				       room again (Linux 6.0) */
+#define PMU__EV_IBS           0x200u /* an AMD IBS set-up: codes[0] its
+				       IbsFetchCtl/IbsOpCtl value, [1] its
+				       perfmon2 PMC, [2] its control PMD,
+				       [3] the PMDs from it (control, then
+				       the data it samples); attr the perf
+				       form (PMU ibs_fetch / ibs_op) */
 #define PMU__EV_ONE_UNIT      0x80u /* opened on the first CPU or thread
 				       of the target only (a wall clock
 				       for a CPU target); a group of one */
@@ -304,6 +315,9 @@ struct pmu__driver_ops {
 	 * open), as samples carry them in PERF_SAMPLE_ID/IDENTIFIER. */
 	int (*event_ids)(struct pmu__drv *d, size_t i, uint64_t *ids,
 			 size_t max, size_t *n);
+	/* (perf) Samples of PMU__EV_LOST event i the kernel could not
+	 * keep, summed over CPUs and threads: one read per unit. */
+	int (*lost)(struct pmu__drv *d, size_t i, uint64_t *n);
 };
 
 struct pmu__drv {

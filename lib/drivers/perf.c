@@ -22,7 +22,8 @@ void pmu__perf_prep_attr(const struct pmu__perf *p, const struct perf_group *g,
 
 	*a = p->attr[i];
 	a->size = sizeof(*a);
-	a->read_format = READ_FORMAT | (g->per_event ? 0 : PERF_FORMAT_GROUP);
+	a->read_format = READ_FORMAT | (g->per_event ? 0 : PERF_FORMAT_GROUP) |
+			 (g->lost ? PERF_FORMAT_LOST : 0);
 	if (e->flags & PMU__EV_SAMPLE_READ)
 		a->sample_type |= PERF_SAMPLE_READ;
 	a->disabled = e->leader;
@@ -285,6 +286,7 @@ static int build_groups(struct pmu__perf *p)
 		if (i == 0 || p->ev[i].group != p->ev[i - 1].group)
 			p->grp[p->ngrp++].first = i;
 		p->grp[p->ngrp - 1].nev++;
+		p->grp[p->ngrp - 1].lost |= (p->ev[i].flags & PMU__EV_LOST) != 0;
 		p->attr[i] = p->ev[i].attr;
 	}
 	return 0;
@@ -479,7 +481,8 @@ static int open_all(struct pmu__perf *p, const struct pmu__target *t,
 		map_pages(p);
 	collect_leaders(p);
 	p->direct = p->nunits == 1 && p->ngrp == 1 && p->grp[0].open &&
-		    !p->grp[0].per_event && !p->grp[0].mmap && p->fd[0] >= 0;
+		    !p->grp[0].per_event && !p->grp[0].mmap && !p->grp[0].lost &&
+		    p->fd[0] >= 0;
 	return 0;
 }
 
@@ -648,6 +651,7 @@ static const struct pmu__driver_ops perf_ops = {
 	.set_period = pmu__perf_set_period,
 	.map_buffer = pmu__perf_map_buffer,
 	.event_ids = pmu__perf_event_ids,
+	.lost = pmu__perf_lost,
 };
 
 struct pmu__drv *pmu__perf_driver_new(const struct pmu__perf_sys *sys)

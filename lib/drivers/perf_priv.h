@@ -16,6 +16,7 @@ struct perf_group {
 	bool open;          /* false when not supported */
 	bool per_event;     /* no PERF_FORMAT_GROUP: one read per event */
 	bool mmap;          /* every event has an mmap page */
+	bool lost;          /* reads carry PERF_FORMAT_LOST (PMU__EV_LOST) */
 };
 
 /* A NOTIFY event's descriptors and overflow rings.  Where the kernel
@@ -75,6 +76,7 @@ int pmu__perf_map_buffer(struct pmu__drv *d, size_t pages,
 			 struct pmu_error *err);
 int pmu__perf_event_ids(struct pmu__drv *d, size_t i, uint64_t *ids,
 			size_t max, size_t *n);
+int pmu__perf_lost(struct pmu__drv *d, size_t i, uint64_t *n);
 void pmu__perf_unmap_rings(struct pmu__perf *p);
 
 /* Fill *err for a failure of event i that fails the whole open. */

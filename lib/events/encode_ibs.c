@@ -70,10 +70,13 @@ static int ibs_mod(struct ibs_req *r, const char *t, size_t n,
 	if (eq)
 		rc = mod_number(eq + 1, n - kl - 1, &v);
 	if (rc)
-		return pmu__encode_fail(out, err, PMU_ERR_BAD_VALUE, tok,
-					"'%s': %s", tok, rc == -ERANGE ?
-					"the value is out of range" :
-					"the value is not a number");
+		return rc == -ERANGE
+		       ? pmu__encode_fail(out, err, PMU_ERR_BAD_VALUE, tok,
+					  "'%s': the value is out of range",
+					  tok)
+		       : pmu__encode_fail(out, err, PMU_ERR_BAD_VALUE, tok,
+					  "'%s': %.*s takes a number", tok,
+					  (int)kl, t);
 	if (kl == 6 && !strncasecmp(t, "maxcnt", 6) && eq) {
 		if (r->maxcnt >= 0)
 			return pmu__encode_fail(out, err, PMU_ERR_REPEATED, tok,
@@ -89,7 +92,7 @@ static int ibs_mod(struct ibs_req *r, const char *t, size_t n,
 	}
 	if (kl != strlen(r->opt) || strncasecmp(t, r->opt, kl))
 		return pmu__encode_fail(out, err, PMU_ERR_BAD_MODIFIER, tok,
-					"IBS %s has no modifier '%s' (it takes "
+					"IBS %s has no setting '%s' (it takes "
 					"maxcnt=N and %s)", r->kind ==
 					PMU_IBS_FETCH ? "fetch" : "op", tok,
 					r->opt);

@@ -15,11 +15,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <pmu/event.h>
 
 #include "events/evlist.h"
 #include "events/evparse.h"
+#include "events/ibs.h"
 #include "util/error.h"
 
 #define MODS_HELP "u k h G H p pp ppp P S D I e"
@@ -760,9 +762,63 @@ static int set_name(struct evbuild *b)
 	return b->d.name ? 0 : -ENOMEM;
 }
 
+/* "ibs_fetch" or "ibs_op" (after any "model::"), up to its settings. */
+static bool is_ibs(const char *name)
+{
+	size_t n = strcspn(name, ":");
+
+	return (n == 9 && !strncasecmp(name, "ibs_fetch", 9)) ||
+	       (n == 6 && !strncasecmp(name, "ibs_op", 6));
+}
+
+/*
+ * An IBS set-up: -ENOENT when the token is none.  The encoder reads and
+ * checks it on its model (the prefix, else the parse's default, else
+ * this host's), so that its errors are classed as `pmu encode` classes
+ * them and the event carries its model and spec as any catalog event;
+ * events/ibs.h then makes it the event a session samples (PMU__EV_IBS:
+ * the control value, its perfmon2 PMC and PMDs, the perf form).  Errors
+ * name the whole set-up.
+ */
+static int parse_ibs(struct parser *p, struct evbuild *b)
+{
+	const char *t = b->text, *dc = strstr(t, "::"), *name = dc ? dc + 2 : t;
+	const char *dfl = p->ctx && p->ctx->default_model
+			  ? p->ctx->default_model : pmu_event_host_model();
+	struct pmu_error e = { .size = sizeof(e) };
+	char model[64], cat[sizeof(b->d.model)];
+	int r;
+
+	if (!is_ibs(name))
+		return -ENOENT;
+	if (dc && dc == t)
+		return fail_syntax(p, b->off, "missing PMU name before '::'");
+	snprintf(model, sizeof(model), "%.*s", dc ? (int)(dc - t) : -1,
+		 dc ? t : dfl ? dfl : "");
+	r = model[0] ? pmu__catalog_resolve(model, name, &b->d, &e) : -ENOENT;
+	if (r == -ENOENT)
+		return fail(p, -EINVAL, dc ? PMU_ERR_UNKNOWN_PMU
+					   : PMU_ERR_UNKNOWN_EVENT, t, strlen(t),
+			    b->off, dc ? "unknown PMU '%s' in '%s': model-"
+			    "specific event tables are not available for it"
+			    : "'%s' needs a catalog model with IBS, and this "
+			    "CPU has none: name one, as in fam10h::%s", dc ?
+			    model : t, t);
+	memcpy(cat, b->d.model, sizeof(cat));
+	if (!r)
+		r = pmu__ibs_parse(t, model, sysfs_root(p), &b->d, &e);
+	if (r)
+		return fail(p, r, e.kind, t, strlen(t), b->off, "%s",
+			    e.message);
+	/* the model that encoded it, as for any catalog event */
+	memcpy(b->d.model, cat, sizeof(cat));
+	return 0;
+}
+
 static int build_event(struct parser *p, struct evbuild *b)
 {
 	const char *t = b->text, *dcolon = strstr(t, "::");
+	int r;
 
 	for (const char *c = t; *c; c++)
 		if (isspace((unsigned char)*c))
@@ -771,6 +827,9 @@ static int build_event(struct parser *p, struct evbuild *b)
 				    "inside event '%s'", b->off + (size_t)(c - t), t);
 	if (strchr(t, '/'))
 		return parse_pmu_event(p, b);
+	r = parse_ibs(p, b);
+	if (r != -ENOENT)
+		return r;
 	if (dcolon)
 		return parse_catalog(p, b, dcolon);
 	return parse_named(p, b);

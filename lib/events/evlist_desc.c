@@ -74,7 +74,9 @@ static void catalog_fields(const struct pmu__ev *e, struct pmu_event_desc *d)
 	struct pmu_encoding enc = { .size = sizeof(enc) };
 
 	snprintf(d->pmu, sizeof(d->pmu), "%s", e->model);
-	d->ncodes = e->ncodes;
+	/* an IBS set-up's code is its control value, as the encoder gives
+	 * it; the PMC and PMDs after it are the session's */
+	d->ncodes = e->flags & PMU__EV_IBS ? 1 : e->ncodes;
 	memcpy(d->codes, e->codes, sizeof(d->codes[0]) * (size_t)e->ncodes);
 	if (e->spec && pmu_event_encode(e->spec, NULL, &enc, NULL) == 0) {
 		snprintf(d->event, sizeof(d->event), "%s", enc.event);

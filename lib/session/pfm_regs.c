@@ -35,7 +35,10 @@ void pmu__pfm_refresh(const struct pfm_ctx *c, struct pfm_set *s)
 	for (unsigned w = 0; w < PFM_BV; w++) {
 		s->watch_pmds[w] = s->used_pmds[w] &
 				   (c->intr_pmds[w] | c->cnt_pmds[w]);
-		s->emul_pmds[w] = c->irq_model ? c->cnt_pmds[w] : 0;
+		/* 64-bit counters (a PMU that counts in 64 bits) need
+		 * no emulation: each overflow they report is one */
+		s->emul_pmds[w] = c->irq_model && c->width < 64
+				  ? c->cnt_pmds[w] : 0;
 	}
 	/* a counter whose own control turned emulation off */
 	for (unsigned k = 0; k < c->npmcs; k++)

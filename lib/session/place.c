@@ -95,6 +95,11 @@ static enum kind classify(struct plan *p, const struct pmu__ev *e,
 	*spec = NULL;
 	if (st->err)
 		return K_NONE;
+	if (e->flags & PMU__EV_IBS)
+		/* sample_reg.c places it where the format wants it */
+		return not_counted(st, "an IBS set-up samples and counts "
+				   "nothing: sample it (pmu_session_sample, "
+				   "format ibs or default)");
 	if (e->model[0] && strcmp(e->model, p->model))
 		return not_counted(st, "an event of %s: this session's PMU is "
 				   "the simulated %s", e->model, p->hw);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "events/evlist.h"
+#include "session/sample.h"
 #include "session/session.h"
 #include "session/sets.h"
 #include "util/error.h"
@@ -92,6 +93,8 @@ void pmu__session_close(struct pmu_session *s)
 		s->drv->ops->close(s->drv);
 	if (s->sets)
 		pmu__sets_close(s);
+	/* after the driver: the rings it unmapped were the decoder's */
+	pmu__smpl_close(s);
 	s->open = false;
 	s->nstart = 0;
 	free(s->st);
@@ -114,6 +117,7 @@ PMU_API void pmu_session_free(struct pmu_session *s)
 	if (!s)
 		return;
 	pmu__session_clear(s);
+	pmu__smpl_free(s);
 	free(s->ev);
 	if (s->own_drv)
 		pmu__driver_free(s->drv);

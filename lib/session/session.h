@@ -9,6 +9,7 @@
 #include "drivers/driver.h"
 
 struct pmu__sets;
+struct pmu__smpl;
 
 /*
  * A session: events (from the event layer) on one driver.  The session
@@ -39,6 +40,7 @@ struct pmu_session {
 	} tool;
 	unsigned long nstart;    /* times counting was started */
 	struct pmu__sets *sets;  /* event sets (sets.h); NULL: one set */
+	struct pmu__smpl *smpl;  /* sampling (sample.h); NULL: counting */
 };
 
 /* A session on driver `drv`; with own, the session destroys it. */

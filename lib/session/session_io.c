@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "session/sample.h"
 #include "session/session.h"
 #include "session/sets.h"
 #include "util/error.h"
@@ -25,13 +26,24 @@ PMU_API int pmu_session_start(struct pmu_session *s)
 	return ret;
 }
 
+/* A perf sampling session decodes what its rings hold. */
+static inline void drain(struct pmu_session *s)
+{
+	if (__builtin_expect(s->smpl != NULL, 0) && s->smpl->perf)
+		pmu__smpl_perf_drain(s);
+}
+
 PMU_API int pmu_session_stop(struct pmu_session *s)
 {
+	int ret;
+
 	if (!s || !s->open)
 		return -EINVAL;
 	if (__builtin_expect(s->ntool != 0, 0))
 		pmu__session_tool_stop(s);
-	return pmu__sets_on(s) ? pmu__sets_stop(s) : s->drv->ops->disable(s->drv);
+	ret = pmu__sets_on(s) ? pmu__sets_stop(s) : s->drv->ops->disable(s->drv);
+	drain(s);
+	return ret;
 }
 
 PMU_API int pmu_session_reset(struct pmu_session *s)
@@ -120,6 +132,7 @@ read_cold(struct pmu_session *s, struct pmu_value *vals, size_t stride,
 {
 	ssize_t ret;
 
+	drain(s);
 	if (pmu__sets_on(s))
 		ret = pmu__sets_read(s, vals, stride, n);
 	else if (stride >= sizeof(*vals))
@@ -155,8 +168,9 @@ PMU_API ssize_t pmu_session_read(struct pmu_session *s,
 		return -EINVAL;
 	vals[0].size = stride;
 	/* one comparison decides the common case: in_place_min is larger
-	 * than any stride when tool events need their values filled in or
-	 * the session switches sets (pmu_session_open sets it) */
+	 * than any stride when tool events need their values filled in,
+	 * the session switches sets or it samples (pmu_session_open sets
+	 * it) */
 	if (__builtin_expect(stride >= s->in_place_min, 1))
 		return read_in_place(s, vals, stride, n);
 	return read_cold(s, vals, stride, n);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "session/sample.h"
 #include "session/session.h"
 #include "session/sets.h"
 #include "util/error.h"
@@ -68,6 +69,13 @@ static void mark_no_perf(struct pmu_session *s)
 		if (!(e->flags & PMU__EV_NO_PERF))
 			continue;
 		s->st[i].err = -EOPNOTSUPP;
+		if (e->flags & PMU__EV_IBS) {
+			snprintf(s->st[i].reason, sizeof(s->st[i].reason),
+				 "this kernel has no AMD IBS PMU (ibs_fetch, "
+				 "ibs_op); a simulated fam10h samples it "
+				 "(driver sim, model fam10h)");
+			continue;
+		}
 		snprintf(s->st[i].reason, sizeof(s->st[i].reason),
 			 "%s events have no perf_event encoding; a simulated "
 			 "PMU counts them (driver sim, model %s)", e->model,
@@ -110,13 +118,22 @@ static int open_one(struct pmu_session *s, const struct pmu__target *t,
 	const struct pmu__driver_ops *o = s->drv->ops;
 	const char *model = o->catalog_model ? o->catalog_model(s->drv) : NULL;
 	int ret = alloc_open_state(s, model != NULL, s->n);
+	struct pmu__target tt = *t;
+	struct pmu__ev *ev = s->ev;
 
 	if (ret == 0 && model)
 		ret = pmu__session_place(s, model, err);
 	else if (ret == 0)
 		mark_no_perf(s);
+	/* sampling on perf: the events with their sampling settings */
+	if (ret == 0 && s->smpl)
+		ret = pmu__smpl_perf_prepare(s, &tt, &ev, err);
 	if (ret == 0)
-		ret = o->open(s->drv, s->ev, s->n, s->place, t, s->st, err);
+		ret = o->open(s->drv, ev, s->n, s->place, &tt, s->st, err);
+	if (ret == 0 && s->smpl) {
+		s->open = true; /* the driver has it open: close it on failure */
+		ret = pmu__smpl_perf_opened(s, err);
+	}
 	return ret;
 }
 
@@ -140,9 +157,11 @@ PMU_API int pmu_session_open(struct pmu_session *s,
 	ret = make_target(s, opts, &t, err);
 	if (ret)
 		return ret;
-	/* sets and tool events are read off the hot path */
-	s->in_place_min = s->ntool || pmu__sets_on(s) ? SIZE_MAX
-						       : sizeof(struct pmu_value);
+	/* sets, tool events and sampling are read off the hot path */
+	s->in_place_min = s->ntool || pmu__sets_on(s) || s->smpl
+				  ? SIZE_MAX : sizeof(struct pmu_value);
+	if (s->smpl && (pmu__smpl_on_reg(s) || pmu__sets_on(s)))
+		return pmu__smpl_open(s, &t, err);
 	if (pmu__sets_on(s) && !has_set_ops(s->drv->ops))
 		return pmu__session_sets_reg_open(s, &t, err);
 	ret = pmu__sets_on(s) ? open_sets(s, &t, err) : open_one(s, &t, err);

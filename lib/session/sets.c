@@ -69,6 +69,11 @@ static struct pmu__sets *sets_of(struct pmu_session *s)
 	return ss;
 }
 
+struct pmu__sets *pmu__sets_get(struct pmu_session *s)
+{
+	return sets_of(s);
+}
+
 void pmu__sets_free(struct pmu_session *s)
 {
 	struct pmu__sets *ss = s->sets;

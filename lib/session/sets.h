@@ -117,9 +117,11 @@ struct pmu__sets {
 	uint64_t nswitch;           /* switches done (monitor and forced) */
 };
 
+/* Several sets, or a monitoring context (that of a sampling session
+ * on a register-level PMU may have one set). */
 static inline bool pmu__sets_on(const struct pmu_session *s)
 {
-	return s->sets && s->sets->n > 1;
+	return s->sets && (s->sets->n > 1 || s->sets->reg);
 }
 
 /* sets.c */
@@ -166,5 +168,11 @@ int pmu__sets_reg_info(struct pmu_session *s, size_t set,
 int pmu__sets_reg_feed(struct pmu_session *s, const struct pmu__feed *f,
 		       struct pmu_error *err);
 void pmu__sets_reg_close(struct pmu_session *s);
+/* The context's descriptor, and event i's PMD (negative: none). */
+int pmu__sets_reg_fd(const struct pmu_session *s);
+int pmu__sets_reg_pmd(const struct pmu_session *s, size_t i);
+/* The session's sets, set 0 made on first need (a sampling session on
+ * a register-level PMU is a context of one set or more). */
+struct pmu__sets *pmu__sets_get(struct pmu_session *s);
 
 #endif

@@ -21,6 +21,7 @@
 #include "drivers/sim_run.h"
 #include "model/control.h"
 #include "session/pfm.h"
+#include "session/sample.h"
 #include "session/sets.h"
 #include "sim/xscale.h"
 #include "util/error.h"
@@ -187,6 +188,7 @@ static int prepare_set(struct pmu_session *s, struct pmu__sets_reg *r,
 	const struct pmu__ev *dsg = NULL;
 	struct pmu__place *pl;
 	struct pmu__ev_state *st;
+	int *own = NULL;        /* a PMD of the format's (IBS), or -1 */
 	int ret;
 
 	r->dsg[k] = REG_NONE;
@@ -199,17 +201,23 @@ static int prepare_set(struct pmu_session *s, struct pmu__sets_reg *r,
 	n = end - first + (dsg != NULL);
 	pl = calloc(n, sizeof(*pl));
 	st = calloc(n, sizeof(*st));
-	ret = pl && st ? 0 : -ENOMEM;
+	own = malloc(n * sizeof(*own));
+	ret = pl && st && own ? 0 : -ENOMEM;
+	for (i = 0; !ret && i < n; i++)
+		own[i] = REG_NONE;
 	if (!ret) {
 		memcpy(st, &s->st[first], (end - first) * sizeof(*st));
 		ret = place_set(s, first, end, dsg, pl, st, err);
 	}
+	if (!ret && s->smpl)
+		ret = pmu__smpl_reg_place(s, first, end, pl, st, own, err);
 	if (!ret)
 		ret = m->arch == PMU_ARCH_ARM
 		      ? (xscale_pmcs(m, pl, n, r->pmcs[k]), 0)
 		      : perfctr_pmcs(m, pl, n, r->pmcs[k], err);
 	for (i = 0; !ret && i < n; i++) {
-		int pmd = st[i].err || st[i].idle ? REG_NONE
+		int pmd = own[i] >= 0 ? own[i]
+			  : st[i].err || st[i].idle ? REG_NONE
 			  : pmd_of_counter(m, pl[i].counter);
 
 		if (i < end - first) {
@@ -229,6 +237,7 @@ static int prepare_set(struct pmu_session *s, struct pmu__sets_reg *r,
 				 "overflows of %s, which the simulated %s "
 				 "cannot count beside the set's events", k,
 				 pol->ev.name, m->name);
+	free(own);
 	free(pl);
 	free(st);
 	return ret;
@@ -252,12 +261,19 @@ static int program_set(struct pmu_session *s, struct pmu__sets_reg *r,
 	const struct pmu_hwmodel *m = model_of(s);
 	const struct pmu__set_policy *pol = policy(s, k);
 	pfarg_pmr_t pc[PMU_MODEL_MAX_PMCS];
+	uint64_t val[PMU_MODEL_MAX_PMCS];
+	uint32_t fl[PMU_MODEL_MAX_PMCS] = { 0 };
 	pfarg_pmd_attr_t pd;
 
+	memcpy(val, r->pmcs[k], sizeof(val));
+	if (s->smpl)
+		pmu__smpl_reg_pmcs(s, s->sets->set[k].first, set_end(s, k),
+				   r->pmd, val, fl);
 	for (unsigned i = 0; i < m->nr_pmcs; i++)
 		pc[i] = (pfarg_pmr_t){ .reg_num = (uint16_t)i,
 				       .reg_set = (uint16_t)k,
-				       .reg_value = r->pmcs[k][i] };
+				       .reg_flags = fl[i],
+				       .reg_value = val[i] };
 	if (pfm_write(r->fd, 0, PFM_RW_PMC, pc, m->nr_pmcs * sizeof(*pc)))
 		return fail(err, "event set registers");
 	for (size_t i = s->sets->set[k].first; i < set_end(s, k); i++) {
@@ -265,6 +281,8 @@ static int program_set(struct pmu_session *s, struct pmu__sets_reg *r,
 			continue;
 		pd = (pfarg_pmd_attr_t){ .reg_num = (uint16_t)r->pmd[i],
 					 .reg_set = (uint16_t)k };
+		if (s->smpl)
+			pmu__smpl_reg_pmd(s, i, r->pmd, &pd);
 		if (pfm_write(r->fd, 0, PFM_RW_PMD_ATTR, &pd, sizeof(pd)))
 			return fail(err, "event set counters");
 	}
@@ -313,11 +331,17 @@ static bool any_overflow_set(const struct pmu_session *s)
 static int make_context(struct pmu_session *s, struct pmu__sets_reg *r,
 			struct pmu_error *err)
 {
+	const struct pfm_fmt *fmt = any_overflow_set(s) ? &pmu__pfm_fmt_turns
+							: NULL;
+	union pmu__smpl_arg arg;
+	size_t argsz = 0;
 	int fd;
 
+	if (s->smpl && (fd = pmu__smpl_reg_format(s, &fmt, &arg, &argsz, err)))
+		return fd;
 	pmu__pfm_lock();
-	fd = pmu__pfm_create_on(s->drv, 0, any_overflow_set(s)
-				? &pmu__pfm_fmt_turns : NULL, NULL, 0, err);
+	fd = pmu__pfm_create_on(s->drv, 0, fmt, s->smpl ? &arg : NULL, argsz,
+				err);
 	pmu__pfm_unlock();
 	if (fd < 0)
 		return fd;
@@ -370,6 +394,11 @@ static int open_reg(struct pmu_session *s, struct pmu_error *err)
 		return pmu__error(err, -EOPNOTSUPP, PMU_ERR_NOT_SUPPORTED, NULL,
 				  -1, "event sets are not supported on the %s "
 				  "driver", s->drv->ops->name);
+	if (s->smpl && any_overflow_set(s))
+		return pmu__error(err, -EOPNOTSUPP, PMU_ERR_CONFLICT, NULL, -1,
+				  "a sampling session switches its event sets "
+				  "by time only: an overflow switch would reset "
+				  "the counters the samples come from");
 	s->st = calloc(s->n + 1, sizeof(*s->st));
 	s->place = calloc(s->n + 1, sizeof(*s->place));
 	s->cnt = calloc(s->n + 1, sizeof(*s->cnt));
@@ -602,4 +631,18 @@ int pmu__sets_reg_feed(struct pmu_session *s, const struct pmu__feed *f,
 void pmu__sets_reg_close(struct pmu_session *s)
 {
 	reg_free(s);
+}
+
+int pmu__sets_reg_fd(const struct pmu_session *s)
+{
+	const struct pmu__sets_reg *r = reg_of(s);
+
+	return r ? r->fd : -EBADF;
+}
+
+int pmu__sets_reg_pmd(const struct pmu_session *s, size_t i)
+{
+	const struct pmu__sets_reg *r = reg_of(s);
+
+	return r && i < s->n ? r->pmd[i] : REG_NONE;
 }

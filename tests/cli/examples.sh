@@ -132,4 +132,26 @@ done
 check "perfmon-smpl refuses an unknown model" [ $? -ne 0 ]
 expect_match "naming it" "$TMP/err" "p99"
 
+# sample-faults: each of its page faults sampled every PERIOD is an
+# entry read or a sample counted lost (a 4 KiB buffer fills several
+# times): their sum lies between the faults its getrusage saw inside and
+# around the sampled stretch, divided by PERIOD.
+for args in "4096 8" "20000 1"; do
+	set -- $args
+	"$EX/sample-faults" "$1" "$2" >"$TMP/sf" 2>"$TMP/err"
+	rc=$?
+	if [ $rc -ne 0 ] && grep -qiE "permission|paranoid" "$TMP/err"; then
+		skip "sample-faults $args: $(head -1 "$TMP/err")"
+		continue
+	fi
+	expect_eq "sample-faults $args exits 0" "$rc" 0
+	read -r _ entries _ lost _ full _ inside _ around <"$TMP/sf"
+	total=$((entries + lost))
+	check "sample-faults $args: entries + lost ($total) >= inside / $2" \
+		[ "$total" -ge $((inside / $2)) ]
+	check "sample-faults $args: entries + lost ($total) <= around / $2" \
+		[ "$total" -le $((around / $2)) ]
+	check "sample-faults $args: the buffer filled" [ "$full" -ge 1 ]
+done
+
 done_testing
