@@ -849,6 +849,16 @@ static const struct path_row path_rows[] = {
 	{ __LINE__, "zen4::RETIRED_OPZ", PMU_ERR_UNKNOWN_EVENT, NULL, false },
 	{ __LINE__, "zen4::RETIRED_OPS:c=999", PMU_ERR_BAD_VALUE, NULL, false },
 	{ __LINE__, "zen4::ibs_op", PMU_ERR_SYNTAX, NULL, false },
+	/* IBS set-ups: the encoder's classes, as pmu encode gives them */
+	{ __LINE__, "zen4::ibs_op:maxcnt=16:maxcnt=32", PMU_ERR_REPEATED, NULL,
+	  false },
+	{ __LINE__, "zen4::ibs_op:maxcnt=16:cnt_ctl=2", PMU_ERR_BAD_VALUE, NULL,
+	  false },
+	{ __LINE__, "fam10h::ibs_op:maxcnt=16:cnt_ctl", PMU_ERR_BAD_MODIFIER,
+	  NULL, false },
+	{ __LINE__, "k8::ibs_op:maxcnt=16", PMU_ERR_UNKNOWN_EVENT, NULL, false },
+	{ __LINE__, "zen44::ibs_op:maxcnt=16", PMU_ERR_UNKNOWN_PMU, NULL, false },
+	{ __LINE__, "ibs_fetch:maxcnt=16", PMU_ERR_UNKNOWN_EVENT, "p6", false },
 	/* aliases: the expansion's own refusal */
 	{ __LINE__, "tsc:uu", PMU_ERR_REPEATED, NULL, false },
 	/* list syntax after a member */
@@ -893,6 +903,42 @@ static void test_every_error_path(void **state)
 		assert_int_equal(rc, err.code);
 		assert_int_equal(err.kind, PMU_ERR_USAGE);
 	}
+}
+
+/* An IBS set-up in a list: the event a session samples (the control
+ * value, perfmon2's PMC5 and PMD7.. of seed 003's IBS op registers, 7
+ * of them), of the model that encoded it; described as the encoder
+ * gives it, the control value alone.  IbsOpCtl by hand: MaxCnt =
+ * 0x1000 >> 4, En bit 17, CntCtl bit 19. */
+static void test_ibs_event(void **state)
+{
+	const uint64_t ctl = 0x100 | 1 << 17 | 1 << 19;
+	struct pmu_encode_opts o = { .sz = sizeof(o), .model = "zen4" };
+	struct pmu_event_desc d[1] = { { .size = sizeof(d[0]) } };
+	struct pmu__evlist l;
+
+	(void)state;
+	if (!have_fixtures())
+		skip();
+	parse_ok(&l, __LINE__, "zen4::ibs_op:maxcnt=0x1000:cnt_ctl",
+		 &fixture_ctx);
+	assert_int_equal(l.n, 1);
+	assert_true(l.ev[0].flags & PMU__EV_IBS);
+	assert_true(l.ev[0].flags & PMU__EV_NO_PERF); /* no ibs_op in sysfs */
+	assert_string_equal(l.ev[0].model, "amd64_fam19h_zen4");
+	assert_int_equal(l.ev[0].ncodes, 4);
+	assert_int_equal(l.ev[0].codes[0], ctl);
+	assert_int_equal(l.ev[0].codes[1], 5);
+	assert_int_equal(l.ev[0].codes[2], 7);
+	assert_int_equal(l.ev[0].codes[3], 7);
+	pmu__evlist_clear(&l);
+	assert_int_equal(pmu_event_list_parse("ibs_op:maxcnt=0x1000:cnt_ctl",
+					      &o, d, 1, NULL), 1);
+	assert_string_equal(d[0].pmu, "amd64_fam19h_zen4");
+	assert_string_equal(d[0].event, "ibs_op");
+	assert_int_equal(d[0].ncodes, 1);
+	assert_int_equal(d[0].codes[0], ctl);
+	assert_int_equal(d[0].sample_period, 0x1000);
 }
 
 /* pmu_event_list_parse(): the parser's events through the public API.
@@ -1130,6 +1176,7 @@ int main(void)
 		cmocka_unit_test(test_tool_events),
 		cmocka_unit_test(test_list_parse),
 		cmocka_unit_test(test_every_error_path),
+		cmocka_unit_test(test_ibs_event),
 		cmocka_unit_test(test_real_machine),
 		cmocka_unit_test(test_format_parse),
 		cmocka_unit_test(test_format_apply),
