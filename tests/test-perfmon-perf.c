@@ -564,17 +564,22 @@ static void ring_put(struct tc *t, int ev, const void *rec, size_t size)
 	assert_int_equal(write(e->fd, &one, sizeof(one)), sizeof(one));
 }
 
-/* PERF_SAMPLE_IP | _TID | _CPU */
-static void announce(struct tc *t, int ev, uint64_t ip, uint32_t cpu)
+/* PERF_SAMPLE_IP | _TID | _CPU, of thread tid of process pid */
+static void announce_of(struct tc *t, int ev, uint64_t ip, uint32_t cpu,
+			uint32_t pid, uint32_t tid)
 {
 	struct {
 		struct perf_event_header h;
 		uint64_t ip;
 		uint32_t pid, tid, cpu, res;
-	} s = { { PERF_RECORD_SAMPLE, 0, 32 }, ip, (uint32_t)getpid(),
-		(uint32_t)gettid(), cpu, 0 };
+	} s = { { PERF_RECORD_SAMPLE, 0, 32 }, ip, pid, tid, cpu, 0 };
 
 	ring_put(t, ev, &s, sizeof(s));
+}
+
+static void announce(struct tc *t, int ev, uint64_t ip, uint32_t cpu)
+{
+	announce_of(t, ev, ip, cpu, (uint32_t)getpid(), (uint32_t)gettid());
 }
 
 static void announce_lost(struct tc *t, int ev, uint64_t n)
@@ -850,11 +855,13 @@ static void test_feed(void **state_)
 	tc_free(t);
 }
 
-/* A CPU-wide context opens its events on the CPU, for every thread. */
+/* A CPU-wide context opens its events on the CPU, for every thread;
+ * an overflow's message names the thread the sample found running. */
 static void test_cpu_wide(void **state_)
 {
 	struct tc *t = tc_new(AMD, 0, PFM_FL_SYSTEM_WIDE, NULL, NULL, 0);
 	cpu_set_t old, one;
+	pfarg_msg_t m;
 	int cpu;
 
 	(void)state_;
@@ -864,13 +871,22 @@ static void test_cpu_wide(void **state_)
 	CPU_SET(cpu, &one);
 	assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
 	write_pmc(t->fd, 0, 2, EV(0x76) | USR | OS | EN);
-	write_pmd(t->fd, 0, 2, 0, 0);
+	write_pmd(t->fd, 0, 2, 0 - (uint64_t)100, PFM_REGFL_OVFL_NOTIFY);
 	if (pfm_attach(t->fd, 0, cpu))
 		fail_msg("attach CPU %d: %s", cpu, pmu_perfmon_error()->message);
 	state(t->fd, PFM_ST_START);
 	assert_int_equal(nev(t), 1);
 	assert_int_equal(t->k.ev[0].pid, -1);
 	assert_int_equal(t->k.ev[0].cpu, cpu);
+	announce_of(t, 0, 0x7000, (uint32_t)cpu, 4242, 4343);
+	next_msg(t->fd, &m);
+	quiet(t, 0);
+	assert_int_equal(m.pfm_ovfl_msg.msg_ovfl_pmds[0], 1u << 2);
+	/* perfmon2's fill-in: thread id as "pid", process id as "tid" */
+	assert_int_equal(m.pfm_ovfl_msg.msg_ovfl_pid, 4343);
+	assert_int_equal(m.pfm_ovfl_msg.msg_ovfl_tid, 4242);
+	assert_int_equal(m.pfm_ovfl_msg.msg_ovfl_cpu, cpu);
+	assert_int_equal(m.pfm_ovfl_msg.msg_ovfl_ip, 0x7000);
 	state(t->fd, PFM_ST_STOP);
 	assert_int_equal(sched_setaffinity(0, sizeof(old), &old), 0);
 	tc_free(t);
