@@ -229,10 +229,12 @@ struct pmu__driver_ops {
 	int (*reg_read)(struct pmu__drv *d, unsigned space, uint32_t addr,
 			uint64_t *val);
 	/* The PMU as perfmon2's numbered registers (drivers/pfm_hw.h),
-	 * for the session layer's monitoring contexts; NULL if it cannot
-	 * be had (events open through open()).  Once taken, open() is
-	 * refused: the two are different owners of one PMU. */
-	struct pmu__pfm_hw *(*pfm_hw)(struct pmu__drv *d);
+	 * for the session layer's monitoring contexts; NULL with *err
+	 * saying why if it cannot be had (events open through open(), no
+	 * such PMU).  Once taken, open() is refused: the two are
+	 * different owners of one PMU. */
+	struct pmu__pfm_hw *(*pfm_hw)(struct pmu__drv *d,
+				      struct pmu_error *err);
 	/* Give back what pfm_hw took: the PMU at its reset state, open()
 	 * allowed again. */
 	void (*pfm_put)(struct pmu__drv *d);
