@@ -13,8 +13,11 @@
  *   - a simulated PMU of any model ('pmu info --list-models'), whose
  *     PMC and PMD numbers are its pmu_desc ('pmu info --model M'); the
  *     program's work is fed to it (pmu_perfmon_feed());
- *   - or, with the perf driver, this machine's PMU: PMC values of the
- *     host's event-select layout become raw perf events.
+ *   - or, with the perf driver, this machine's PMU (x86: AMD family
+ *     17h and later, Intel's architectural PMU): PMC values of the
+ *     host's event-select layout become raw perf events, and a thread
+ *     of the library takes their overflows; pfm_create() fails with
+ *     ENODEV where there is no hardware PMU.
  *
  * Choose with pmu_perfmon_use() before pfm_create(); by default the
  * model named by $PMU_PERFMON_MODEL is simulated, else "perf".
@@ -244,7 +247,8 @@ PMU_API int pmu_perfmon_use(const char *driver, const char *model);
 /* A simulated PMU's program: `len` bytes of event stream
  * (docs/stream-format.md) run on context fd's PMU as the monitored
  * thread runs.  0, or -1 with errno (EINVAL for a bad stream: the
- * line and column are in pmu_perfmon_error()). */
+ * line and column are in pmu_perfmon_error(); EOPNOTSUPP for a context
+ * on this machine's PMU, whose program runs by itself). */
 PMU_API int pmu_perfmon_feed(int fd, const char *stream, size_t len);
 
 /* What a context knows beyond perfmon2's calls. */
@@ -257,7 +261,8 @@ struct pmu_perfmon_info {
 				      full (monitoring was masked) */
 	uint64_t spurious;         /* interrupts while stopped or masked */
 	unsigned width;            /* counter width emulated to 64 bits */
-	char model[32];            /* the simulated model */
+	char model[32];            /* the simulated model, or the host's
+				      ("host-amd64", "host-intel") */
 	char format[32];           /* the sampling format, "" if none */
 	size_t buf_size;           /* its buffer's size, 0 if none */
 };

@@ -258,10 +258,12 @@ struct pmu__driver_ops {
 	int (*read_unit)(struct pmu__drv *d, size_t u, struct pmu__count *c,
 			 size_t stride, size_t n);
 	/* The PMU as perfmon2's numbered registers (drivers/pfm_hw.h),
-	 * for the session layer's monitoring contexts; NULL if it cannot
-	 * be had (events open through open()).  Once taken, open() is
-	 * refused: the two are different owners of one PMU. */
-	struct pmu__pfm_hw *(*pfm_hw)(struct pmu__drv *d);
+	 * for the session layer's monitoring contexts; NULL with *err
+	 * saying why if it cannot be had (events open through open(), no
+	 * such PMU).  Once taken, open() is refused: the two are
+	 * different owners of one PMU. */
+	struct pmu__pfm_hw *(*pfm_hw)(struct pmu__drv *d,
+				      struct pmu_error *err);
 	/* Give back what pfm_hw took: the PMU at its reset state, open()
 	 * allowed again. */
 	void (*pfm_put)(struct pmu__drv *d);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "drivers/perf.h"
+#include "drivers/perf_pfm.h"
 #include "drivers/perf_priv.h"
 #include "util/error.h"
 
@@ -517,9 +518,11 @@ static void perf_close(struct pmu__drv *d)
 	free(p->buf);
 	free(p->grp);
 	free(p->attr);
-	/* back to a fresh instance: only the seam and host facts stay */
+	/* back to a fresh instance: only the seam, host facts and a
+	 * context's hold on the PMU stay */
 	*p = (struct pmu__perf){ .drv = p->drv, .sys = p->sys,
-				 .host = p->host };
+				 .host = p->host, .pfm = p->pfm,
+				 .pfm_host = p->pfm_host };
 }
 
 static int perf_open(struct pmu__drv *d, const struct pmu__ev *ev, size_t nev,
@@ -534,6 +537,10 @@ static int perf_open(struct pmu__drv *d, const struct pmu__ev *ev, size_t nev,
 	if (p->is_open)
 		return pmu__error(err, -EBUSY, PMU_ERR_USAGE, NULL, -1,
 				  "the perf driver already has events open");
+	if (p->pfm)
+		return pmu__error(err, -EBUSY, PMU_ERR_USAGE, NULL, -1,
+				  "a perfmon2 context holds this perf driver's "
+				  "PMU");
 	p->ev = ev;
 	p->st = st;
 	p->nev = nev;
@@ -629,6 +636,8 @@ static void perf_destroy(struct pmu__drv *d)
 	if (!d)
 		return;
 	perf_close(d);
+	pmu__perf_pfm_put(d);
+	free(perf_of(d)->pfm_host);
 	free(d);
 }
 
@@ -652,6 +661,8 @@ static const struct pmu__driver_ops perf_ops = {
 	.map_buffer = pmu__perf_map_buffer,
 	.event_ids = pmu__perf_event_ids,
 	.lost = pmu__perf_lost,
+	.pfm_hw = pmu__perf_pfm_hw,
+	.pfm_put = pmu__perf_pfm_put,
 };
 
 struct pmu__drv *pmu__perf_driver_new(const struct pmu__perf_sys *sys)

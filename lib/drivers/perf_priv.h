@@ -67,6 +67,9 @@ struct pmu__perf {
 	struct pmu_host_info host; /* filled on first need (size != 0) */
 	struct pmu__ring *ring;     /* sampling rings (perf_sample.c) */
 	size_t nring;
+	/* perfmon2's PMU (perf_pfm.c), once a context took it */
+	struct perf_pfm *pfm;
+	struct pmu__perf_pfm_host *pfm_host; /* a test's host; NULL: this */
 };
 
 /* Sampling: the driver ops map_buffer and event_ids (perf_sample.c),

@@ -41,6 +41,12 @@ struct pmu__pfm_hw_cb {
 	/* ns until the engine's timer expires, UINT64_MAX when none is
 	 * armed: time is fed in pieces no longer than this. */
 	uint64_t (*deadline)(void *arg);
+	/* The engine's lock, for hardware whose interrupts arrive on a
+	 * thread of its own (the perf driver's monitor): the three calls
+	 * above are made under it.  Such a thread only ever tries it, so
+	 * the engine may stop the thread while it holds the lock. */
+	bool (*trylock)(void);
+	void (*unlock)(void);
 	void *arg;
 };
 
@@ -76,6 +82,24 @@ struct pmu__pfm_hw_ops {
 	/* Run `len` bytes of event stream as the monitored program. */
 	int (*feed)(struct pmu__pfm_hw *h, const char *text, size_t len,
 		    struct pmu_error *err);
+
+	/* Optional (NULL: nothing to do), for a PMU that counts a real
+	 * program rather than one the engine feeds. */
+
+	/* What the context monitors from now on: thread tid (cpu -1), CPU
+	 * cpu (tid -1), or nothing (both -1: detached). */
+	void (*target)(struct pmu__pfm_hw *h, int tid, int cpu);
+	/* The engine armed its timer: deadline() is finite now and tick()
+	 * is due when it has passed (time that passes by itself). */
+	void (*timer)(struct pmu__pfm_hw *h);
+	/* The first refusal of what the engine programmed since the last
+	 * call (a kernel may refuse an event): 0, or its negative errno
+	 * with *err naming the register. */
+	int (*take_error)(struct pmu__pfm_hw *h, struct pmu_error *err);
+	/* The thread the last interrupt found running (for CPU-wide
+	 * contexts); false when not known. */
+	bool (*task)(const struct pmu__pfm_hw *h, uint32_t *tid,
+		     uint32_t *pid);
 };
 
 struct pmu__pfm_hw {

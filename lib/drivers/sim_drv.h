@@ -54,10 +54,11 @@ struct sim_drv {
 int pmu__sim_driver_new(const char *model, struct pmu__drv **out,
 			struct pmu_error *err);
 
-/* The PMU as perfmon2's contexts program it (sim_pfm.c); NULL when
- * events are open through the driver or out of memory.  From then on
- * the engine owns the PMU's interrupt. */
-struct pmu__pfm_hw *pmu__sim_pfm_hw(struct pmu__drv *d);
+/* The PMU as perfmon2's contexts program it (sim_pfm.c); NULL with
+ * *err when events are open through the driver or out of memory.  From
+ * then on the engine owns the PMU's interrupt. */
+struct pmu__pfm_hw *pmu__sim_pfm_hw(struct pmu__drv *d,
+				    struct pmu_error *err);
 void pmu__sim_pfm_put(struct pmu__drv *d);
 
 /* The XScale backend (sim_xsc.c). */

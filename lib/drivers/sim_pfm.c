@@ -444,15 +444,25 @@ static void map_counters(struct sim_pfm *p)
 	}
 }
 
-struct pmu__pfm_hw *pmu__sim_pfm_hw(struct pmu__drv *dd)
+struct pmu__pfm_hw *pmu__sim_pfm_hw(struct pmu__drv *dd,
+				    struct pmu_error *err)
 {
 	struct sim_drv *d = (struct sim_drv *)dd;
 	struct sim_pfm *p = d->pfm;
 
 	if (p)
 		return &p->hw;
-	if (d->is_open || !(p = calloc(1, sizeof(*p))))
+	if (d->is_open) {
+		pmu__error(err, -EBUSY, PMU_ERR_USAGE, NULL, -1, "the "
+			   "simulated %s has events open through the driver",
+			   d->m->name);
 		return NULL;
+	}
+	if (!(p = calloc(1, sizeof(*p)))) {
+		pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
+			   "out of memory");
+		return NULL;
+	}
 	p->hw = (struct pmu__pfm_hw){ &sim_pfm_ops, d->m };
 	p->d = d;
 	p->space = space_of(d->m);

@@ -223,6 +223,9 @@ struct pfm_ctx {
 
 void pmu__pfm_lock(void);
 void pmu__pfm_unlock(void);
+/* The lock if it is free (a PMU's own thread, which must never wait for
+ * it: the engine stops that thread while holding it). */
+bool pmu__pfm_trylock(void);
 /* The context of descriptor fd (locked by the caller), NULL with
  * EBADF in *err if there is none. */
 struct pfm_ctx *pmu__pfm_get(int fd, struct pmu_error *err);
@@ -245,6 +248,22 @@ int pmu__pfm_check(struct pfm_ctx *c, bool detached_only,
 		   struct pmu_error *err);
 int pmu__pfm_use(const char *driver, const char *model,
 		 struct pmu_error *err);
+
+/* What the PMU refused of what the engine programmed since the last
+ * look (a kernel's PMU may refuse an event): 0 or its negative errno,
+ * *err naming the register. */
+static inline int pmu__pfm_hw_error(struct pfm_ctx *c, struct pmu_error *err)
+{
+	return c->hw->ops->take_error ? c->hw->ops->take_error(c->hw, err)
+				      : 0;
+}
+
+/* Tell the PMU what the context monitors (attach, detach). */
+static inline void pmu__pfm_hw_target(struct pfm_ctx *c, int tid, int cpu)
+{
+	if (c->hw->ops->target)
+		c->hw->ops->target(c->hw, tid, cpu);
+}
 
 /* ---- pfm_regs.c: registers ---- */
 

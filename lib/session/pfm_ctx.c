@@ -78,6 +78,12 @@ void pmu__pfm_unlock(void)
 	pthread_mutex_unlock(&lock);
 }
 
+bool pmu__pfm_trylock(void)
+{
+	pthread_once(&once, init_once);
+	return pthread_mutex_trylock(&lock) == 0;
+}
+
 static struct pfm_ctx *lookup(int fd)
 {
 	struct stat st;
@@ -162,6 +168,18 @@ int pmu__pfm_use(const char *driver, const char *model, struct pmu_error *err)
 	return 0;
 }
 
+/* The driver's PMU, or NULL with *rc (and *err) saying why not. */
+static struct pmu__pfm_hw *take_hw(struct pmu__drv *drv,
+				   struct pmu_error *err, int *rc)
+{
+	struct pmu_error local = { .size = sizeof(local) };
+	struct pmu_error *e = err ? err : &local;
+	struct pmu__pfm_hw *hw = drv->ops->pfm_hw(drv, e);
+
+	*rc = hw ? 0 : e->code ? e->code : -ENODEV;
+	return hw;
+}
+
 static int open_driver(struct pfm_ctx *c, const char *on_model,
 		       struct pmu_error *err)
 {
@@ -176,13 +194,16 @@ static int open_driver(struct pfm_ctx *c, const char *on_model,
 	if (rc)
 		return rc;
 	c->own_drv = true;
-	c->hw = c->drv->ops->pfm_hw ? c->drv->ops->pfm_hw(c->drv) : NULL;
-	if (!c->hw)
+	if (!c->drv->ops->pfm_hw)
 		return pmu__error(err, -ENOSYS, PMU_ERR_NOT_SUPPORTED, drv, -1,
-				  "monitoring contexts run on a simulated PMU; "
-				  "the %s driver has none: choose a model with "
+				  "monitoring contexts need a PMU programmed "
+				  "register by register; the %s driver has "
+				  "none: choose a model with "
 				  "pmu_perfmon_use(\"sim\", MODEL) or "
 				  "$PMU_PERFMON_MODEL", drv);
+	/* the driver says why it has none (perf: no hardware PMU here) */
+	if (!(c->hw = take_hw(c->drv, err, &rc)))
+		return rc;
 	c->m = c->hw->model;
 	return 0;
 }
@@ -340,7 +361,9 @@ static int finish_create(struct pfm_ctx *c, int flags, pfarg_sinfo_t *sif,
 	if ((rc = add_reg(c)))
 		return rc;
 	c->hw->ops->set_callbacks(c->hw, &(struct pmu__pfm_hw_cb){
-		pmu__pfm_irq, pmu__pfm_tick, pmu__pfm_deadline, c });
+		.irq = pmu__pfm_irq, .tick = pmu__pfm_tick,
+		.deadline = pmu__pfm_deadline, .trylock = pmu__pfm_trylock,
+		.unlock = pmu__pfm_unlock, .arg = c });
 	if (sif)
 		fill_sinfo(c, sif);
 	return c->fd;
@@ -405,14 +428,15 @@ int pmu__pfm_create_on(struct pmu__drv *drv, int flags,
 		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
 				  "out of memory");
 	c->drv = drv;
-	c->hw = drv->ops->pfm_hw ? drv->ops->pfm_hw(drv) : NULL;
-	if (!c->hw) {
+	if (!drv->ops->pfm_hw) {
 		rc = pmu__error(err, -EOPNOTSUPP, PMU_ERR_NOT_SUPPORTED,
 				drv->ops->name, -1, "the %s driver has no PMU "
 				"a monitoring context can program",
 				drv->ops->name);
 		return fail_create(c, rc);
 	}
+	if (!(c->hw = take_hw(drv, err, &rc)))
+		return fail_create(c, rc);
 	c->m = c->hw->model;
 	rc = finish_create(c, flags, NULL, fmt, fmt ? fmt->name : NULL, arg,
 			   argsz, err);
@@ -490,6 +514,7 @@ static int detach(struct pfm_ctx *c, struct pmu_error *err)
 	pmu__pfm_save(c);
 	c->started = false;
 	c->state = PFM_CTX_UNLOADED;
+	pmu__pfm_hw_target(c, -1, -1);
 	pmu__pfm_unwatch(c);
 	return 0;
 }
@@ -559,9 +584,14 @@ int pmu__pfm_attach(struct pfm_ctx *c, int target, struct pmu_error *err)
 	c->state = PFM_CTX_LOADED;
 	c->started = false;
 	pmu__pfm_activate(c);
+	if (c->flags & PFM_FL_SYSTEM_WIDE)
+		pmu__pfm_hw_target(c, -1, c->cpu);
+	else
+		pmu__pfm_hw_target(c, (int)c->tid, -1);
 	if (!c->self && !(c->flags & PFM_FL_SYSTEM_WIDE) &&
 	    (rc = pmu__pfm_watch(c))) {
 		c->state = PFM_CTX_UNLOADED;
+		pmu__pfm_hw_target(c, -1, -1);
 		return pmu__error(err, rc, PMU_ERR_SYSTEM, NULL, -1,
 				  "cannot watch thread %d: %s", (int)c->tid,
 				  strerror(-rc));
@@ -579,6 +609,7 @@ void pmu__pfm_ended(struct pfm_ctx *c)
 	m.type = PFM_MSG_END;
 	pmu__pfm_save(c);
 	c->started = false;
+	pmu__pfm_hw_target(c, -1, -1);
 	if (c->state == PFM_CTX_ZOMBIE) {
 		destroy(c);
 		return;
@@ -591,6 +622,30 @@ void pmu__pfm_ended(struct pfm_ctx *c)
 
 /* ---- monitoring ---- */
 
+/* A PMU that refuses what the start programs (a kernel's) leaves the
+ * context stopped, as if the start had not happened. */
+static int start(struct pfm_ctx *c, struct pmu_error *err)
+{
+	size_t k = c->active;
+	int rc;
+
+	if (c->started)
+		return 0;
+	c->started = true;
+	c->sets[k].runs++;
+	if (c->state == PFM_CTX_LOADED) {
+		pmu__pfm_load(c);
+		pmu__pfm_replay(c);
+	}
+	if (!(rc = pmu__pfm_hw_error(c, err)))
+		return 0;
+	pmu__pfm_save(c);
+	c->started = false;
+	if (k == c->active && c->sets[k].runs)
+		c->sets[k].runs--;
+	return rc;
+}
+
 int pmu__pfm_set_state(struct pfm_ctx *c, int state, struct pmu_error *err)
 {
 	if (state != PFM_ST_START && state != PFM_ST_STOP &&
@@ -598,27 +653,21 @@ int pmu__pfm_set_state(struct pfm_ctx *c, int state, struct pmu_error *err)
 		return pmu__error(err, -EINVAL, PMU_ERR_BAD_VALUE, "state", -1,
 				  "unknown state %d (PFM_ST_START, _STOP, "
 				  "_RESTART)", state);
-	if (state == PFM_ST_RESTART)
-		return pmu__pfm_restart(c, err);
+	if (state == PFM_ST_RESTART) {
+		int rc = pmu__pfm_restart(c, err);
+
+		return rc ? rc : pmu__pfm_hw_error(c, err);
+	}
 	if (c->state == PFM_CTX_UNLOADED)
 		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
 				  "%s: the context is not attached",
 				  state == PFM_ST_START ? "PFM_ST_START"
 							: "PFM_ST_STOP");
-	if (state == PFM_ST_START) {
-		if (c->started)
-			return 0;
-		c->started = true;
-		c->sets[c->active].runs++;
-		if (c->state == PFM_CTX_LOADED) {
-			pmu__pfm_load(c);
-			pmu__pfm_replay(c);
-		}
-		return 0;
-	}
+	if (state == PFM_ST_START)
+		return start(c, err);
 	pmu__pfm_save(c);
 	c->started = false;
-	return 0;
+	return pmu__pfm_hw_error(c, err);
 }
 
 /* ---- close and mmap ---- */

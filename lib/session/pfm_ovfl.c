@@ -80,10 +80,14 @@ void pmu__pfm_unmask(struct pfm_ctx *c)
 }
 
 /* The current task as the kernel saw it at the interrupt: the
- * monitored thread, or for a CPU-wide context the one feeding it. */
+ * monitored thread, or for a CPU-wide context the one the PMU found
+ * running (a simulated PMU: the one feeding it). */
 static void current_task(const struct pfm_ctx *c, uint32_t *tid,
 			 uint32_t *pid)
 {
+	if ((c->flags & PFM_FL_SYSTEM_WIDE) && c->hw->ops->task &&
+	    c->hw->ops->task(c->hw, tid, pid))
+		return;
 	if (c->flags & PFM_FL_SYSTEM_WIDE) {
 		*tid = (uint32_t)gettid();
 		*pid = (uint32_t)getpid();

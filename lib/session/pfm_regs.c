@@ -166,7 +166,8 @@ int pmu__pfm_write_pmcs(struct pfm_ctx *c, const pfarg_pmr_t *r, size_t n,
 		if (on_hw(c, s))
 			c->hw->ops->write_pmc(c->hw, i, v);
 	}
-	return 0;
+	/* stored either way; a counting PMU may still refuse them */
+	return pmu__pfm_hw_error(c, err);
 }
 
 static int check_pmd(struct pfm_ctx *c, const pfarg_pmd_attr_t *r, size_t k,
@@ -253,7 +254,7 @@ int pmu__pfm_write_pmds(struct pfm_ctx *c, const pfarg_pmd_attr_t *r,
 			widen(&pr[k], &a);
 		store_pmd(c, attr ? &r[k] : &a);
 	}
-	return 0;
+	return pmu__pfm_hw_error(c, err);
 }
 
 static int check_read(struct pfm_ctx *c, unsigned num, unsigned set,
@@ -306,7 +307,9 @@ int pmu__pfm_read_pmds(struct pfm_ctx *c, pfarg_pmd_attr_t *r, size_t n,
 		memcpy(r[k].reg_reset_pmds, p->reset_pmds,
 		       sizeof(p->reset_pmds));
 	}
-	return 0;
+	/* a counter the PMU stopped (a kernel's: taken by another user)
+	 * reads what it had: the read says so */
+	return pmu__pfm_hw_error(c, err);
 }
 
 /* pfm_read of PMCs: the set's values as stored (reserved bits forced). */

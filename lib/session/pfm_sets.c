@@ -53,6 +53,13 @@ void pmu__pfm_collect(struct pfm_ctx *c, uint64_t *pend)
 			    pend);
 }
 
+/* A PMU whose time passes by itself learns that tick() will be due. */
+static void timer_armed(struct pfm_ctx *c)
+{
+	if (c->hw->ops->timer)
+		c->hw->ops->timer(c->hw);
+}
+
 void pmu__pfm_load(struct pfm_ctx *c)
 {
 	struct pfm_set *s = &c->sets[c->active];
@@ -77,6 +84,7 @@ void pmu__pfm_load(struct pfm_ctx *c)
 		if (!s->timeout_left)
 			s->timeout_left = s->timeout;
 		c->deadline = now + s->timeout_left;
+		timer_armed(c);
 	} else {
 		c->deadline = 0;
 	}
@@ -146,8 +154,10 @@ void pmu__pfm_switch(struct pfm_ctx *c, bool long_reset)
 	if (c->nsets == 1) {
 		n = &c->sets[0];
 		n->runs++;
-		if (counting && (n->flags & PFM_SETFL_TIME_SWITCH))
+		if (counting && (n->flags & PFM_SETFL_TIME_SWITCH)) {
 			c->deadline = c->hw->ops->now(c->hw) + n->timeout;
+			timer_armed(c);
+		}
 		return;
 	}
 	if (counting)

@@ -172,8 +172,10 @@ static int check_time(const struct pmu_session *s, uint64_t t,
 		return pmu__error(err, -EINVAL, PMU_ERR_BAD_VALUE, "timeout_ns",
 				  -1, "switch timeout_ns is 0: give the "
 				  "target's running time per turn in ns");
-	/* a simulated PMU switches on the exact cycle (1 ns each) */
-	if (t < MIN_TIMEOUT_NS && !s->drv->ops->pfm_hw)
+	/* a simulated PMU (sets of its own, through a context) switches
+	 * on the exact cycle (1 ns each) */
+	if (t < MIN_TIMEOUT_NS &&
+	    !(s->drv->ops->pfm_hw && s->drv->ops->catalog_model))
 		return pmu__error(err, -EINVAL, PMU_ERR_BAD_VALUE, "timeout_ns",
 				  -1, "switch timeout of %llu ns is too short: "
 				  "at least %u ns, the kernel's shortest clock "
