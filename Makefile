@@ -22,6 +22,8 @@ CPPFLAGS    += -D_GNU_SOURCE -Iinclude -Ilib
 CFLAGS      ?= $(OPT) -g
 CFLAGS      += -std=c11 $(WARN) -fPIC -fvisibility=hidden -pthread
 LDLIBS      += -pthread -lm
+# Profiles: ELF symbols and DWARF (elfutils), pprof's gzip (zlib).
+LDLIBS      += -ldw -lelf -lz -ldl
 
 ifeq ($(SANITIZE),1)
 BUILD       ?= build-san
@@ -47,6 +49,8 @@ EXAMPLES    := $(EX_SRCS:examples/%.c=$(BUILD)/examples/%)
 FUZZ_REPLAY := $(FUZZ_SRCS:tests/fuzz/fuzz-%.c=$(BUILD)/fuzz/replay-%)
 TEST_HELPERS := $(BUILD)/tests/libinject.so $(BUILD)/tests/spin $(BUILD)/tests/evdump \
                 $(BUILD)/tests/metric-eval
+TEST_HELPERS += $(BUILD)/tests/workload $(BUILD)/tests/libpmuwork.so $(BUILD)/tests/jit
+TEST_HELPERS += $(BUILD)/tests/touch
 ABI_TEST    := $(BUILD)/tests/test-abi-old
 
 STATIC_LIB  := $(BUILD)/libpmu.a
@@ -81,6 +85,8 @@ freestanding-check: $(BUILD)/freestanding.o
 
 -include $(FS_OBJS:.o=.d)
 
+include emu/emu.mk
+
 -include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d)
 
 $(BUILD)/obj/%.o: %.c
@@ -103,10 +109,15 @@ $(SHARED_LIB): $(LIB_OBJS) lib/libpmu.map
 $(PMU_BIN): $(TOOL_OBJS) $(STATIC_LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(TOOL_OBJS) $(STATIC_LIB) $(LDLIBS)
 
+# The .pc names where the library is installed, so it is written again
+# by install with that PREFIX/LIBDIR (never DESTDIR: a staging root is
+# not where the files end up).
+PC_SED      = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g'
+
 $(PC_FILE): lib/libpmu.pc.in Makefile
 	@mkdir -p $(dir $@)
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
-	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
+	$(PC_SED) $< > $@
 
 $(BUILD)/examples/%: examples/%.c $(STATIC_LIB)
 	@mkdir -p $(dir $@)
@@ -132,9 +143,12 @@ $(BUILD)/tests/libinject.so: tests/cli/inject.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -shared -o $@ $< -ldl
 
-$(BUILD)/tests/spin: tests/cli/spin.c
+# The CLI tests' workload is the same program in every build: a
+# sanitizer's own page faults would be counted as the workload's.
+$(BUILD)/tests/spin: tests/cli/spin.c Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
+	$(CC) $(CPPFLAGS) $(filter-out -fsanitize=%,$(CFLAGS)) \
+		$(filter-out -fsanitize=%,$(LDFLAGS)) -o $@ $<
 
 $(BUILD)/tests/evdump: tests/cli/evdump.c $(STATIC_LIB)
 	@mkdir -p $(dir $@)
@@ -143,6 +157,28 @@ $(BUILD)/tests/evdump: tests/cli/evdump.c $(STATIC_LIB)
 $(BUILD)/tests/metric-eval: tests/cli/metric_eval.c $(STATIC_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS)
+
+# The profiling tests' workload: known hot spots, one in a shared
+# library, frame pointers everywhere (leaves too) and no tail calls, so
+# frame-pointer call chains see every caller; never sanitized.
+WORK_CFLAGS := -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+	-fno-optimize-sibling-calls
+$(BUILD)/tests/libpmuwork.so: tests/workload/libwork.c tests/workload/work.h
+	@mkdir -p $(dir $@)
+	$(CC) $(WORK_CFLAGS) -fPIC -shared -o $@ $<
+
+$(BUILD)/tests/workload: tests/workload/workload.c tests/workload/work.h $(BUILD)/tests/libpmuwork.so
+	@mkdir -p $(dir $@)
+	$(CC) $(WORK_CFLAGS) -o $@ $< -L$(BUILD)/tests -lpmuwork -Wl,-rpath,'$$ORIGIN'
+
+$(BUILD)/tests/jit: tests/workload/jit.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WORK_CFLAGS) -o $@ $<
+
+# The sampling tests' workload: fixed addresses (no PIE), never sanitized.
+$(BUILD)/tests/touch: tests/workload/touch.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -fno-pie -no-pie -o $@ $<
 
 $(BUILD)/fuzz/replay-%: tests/fuzz/fuzz-%.c tests/fuzz/replay.c $(STATIC_LIB)
 	@mkdir -p $(dir $@)
@@ -199,7 +235,7 @@ kernel-tables: scripts/gen-kernel-events.c $(STATIC_LIB)
 	rm -f lib/events/tables/kernel/*.c
 	cp $(BUILD)/gen/kernel/*.c lib/events/tables/kernel/
 
-bench: all
+bench: all $(BUILD)/tests/workload
 	@$(MAKE) --no-print-directory -C bench BUILD=$(abspath $(BUILD))
 
 fuzz:
@@ -213,7 +249,8 @@ install: all
 	ln -sf libpmu.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libpmu.so.$(SOVERSION)
 	ln -sf libpmu.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libpmu.so
 	install -m 644 include/pmu/*.h $(DESTDIR)$(INCLUDEDIR)/pmu/
-	install -m 644 $(PC_FILE) $(DESTDIR)$(LIBDIR)/pkgconfig/
+	$(PC_SED) lib/libpmu.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/libpmu.pc
+	chmod 644 $(DESTDIR)$(LIBDIR)/pkgconfig/libpmu.pc
 	install -m 755 $(PMU_BIN) $(DESTDIR)$(BINDIR)/
 	install -m 644 docs/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 docs/*.3 $(DESTDIR)$(MANDIR)/man3/

@@ -13,7 +13,7 @@ runs=${RUNS:-200}
 iterations=${ITERATIONS:-200000}
 
 for f in pmu bench/exec-cost bench/group-cost bench/bench-sim bench/bench-encode \
-	 bench/bench-lookup; do
+	 bench/bench-lookup bench/sets-cost bench/bench-perfmon bench/bench-sample; do
 	if [ ! -x "$build/$f" ]; then
 		echo "run.sh: $build/$f missing; run 'make bench' first" >&2
 		exit 1
@@ -59,6 +59,38 @@ events=task-clock,page-faults
 "$build/bench/bench-sim"
 "$build/bench/bench-encode"
 "$build/bench/bench-lookup"
+"$build/bench/sets-cost" -P "$pmu"
+"$build/bench/bench-perfmon"
+"$build/bench/bench-sample"
+
+# The emulator (when it was built): the slowdown of an emulated run over
+# the native one against cachegrind's (with its cache simulation) and
+# valgrind --tool=none's on the same program.  Both slowdowns share the
+# native time, so their ratio is the ratio of the two wall times.
+if [ -x "$build/emu/pmu-amd64-linux" ] && command -v valgrind >/dev/null; then
+	work=$build/bench/emu-work
+	erun=${EMU_RUNS:-7}
+	# pmu finds the emulator next to the copied binary's build tree
+	export PMU_EMU_DIR=$build/emu
+	"$build/bench/exec-cost" -n "$erun" -w 1 -g 1.0 \
+		-l "emulated instructions,branches,L1-dcache-load-misses" \
+		-a "$pmu stat --emulate -e instructions,branches,L1-dcache-load-misses -- $work" \
+		-p "cachegrind" -b "valgrind --tool=cachegrind --cachegrind-out-file=/dev/null $work"
+	"$build/bench/exec-cost" -n "$erun" -w 1 -g 1.5 \
+		-l "emulated instructions" \
+		-a "$pmu stat --emulate -e instructions -- $work" \
+		-p "valgrind --tool=none" -b "valgrind --tool=none $work"
+	# Not goals: each tool's slowdown over the native program.
+	"$build/bench/exec-cost" -n "$erun" -w 1 \
+		-l "slowdown of the emulated instructions,branches,L1-dcache-load-misses" \
+		-a "$pmu stat --emulate -e instructions,branches,L1-dcache-load-misses -- $work" \
+		-p "native" -b "$work"
+	"$build/bench/exec-cost" -n "$erun" -w 1 \
+		-l "slowdown of cachegrind" \
+		-a "valgrind --tool=cachegrind --cachegrind-out-file=/dev/null $work" \
+		-p "native" -b "$work"
+	unset PMU_EMU_DIR
+fi
 
 # pmu list of the host's model against perf list.
 "$build/bench/exec-cost" -n "$runs" -g 0.25 \

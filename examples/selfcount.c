@@ -20,7 +20,9 @@ static void work(void)
 int main(void)
 {
 	struct pmu_error err = { .size = sizeof(err) };
-	struct pmu_value v[3] = { { 0 } };
+	/* the element size this program was built with: values are read
+	 * in that layout (0 would mean the first one) */
+	struct pmu_value v[3] = { { .size = sizeof(struct pmu_value) } };
 	struct pmu_session *s = pmu_session_new(&err);
 	int i, n;
 

@@ -4,7 +4,10 @@
 #   lib/model, lib/sim   include nothing from util, events, drivers,
 #                        session or tools (they are freestanding)
 #   lib/util             includes nothing from events, drivers, session
-#   lib/drivers          includes no events/ or session/ header
+#   lib/drivers          includes no events/, session/ or profile/ header
+#   lib/util, lib/events, lib/session
+#                        include no profile/ header: profiles (perf.data,
+#                        symbols, reports) sit above the sessions
 #   lib/events           includes no session/ header and, of lib/drivers,
 #                        only the interface (driver.h: the event object
 #                        it produces for every driver); calls none of
@@ -199,6 +202,9 @@ while read -r file line top target; do
 		violation "$file" "$line" "includes $target: lib/util is below the event, driver and session layers" ;;
 	lib/drivers/*:events|lib/drivers/*:session)
 		violation "$file" "$line" "includes $target: a driver never parses event names nor knows sessions" ;;
+	lib/util/*:profile|lib/drivers/*:profile|lib/events/*:profile|\
+	lib/session/*:profile|lib/model/*:profile|lib/sim/*:profile)
+		violation "$file" "$line" "includes $target: profiles sit above the sessions; nothing below includes them" ;;
 	lib/events/*:drivers)
 		[ "$target" = lib/drivers/driver.h ] ||
 		violation "$file" "$line" "includes $target: the event layer knows drivers by their interface (drivers/driver.h) only" ;;

@@ -4,9 +4,15 @@
 # Runs apt-get as root, or through sudo when that is available.
 set -euo pipefail
 
+# valgrind also brings what emu/ builds against: its headers, valgrind.pc
+# and the static libcoregrind/libvex of a tool.
 packages=(
 	build-essential pkg-config libcmocka-dev valgrind clang
 	libclang-rt-14-dev linux-perf libpfm4-dev libpapi-dev papi-tools
+	libelf-dev libdw-dev zlib1g-dev
+	# oracles of the profiling tests (they skip without them): a browser
+	# for the flame graph, go tool pprof for the pprof export
+	chromium golang-go
 	python3 man-db hyperfine
 )
 

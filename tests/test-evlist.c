@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include <pmu/event.h>
+
 #include "events/evlist.h"
 #include "events/evparse.h"
 
@@ -235,9 +237,14 @@ static const struct mod_row mod_rows[] = {
 	{ __LINE__, "{cycles,cs}:D", 0, 0, 0, 1, 0, 0, 1, false, false, true },
 	{ __LINE__, "{cycles:G}:u", 0, 1, 1, 0, 1, 0, 0, false, false, false },
 	{ __LINE__, "{cycles:G}:H", 0, 0, 0, 0, 0, 0, 0, false, false, false },
-	/* model-specific events keep the catalog's (libpfm4's) setting */
-	{ __LINE__, "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS", 0, 0, 1, 0, 0, 0, 0,
+	/* model-specific events keep the catalog's (libpfm4's) setting:
+	 * AMD's mg=0 default leaves guests out (test-encode-oracle checks
+	 * the encoder's perf fields against libpfm4) */
+	{ __LINE__, "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS", 0, 0, 1, 1, 0, 0, 0,
 	  false, false, false },
+	/* mg alone: guests only (libpfm4: mg without mh excludes the host) */
+	{ __LINE__, "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS:mg=1", 0, 0, 1, 0,
+	  1, 0, 0, false, false, false },
 };
 
 static void test_modifiers(void **state)
@@ -285,9 +292,11 @@ static const struct group_row group_rows[] = {
 	{ __LINE__, "{cs,faults}", 1, "cs faults", "00", "10" },
 	{ __LINE__, " { cs , faults } , task-clock ", 2,
 	  "cs faults task-clock", "001", "101" },
+	/* names as perf prints them: as typed, without the group's
+	 * modifiers (which still apply, see mod_rows) */
 	{ __LINE__, "cycles,{cs,faults,migrations}:u,{task-clock}", 3,
-	  "cycles cs:u faults:u migrations:u task-clock", "01112", "11001" },
-	{ __LINE__, "{cs:k,faults}:u", 1, "cs:ku faults:u", "00", "10" },
+	  "cycles cs faults migrations task-clock", "01112", "11001" },
+	{ __LINE__, "{cs:k,faults}:u", 1, "cs:k faults", "00", "10" },
 	{ __LINE__, "{r1,r2},{r3,r4}", 2, "r1 r2 r3 r4", "0011", "1010" },
 };
 
@@ -396,6 +405,15 @@ static const struct err_row err_rows[] = {
 	{ __LINE__, "cycles:x", PMU_ERR_BAD_MODIFIER, "cycles:x", 0, "'x'" },
 	{ __LINE__, "cs,cycles:uZ", PMU_ERR_BAD_MODIFIER, "cycles:uZ", 3, "'Z'" },
 	{ __LINE__, "cycles:pppp", PMU_ERR_BAD_MODIFIER, "cycles:pppp", 0, "ppp" },
+	/* perf: each modifier but p at most once */
+	{ __LINE__, "page-faults:uu", PMU_ERR_REPEATED, "page-faults:uu", 0,
+	  "'u' given twice" },
+	{ __LINE__, "cs,page-faults:kuk", PMU_ERR_REPEATED, "page-faults:kuk", 3,
+	  "'k' given twice" },
+	{ __LINE__, "cycles:GG", PMU_ERR_REPEATED, "cycles:GG", 0, "'G'" },
+	{ __LINE__, "cycles:PP", PMU_ERR_REPEATED, "cycles:PP", 0, "'P'" },
+	{ __LINE__, "{cs,faults}:SS", PMU_ERR_REPEATED, "{cs,faults}:SS", 0,
+	  "'S'" },
 	{ __LINE__, "{cs,faults}:q", PMU_ERR_BAD_MODIFIER, "{cs,faults}:q", 0, "'q'" },
 	{ __LINE__, "nosuch_pmu::RETIRED_INSTRUCTIONS", PMU_ERR_UNKNOWN_PMU,
 	  "nosuch_pmu", 0, "model-specific event tables are not available" },
@@ -595,7 +613,11 @@ static void test_tracepoints(void **state)
 		CHECK(r->line, r->str, l.ev[0].attr.exclude_user == r->eu);
 		CHECK(r->line, r->str, l.ev[0].attr.exclude_kernel == r->ek);
 		CHECK(r->line, r->str, !(l.ev[0].flags & PMU__EV_HW));
-		CHECK(r->line, r->str, !strcmp(l.ev[0].name, r->str));
+		/* perf prints a tracepoint as sys:name, without modifiers */
+		CHECK(r->line, r->str, !strncmp(l.ev[0].name, r->str,
+						strlen(l.ev[0].name)));
+		CHECK(r->line, r->str, strchr(l.ev[0].name, ':') ==
+				       strrchr(l.ev[0].name, ':'));
 		pmu__evlist_clear(&l);
 	}
 	/* a valid modifier string wins over a same-named tracepoint */
@@ -623,6 +645,370 @@ static void test_tracepoint_errors(void **state)
 		skip();
 	for (size_t i = 0; i < sizeof(tp_err_rows) / sizeof(tp_err_rows[0]); i++)
 		check_err_row(&tp_err_rows[i], &fixture_ctx);
+}
+
+/* Tokens that stand for several events: tracepoint globs and bare
+ * aliases.  Expected ids and types are the fixture files' contents. */
+struct expand_row {
+	int line;
+	const char *str;
+	const char *names;     /* printed names, space-separated, in order */
+	const char *groups;    /* group index per event */
+	const char *leaders;
+	uint32_t type;         /* of every event */
+	uint64_t config;       /* of the first */
+};
+
+static const struct expand_row expand_rows[] = {
+	/* tracepoint globs: every match, sys:name, modifiers applied */
+	{ __LINE__, "sched:sched_sw*", "sched:sched_switch", "0", "1",
+	  PERF_TYPE_TRACEPOINT, 316 },
+	{ __LINE__, "irq:*:k", "irq:irq_handler_entry", "0", "1",
+	  PERF_TYPE_TRACEPOINT, 100 },
+	{ __LINE__, "s?hed:sched_switch", "sched:sched_switch", "0", "1",
+	  PERF_TYPE_TRACEPOINT, 316 },
+	/* outside braces each match is a group of its own, inside one */
+	{ __LINE__, "cs,sched:sched_[sw]*", "cs sched:sched_switch sched:sched_wakeup",
+	  "012", "111", 0, 0 },
+	{ __LINE__, "{sched:sched_[sw]*},cs", "sched:sched_switch sched:sched_wakeup cs",
+	  "001", "101", 0, 0 },
+	/* a bare alias of one PMU, printed as typed */
+	{ __LINE__, "tsc", "tsc", "0", "1", 9, 0 },
+	{ __LINE__, "aperf:u", "aperf:u", "0", "1", 9, 1 },
+	/* an alias two PMUs publish: one event each, sorted by PMU;
+	 * uncore_x's reads is event=0x04 (bits 0-7), umask=0x3f (bits 8-11
+	 * then 16-19): 0x04 | 0xf << 8 | 0x3 << 16 */
+	{ __LINE__, "reads", "reads reads", "01", "11", 30, 0x30f04 },
+	{ __LINE__, "{reads}:u", "reads reads", "00", "10", 30, 0x30f04 },
+};
+
+static void check_expand_row(const struct expand_row *r)
+{
+	struct pmu__evlist l;
+
+	parse_ok(&l, r->line, r->str, &fixture_ctx);
+	check_names(r->line, r->str, &l, r->names);
+	for (size_t k = 0; k < l.n; k++) {
+		CHECK(r->line, r->str, l.ev[k].group == r->groups[k] - '0');
+		CHECK(r->line, r->str, l.ev[k].leader == (r->leaders[k] == '1'));
+		if (r->type && strchr(r->str, ',') == NULL &&
+		    strcmp(r->str, "reads") && strcmp(r->str, "{reads}:u"))
+			CHECK(r->line, r->str, l.ev[k].attr.type == r->type);
+	}
+	if (r->type)
+		CHECK(r->line, r->str, l.ev[0].attr.type == r->type &&
+				       l.ev[0].attr.config == r->config);
+	pmu__evlist_clear(&l);
+}
+
+static void test_expansions(void **state)
+{
+	struct pmu__evlist l;
+
+	(void)state;
+	if (!have_fixtures())
+		skip();
+	for (size_t i = 0; i < sizeof(expand_rows) / sizeof(expand_rows[0]); i++)
+		check_expand_row(&expand_rows[i]);
+	/* the second PMU of "reads": uncore_y, type 31, event=0x05 */
+	parse_ok(&l, __LINE__, "reads", &fixture_ctx);
+	assert_int_equal(l.ev[1].attr.type, 31);
+	assert_int_equal(l.ev[1].attr.config, 5);
+	pmu__evlist_clear(&l);
+	/* a glob's modifiers reach every match */
+	parse_ok(&l, __LINE__, "sched:*:u", &fixture_ctx);
+	assert_int_equal(l.n, 2);
+	for (size_t k = 0; k < l.n; k++)
+		assert_int_equal(l.ev[k].attr.exclude_kernel, 1);
+	pmu__evlist_clear(&l);
+}
+
+static const struct err_row expand_err_rows[] = {
+	{ __LINE__, "sched:nomatch*", PMU_ERR_UNKNOWN_EVENT, "sched:nomatch*", 0,
+	  "no tracepoint matches 'sched:nomatch*'" },
+	{ __LINE__, "cs,no*:x", PMU_ERR_UNKNOWN_EVENT, "no*:x", 3,
+	  "no tracepoint matches" },
+	{ __LINE__, "sched:sched_s*:q", PMU_ERR_BAD_MODIFIER,
+	  "sched:sched_switch:q", 0, "'q'" },
+	{ __LINE__, "tsc:uu", PMU_ERR_REPEATED, "msr/tsc/:uu", 0, "'u'" },
+};
+
+static void test_expansion_errors(void **state)
+{
+	(void)state;
+	if (!have_fixtures())
+		skip();
+	for (size_t i = 0; i < sizeof(expand_err_rows) / sizeof(expand_err_rows[0]); i++)
+		check_err_row(&expand_err_rows[i], &fixture_ctx);
+}
+
+/* perf's tool events: a software dummy to the kernel, ns, the tool id. */
+static void test_tool_events(void **state)
+{
+	static const struct { const char *name; uint8_t tool; } tools[] = {
+		{ "duration_time", PMU__TOOL_DURATION },
+		{ "user_time", PMU__TOOL_USER },
+		{ "system_time", PMU__TOOL_SYSTEM },
+	};
+	struct pmu__evlist l;
+
+	(void)state;
+	for (size_t i = 0; i < 3; i++) {
+		parse_ok(&l, __LINE__, tools[i].name, NULL);
+		assert_int_equal(l.ev[0].tool, tools[i].tool);
+		assert_int_equal(l.ev[0].attr.type, PERF_TYPE_SOFTWARE);
+		assert_int_equal(l.ev[0].attr.config, PERF_COUNT_SW_DUMMY);
+		assert_string_equal(l.ev[0].unit, "ns");
+		assert_true(l.ev[0].scale == 1.0);
+		pmu__evlist_clear(&l);
+	}
+	parse_ok(&l, __LINE__, "cycles", NULL);
+	assert_int_equal(l.ev[0].tool, PMU__TOOL_NONE);
+	pmu__evlist_clear(&l);
+}
+
+/*
+ * Every way the event-list parser can fail, one row per place in
+ * evlist.c that reports an error (out of memory aside): the return value
+ * is err->code, the kind is set and the message says something, and
+ * nothing is appended.  Fixtures: uncore_x's "bad" format file is
+ * malformed, its events/adir a directory; tracefs's bad:notnum has an id
+ * that is no number.
+ */
+#define X50 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+#define X300 X50 X50 X50 X50 X50 X50   /* past NAME_MAX and a term's 255 */
+
+struct path_row {
+	int line;
+	const char *str;
+	enum pmu_error_kind kind;
+	const char *model;     /* the context's default model, or NULL */
+	bool no_tracefs;       /* a tracefs root that does not exist */
+};
+
+static const struct path_row path_rows[] = {
+	/* fail_empty, fail_syntax */
+	{ __LINE__, "", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "cs,", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "cs,,x", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "{}", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "{cs,}", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "cs}", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "cs,}", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "{cs,{x}}", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "{cs", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "{cs}x", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "{cs}:u k", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "c s", PMU_ERR_SYNTAX, NULL, false },
+	/* modifiers: missing, repeated, too many p, unknown */
+	{ __LINE__, "cs:", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "cs:uu", PMU_ERR_REPEATED, NULL, false },
+	{ __LINE__, "cs:pppp", PMU_ERR_BAD_MODIFIER, NULL, false },
+	{ __LINE__, "{cs}:z", PMU_ERR_BAD_MODIFIER, NULL, false },
+	/* names: unknown with and without near names, raw, cache */
+	{ __LINE__, "cylces", PMU_ERR_UNKNOWN_EVENT, NULL, false },
+	{ __LINE__, "qwertyuiopasdf", PMU_ERR_UNKNOWN_EVENT, NULL, false },
+	{ __LINE__, "r10000000000000000", PMU_ERR_BAD_VALUE, NULL, false },
+	{ __LINE__, "iTLB-stores", PMU_ERR_UNKNOWN_EVENT, NULL, false },
+	{ __LINE__, ":u", PMU_ERR_SYNTAX, NULL, false },
+	/* a default model: its own message, its own refusal */
+	{ __LINE__, "INST_RETIRD", PMU_ERR_UNKNOWN_EVENT, "p6", false },
+	{ __LINE__, "INST_RETIRED:c=999", PMU_ERR_BAD_VALUE, "p6", false },
+	/* tracepoints: no name, unknown, unreadable id, globs */
+	{ __LINE__, "sched:", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "nosys:noevent", PMU_ERR_UNKNOWN_EVENT, NULL, false },
+	{ __LINE__, "sched:nope:u", PMU_ERR_UNKNOWN_EVENT, NULL, false },
+	{ __LINE__, "bad:notnum", PMU_ERR_SYSTEM, NULL, false },
+	{ __LINE__, "sched:nomatch*", PMU_ERR_UNKNOWN_EVENT, NULL, false },
+	{ __LINE__, "s*:x", PMU_ERR_SYSTEM, NULL, true },
+	{ __LINE__, "sched:" X300 "*", PMU_ERR_UNKNOWN_EVENT, NULL, false },
+	{ __LINE__, "sched:sched_s*:q", PMU_ERR_BAD_MODIFIER, NULL, false },
+	/* dynamic PMUs: names, slashes, terms, values, aliases */
+	{ __LINE__, "/x/", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "cpu/event=1", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "../x/", PMU_ERR_UNKNOWN_PMU, NULL, false },
+	{ __LINE__, "nopmu/x/", PMU_ERR_UNKNOWN_PMU, NULL, false },
+	{ __LINE__, "cpu/=1/", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "cpu/event=1,/", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "cpu/event=1,,umask=1/", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "cpu/event=1," X300 "=1/", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "cpu/config/", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "msr/config=zz/", PMU_ERR_BAD_VALUE, NULL, false },
+	{ __LINE__, "msr/config=0x10000000000000000/", PMU_ERR_BAD_VALUE, NULL, false },
+	{ __LINE__, "cpu/event=1,foo=2/", PMU_ERR_BAD_MODIFIER, NULL, false },
+	{ __LINE__, "msr/tcs/", PMU_ERR_UNKNOWN_EVENT, NULL, false },
+	{ __LINE__, "uncore_x/broken/", PMU_ERR_BAD_MODIFIER, NULL, false },
+	{ __LINE__, "uncore_x/bad=1/", PMU_ERR_SYSTEM, NULL, false },
+	{ __LINE__, "cpu/event=zz/", PMU_ERR_BAD_VALUE, NULL, false },
+	{ __LINE__, "cpu/event=0x100000/", PMU_ERR_BAD_VALUE, NULL, false },
+	{ __LINE__, "uncore_x/adir/", PMU_ERR_SYSTEM, NULL, false },
+	{ __LINE__, "cpu/event=1/x", PMU_ERR_BAD_MODIFIER, NULL, false },
+	/* catalogs: no name, unknown model, the encoder's own refusals */
+	{ __LINE__, "::x", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "zen44::RETIRED_OPS", PMU_ERR_UNKNOWN_PMU, NULL, false },
+	{ __LINE__, "zen4::RETIRED_OPZ", PMU_ERR_UNKNOWN_EVENT, NULL, false },
+	{ __LINE__, "zen4::RETIRED_OPS:c=999", PMU_ERR_BAD_VALUE, NULL, false },
+	{ __LINE__, "zen4::ibs_op", PMU_ERR_SYNTAX, NULL, false },
+	/* IBS set-ups: the encoder's classes, as pmu encode gives them */
+	{ __LINE__, "zen4::ibs_op:maxcnt=16:maxcnt=32", PMU_ERR_REPEATED, NULL,
+	  false },
+	{ __LINE__, "zen4::ibs_op:maxcnt=16:cnt_ctl=2", PMU_ERR_BAD_VALUE, NULL,
+	  false },
+	{ __LINE__, "fam10h::ibs_op:maxcnt=16:cnt_ctl", PMU_ERR_BAD_MODIFIER,
+	  NULL, false },
+	{ __LINE__, "k8::ibs_op:maxcnt=16", PMU_ERR_UNKNOWN_EVENT, NULL, false },
+	{ __LINE__, "zen44::ibs_op:maxcnt=16", PMU_ERR_UNKNOWN_PMU, NULL, false },
+	{ __LINE__, "ibs_fetch:maxcnt=16", PMU_ERR_UNKNOWN_EVENT, "p6", false },
+	/* aliases: the expansion's own refusal */
+	{ __LINE__, "tsc:uu", PMU_ERR_REPEATED, NULL, false },
+	/* list syntax after a member */
+	{ __LINE__, "cs x,y", PMU_ERR_SYNTAX, NULL, false },
+	{ __LINE__, "{cs} {x}", PMU_ERR_SYNTAX, NULL, false },
+};
+
+static void test_every_error_path(void **state)
+{
+	(void)state;
+	if (!have_fixtures())
+		skip();
+	for (size_t i = 0; i < sizeof(path_rows) / sizeof(path_rows[0]); i++) {
+		const struct path_row *r = &path_rows[i];
+		struct pmu__parse_ctx ctx = fixture_ctx;
+		struct pmu_error err = { .size = sizeof(err) };
+		struct pmu__evlist l = { 0 };
+		int rc;
+
+		ctx.default_model = r->model;
+		if (r->no_tracefs)
+			ctx.tracefs_root = "/nonexistent-tracefs";
+		rc = pmu__evlist_parse(&l, r->str, &ctx, &err);
+		if (rc >= 0 || rc != err.code || err.kind != r->kind ||
+		    !err.message[0] || l.n || l.ev)
+			fail_msg("row at line %d ('%.40s'): rc %d, code %d, kind "
+				 "%s (want %s), message '%s', %zu events",
+				 r->line, r->str, rc, err.code,
+				 pmu_error_kind_name(err.kind),
+				 pmu_error_kind_name(r->kind), err.message, l.n);
+	}
+	/* no list, no string: a usage error, with the same agreement */
+	{
+		struct pmu_error err = { .size = sizeof(err) };
+		struct pmu__evlist l = { 0 };
+
+		int rc = pmu__evlist_parse(NULL, "cs", NULL, &err);
+
+		assert_int_equal(rc, err.code);
+		assert_int_equal(err.kind, PMU_ERR_USAGE);
+		rc = pmu__evlist_parse(&l, NULL, NULL, &err);
+		assert_int_equal(rc, err.code);
+		assert_int_equal(err.kind, PMU_ERR_USAGE);
+	}
+}
+
+/* An IBS set-up in a list: the event a session samples (the control
+ * value, perfmon2's PMC5 and PMD7.. of seed 003's IBS op registers, 7
+ * of them), of the model that encoded it; described as the encoder
+ * gives it, the control value alone.  IbsOpCtl by hand: MaxCnt =
+ * 0x1000 >> 4, En bit 17, CntCtl bit 19. */
+static void test_ibs_event(void **state)
+{
+	const uint64_t ctl = 0x100 | 1 << 17 | 1 << 19;
+	struct pmu_encode_opts o = { .sz = sizeof(o), .model = "zen4" };
+	struct pmu_event_desc d[1] = { { .size = sizeof(d[0]) } };
+	struct pmu__evlist l;
+
+	(void)state;
+	if (!have_fixtures())
+		skip();
+	parse_ok(&l, __LINE__, "zen4::ibs_op:maxcnt=0x1000:cnt_ctl",
+		 &fixture_ctx);
+	assert_int_equal(l.n, 1);
+	assert_true(l.ev[0].flags & PMU__EV_IBS);
+	assert_true(l.ev[0].flags & PMU__EV_NO_PERF); /* no ibs_op in sysfs */
+	assert_string_equal(l.ev[0].model, "amd64_fam19h_zen4");
+	assert_int_equal(l.ev[0].ncodes, 4);
+	assert_int_equal(l.ev[0].codes[0], ctl);
+	assert_int_equal(l.ev[0].codes[1], 5);
+	assert_int_equal(l.ev[0].codes[2], 7);
+	assert_int_equal(l.ev[0].codes[3], 7);
+	pmu__evlist_clear(&l);
+	assert_int_equal(pmu_event_list_parse("ibs_op:maxcnt=0x1000:cnt_ctl",
+					      &o, d, 1, NULL), 1);
+	assert_string_equal(d[0].pmu, "amd64_fam19h_zen4");
+	assert_string_equal(d[0].event, "ibs_op");
+	assert_int_equal(d[0].ncodes, 1);
+	assert_int_equal(d[0].codes[0], ctl);
+	assert_int_equal(d[0].sample_period, 0x1000);
+}
+
+/* pmu_event_list_parse(): the parser's events through the public API.
+ * Expected values are <linux/perf_event.h> constants and, for the zen4
+ * event, its PERF_CTL by hand: event 0xc1 | USR (16) | INT (20) | EN (22). */
+static void test_list_parse(void **state)
+{
+	struct pmu_encode_opts o = { .sz = sizeof(o), .model = "zen4" };
+	struct pmu_error err = { .size = sizeof(err) };
+	struct pmu_event_desc d[4];
+	unsigned char older[sizeof(d[0]) * 2];
+	/* an older struct: ended before pmu, rounded as a struct is */
+	size_t small = (offsetof(struct pmu_event_desc, pmu) + 7) & ~(size_t)7;
+
+	(void)state;
+	assert_int_equal(pmu_event_list_parse("cycles:u,{cs,page-faults}:k",
+					      NULL, NULL, 0, &err), 3);
+	memset(d, 0, sizeof(d));
+	d[0].size = sizeof(d[0]);
+	assert_int_equal(pmu_event_list_parse("cycles:u,{cs,page-faults}:k",
+					      NULL, d, 4, &err), 3);
+	assert_string_equal(d[0].name, "cycles:u");
+	assert_string_equal(d[0].pmu, "hardware");
+	assert_int_equal(d[0].perf.type, PERF_TYPE_HARDWARE);
+	assert_int_equal(d[0].perf.exclude_kernel, 1);
+	assert_string_equal(d[1].name, "cs");
+	assert_int_equal(d[1].perf.config, PERF_COUNT_SW_CONTEXT_SWITCHES);
+	assert_int_equal(d[1].perf.exclude_user, 1);
+	assert_int_equal(d[2].group, 1);
+	assert_true(d[1].leader && !d[2].leader);
+	assert_true(d[1].has_perf && d[1].fstr[0] == '\0' && d[1].ncodes == 0);
+	/* too short an array: the count of the whole list, the first filled */
+	memset(d, 0, sizeof(d));
+	d[0].size = sizeof(d[0]);
+	assert_int_equal(pmu_event_list_parse("cs,faults,cycles", NULL, d, 1,
+					      NULL), 3);
+	assert_string_equal(d[0].name, "cs");
+	assert_string_equal(d[1].name, "");
+	/* a catalog event, bare names of opts->model */
+	memset(d, 0, sizeof(d));
+	d[0].size = sizeof(d[0]);
+	assert_int_equal(pmu_event_list_parse("amd64_fam19h_zen4::RETIRED_OPS:u,"
+					      "RETIRED_OPS", &o, d, 4, &err), 2);
+	assert_string_equal(d[0].pmu, "amd64_fam19h_zen4");
+	assert_string_equal(d[0].event, "RETIRED_OPS");
+	assert_int_equal(d[0].ncodes, 1);
+	assert_int_equal(d[0].codes[0], 0xc1 | 1 << 16 | 1 << 20 | 1 << 22);
+	assert_non_null(strstr(d[0].fstr, "RETIRED_OPS:k=0:u=1"));
+	assert_string_equal(d[1].event, "RETIRED_OPS");
+	/* errors as pmu_session_add gives them */
+	assert_int_equal(pmu_event_list_parse("cs,cyclez", NULL, d, 4, &err),
+			 -EINVAL);
+	assert_int_equal(err.code, -EINVAL);
+	assert_int_equal(err.kind, PMU_ERR_UNKNOWN_EVENT);
+	assert_int_equal(err.offset, 3);
+	/* an older, smaller element: filled that far, never further */
+	memset(older, 0xa5, sizeof(older));
+	((struct pmu_event_desc *)(void *)older)->size = small;
+	assert_int_equal(pmu_event_list_parse("cs,faults", NULL,
+		(struct pmu_event_desc *)(void *)older, 2, NULL), 2);
+	assert_string_equal((char *)older + offsetof(struct pmu_event_desc,
+						     name), "cs");
+	assert_string_equal((char *)older + small + offsetof(struct pmu_event_desc,
+							     name), "faults");
+	assert_int_equal(older[2 * small], 0xa5);
+	d[0].size = 0;
+	assert_int_equal(pmu_event_list_parse("cs", NULL, d, 1, &err), -EINVAL);
+	assert_int_equal(err.kind, PMU_ERR_USAGE);
+	d[0].size = small + 1;
+	assert_int_equal(pmu_event_list_parse("cs", NULL, d, 1, &err), -EINVAL);
 }
 
 static int read_u64_file(const char *path, uint64_t *v)
@@ -941,6 +1327,12 @@ int main(void)
 		cmocka_unit_test(test_sysfs_errors),
 		cmocka_unit_test(test_tracepoints),
 		cmocka_unit_test(test_tracepoint_errors),
+		cmocka_unit_test(test_expansions),
+		cmocka_unit_test(test_expansion_errors),
+		cmocka_unit_test(test_tool_events),
+		cmocka_unit_test(test_list_parse),
+		cmocka_unit_test(test_every_error_path),
+		cmocka_unit_test(test_ibs_event),
 		cmocka_unit_test(test_real_machine),
 		cmocka_unit_test(test_format_parse),
 		cmocka_unit_test(test_format_apply),

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "util/cgroup.h"
 #include "util/host.h"
 
 /* A fake / tree: each row describes the files, then what must be read. */
@@ -158,12 +159,132 @@ static void test_bad_size(void **state)
 	assert_int_equal(pmu_host_info(NULL), -EINVAL);
 }
 
+/* A fake two-socket tree: CPU c in socket c / 2, core c % 2, die 0,
+ * node c / 2 (the nodeN link), an L2 per CPU (id c) and an L3 per
+ * socket (id 10 + socket); CPU 3 has no die_id, no node link and no id
+ * file for its L3 (the first CPU of shared_cpu_list stands for it). */
+static void build_topology(const char *root)
+{
+	char rel[128], val[32];
+
+	for (int c = 0; c < 4; c++) {
+		snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%d/topology", c);
+		mkdirs(root, rel);
+		snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%d/topology/"
+			 "physical_package_id", c);
+		snprintf(val, sizeof(val), "%d\n", c / 2);
+		put(root, rel, val);
+		snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%d/topology/"
+			 "core_id", c);
+		snprintf(val, sizeof(val), "%d\n", c % 2);
+		put(root, rel, val);
+		for (int i = 0; i < 2; i++) {
+			snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%d/"
+				 "cache/index%d", c, i);
+			mkdirs(root, rel);
+			snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%d/"
+				 "cache/index%d/level", c, i);
+			put(root, rel, i ? "3\n" : "2\n");
+			snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%d/"
+				 "cache/index%d/shared_cpu_list", c, i);
+			snprintf(val, sizeof(val), i ? "%d-%d\n" : "%d\n",
+				 i ? c / 2 * 2 : c, c / 2 * 2 + 1);
+			put(root, rel, val);
+			if (c == 3 && i == 1)
+				continue;
+			snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%d/"
+				 "cache/index%d/id", c, i);
+			snprintf(val, sizeof(val), "%d\n", i ? 10 + c / 2 : c);
+			put(root, rel, val);
+		}
+		if (c == 3)
+			continue;
+		snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%d/"
+			 "topology/die_id", c);
+		put(root, rel, "0\n");
+		snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%d/node%d",
+			 c, c / 2);
+		mkdirs(root, rel);
+	}
+}
+
+static void test_topology(void **state)
+{
+	char root[] = "/tmp/pmu-topo-XXXXXX";
+	struct pmu_cpu_topology t = { .size = sizeof(t) };
+	char cmd[64];
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	build_topology(root);
+	for (int c = 0; c < 4; c++) {
+		assert_int_equal(pmu__cpu_topology_at(root, c, 0, &t), 0);
+		assert_int_equal(t.cpu, c);
+		assert_int_equal(t.socket, c / 2);
+		assert_int_equal(t.core, c % 2);
+		assert_int_equal(t.die, 0);
+		assert_int_equal(t.node, c == 3 ? 0 : c / 2);
+		assert_int_equal(t.cache_level, 3);
+		assert_int_equal(t.cache_id, c == 3 ? 2 : 10 + c / 2);
+		assert_int_equal(pmu__cpu_topology_at(root, c, 2, &t), 0);
+		assert_int_equal(t.cache_level, 2);
+		assert_int_equal(t.cache_id, c);
+	}
+	assert_int_equal(pmu__cpu_topology_at(root, 4, 0, &t), -ENOENT);
+	assert_int_equal(pmu__cpu_topology_at(root, 0, 1, &t), 0);
+	assert_int_equal(t.cache_level, -1);
+	assert_int_equal(pmu__cpu_topology_at(root, -1, 0, &t), -EINVAL);
+	t.size = 4;
+	assert_int_equal(pmu_cpu_topology(0, 0, &t), -EINVAL);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* The hierarchy perf_event uses: v1 with the perf_event controller
+ * over cgroup2, cgroup2 without it, neither: ENOENT. */
+static void test_cgroup_mount(void **state)
+{
+	static const struct { const char *text, *want; int rc; } mrows[] = {
+		{ "30 25 0:27 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw\n"
+		  "31 25 0:28 / /sys/fs/cgroup/pe rw - cgroup cgroup rw,perf_event\n",
+		  "/sys/fs/cgroup/pe", 0 },
+		{ "30 25 0:27 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw\n"
+		  "31 25 0:28 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n",
+		  "/sys/fs/cgroup/unified", 0 },
+		{ "22 1 8:1 / / rw - ext4 /dev/sda1 rw\n", "", -ENOENT },
+		{ "garbage line\n31 25 0:28 / /cg rw - cgroup cgroup perf_event,rw\n",
+		  "/cg", 0 },
+	};
+	char path[] = "/tmp/pmu-mountinfo-XXXXXX", buf[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(mrows) / sizeof(mrows[0]); i++) {
+		int fd = mkstemp(path);
+		FILE *f = fdopen(fd, "w");
+
+		assert_non_null(f);
+		fputs(mrows[i].text, f);
+		fclose(f);
+		buf[0] = '\0';
+		assert_int_equal(pmu__cgroup_mount_at(path, buf, sizeof(buf)),
+				 mrows[i].rc);
+		if (!mrows[i].rc)
+			assert_string_equal(buf, mrows[i].want);
+		unlink(path);
+		strcpy(path, "/tmp/pmu-mountinfo-XXXXXX");
+	}
+	assert_int_equal(pmu__cgroup_mount_at("/nonexistent/mountinfo", buf,
+					      sizeof(buf)), -ENOENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fake_trees),
 		cmocka_unit_test(test_real_host),
 		cmocka_unit_test(test_bad_size),
+		cmocka_unit_test(test_topology),
+		cmocka_unit_test(test_cgroup_mount),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

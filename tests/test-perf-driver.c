@@ -228,7 +228,7 @@ static int setup(void **state)
 	f->k.fail_at = -1;
 	f->sys = (struct pmu__perf_sys){ fk_open, fk_read, fk_ioctl, fk_mmap,
 					 fk_munmap, fk_close, fk_rdpmc,
-					 fk_rdtsc, &f->k, NULL };
+					 fk_rdtsc, &f->k, NULL, NULL };
 	f->s = pmu__session_new_on(pmu__perf_driver_new(&f->sys), true, NULL);
 	*state = f;
 	return 0;
@@ -536,6 +536,9 @@ static void test_multiplexed_read(void **state)
 		fk_set(&f->k, 1, r->raw + 1, 0, 0);
 		fk_set(&f->k, 2, 9, 10, 10);
 		memset(v, 0, sizeof(v));
+		/* this release's layout (size 0 would mean the first one,
+		 * PMU_VALUE_SIZE0, which test_value_size0 covers) */
+		v[0].size = sizeof(v[0]);
 		assert_int_equal(pmu_session_read(f->s, v, 3), 3);
 		if (v[0].raw != r->raw || v[0].enabled != r->ena ||
 		    v[0].running != r->run || v[0].scaled != r->scaled ||
@@ -548,6 +551,35 @@ static void test_multiplexed_read(void **state)
 		assert_int_equal(f->k.nread, 2); /* one per group */
 		teardown(state);
 	}
+}
+
+/* vals[0].size == 0 is the first layout: elements PMU_VALUE_SIZE0
+ * bytes apart, each given that size, nothing past it written. */
+static void test_value_size0(void **state)
+{
+	struct fixture *f = *state;
+	unsigned char buf[3 * PMU_VALUE_SIZE0 + 16];
+	struct pmu_value first;
+
+	add_abc(f->s);
+	assert_int_equal(pmu_session_open(f->s, NULL, NULL), 0);
+	fk_set(&f->k, 0, 100, 50, 25);
+	fk_set(&f->k, 1, 7, 0, 0);
+	fk_set(&f->k, 2, 9, 10, 10);
+	memset(buf, 0xA5, sizeof(buf));
+	memset(buf, 0, sizeof(size_t));
+	assert_int_equal(pmu_session_read(f->s, (struct pmu_value *)(void *)buf,
+					  3), 3);
+	for (size_t i = 0; i < 3; i++) {
+		memcpy(&first, buf + i * PMU_VALUE_SIZE0, PMU_VALUE_SIZE0);
+		assert_int_equal(first.size, PMU_VALUE_SIZE0);
+		assert_int_equal(first.raw, i == 0 ? 100 : i == 1 ? 7 : 9);
+		assert_int_equal(first.status, PMU_EVENT_OK);
+	}
+	memcpy(&first, buf, PMU_VALUE_SIZE0);
+	assert_int_equal(first.scaled, 200);
+	for (size_t i = 3 * PMU_VALUE_SIZE0; i < sizeof(buf); i++)
+		assert_int_equal(buf[i], 0xA5);
 }
 
 /* Members come back in an order other than the open order: map by id. */
@@ -1058,6 +1090,98 @@ static void test_pid_list(void **state)
 	}
 }
 
+/* Each unit read alone: the thread's own values, its id, the process
+ * it was listed through and its name from /proc. */
+static void test_read_unit(void **state)
+{
+	struct fixture *f = *state;
+	const pid_t pids[] = { 200, 100 };
+	struct pmu_open_opts o = PMU_OPTS_INIT(pmu_open_opts,
+					       .target = PMU_TARGET_PID,
+					       .pids = pids, .npids = 2);
+	const pid_t want[] = { 100, 101, 200, 201, 202 };
+	struct pmu_value v[3] = { { .size = sizeof(struct pmu_value) } };
+	struct pmu_unit_info ui = { .size = sizeof(ui) };
+	uint64_t sum = 0;
+	char root[64], path[128];
+	FILE *c;
+	int i;
+
+	fake_proc_make(root, sizeof(root));
+	snprintf(path, sizeof(path), "%s/200/task/201/comm", root);
+	assert_non_null(c = fopen(path, "w"));
+	fputs("worker\n", c);
+	fclose(c);
+	f->sys.proc = root;
+	add_abc(f->s);
+	assert_int_equal(pmu_session_open(f->s, &o, NULL), 0);
+	assert_int_equal(pmu_session_nunits(f->s), 5);
+	for (i = 0; i < f->k.nop; i++)
+		fk_set(&f->k, i, 1000 * (uint64_t)f->k.op[i].pid + 1 +
+		       f->k.op[i].attr.config, 10, 5);
+	for (size_t u = 0; u < 5; u++) {
+		assert_int_equal(pmu_session_unit_info(f->s, u, &ui), 0);
+		assert_int_equal(ui.tid, want[u]);
+		assert_int_equal(ui.cpu, -1);
+		assert_int_equal(ui.pid, want[u] < 200 ? 100 : 200);
+		assert_string_equal(ui.comm, want[u] == 201 ? "worker" : "");
+		assert_int_equal(pmu_session_read_unit(f->s, u, v, 3), 3);
+		for (int e = 0; e < 3; e++) {
+			uint64_t cfg = e == 0 ? PERF_COUNT_SW_TASK_CLOCK
+				     : e == 1 ? PERF_COUNT_SW_PAGE_FAULTS
+					      : PERF_COUNT_SW_CONTEXT_SWITCHES;
+
+			assert_int_equal(v[e].raw, 1000 * (uint64_t)want[u] + 1 + cfg);
+			assert_int_equal(v[e].scaled, 2 * v[e].raw);
+		}
+		sum += v[0].raw;
+	}
+	assert_int_equal(pmu_session_read(f->s, v, 3), 3);
+	assert_int_equal(v[0].raw, sum);
+	assert_int_equal(pmu_session_unit_info(f->s, 5, &ui), -EINVAL);
+	assert_int_equal(pmu_session_read_unit(f->s, 5, v, 3), -EINVAL);
+	fake_proc_remove(root);
+}
+
+/* A cgroup event: its directory's descriptor where the pid goes, with
+ * PERF_FLAG_PID_CGROUP, on every CPU; others keep pid -1.  Only
+ * system-wide targets take one. */
+static void test_cgroup_events(void **state)
+{
+	struct fixture *f = *state;
+	struct pmu_open_opts o = PMU_OPTS_INIT(pmu_open_opts,
+					       .target = PMU_TARGET_CPUS,
+					       .cpus = "0");
+	struct pmu_open_opts self = PMU_OPTS_INIT(pmu_open_opts);
+	struct pmu_error err = { .size = sizeof(err) };
+	char dir[] = "/tmp/pmu-cg-XXXXXX";
+
+	assert_non_null(mkdtemp(dir));
+	add_abc(f->s);
+	f->s->ev[1].cgroup = strdup(dir);
+	assert_int_equal(pmu_session_open(f->s, &self, &err), -EINVAL);
+	assert_int_equal(err.kind, PMU_ERR_USAGE);
+	assert_non_null(strstr(err.message, "system-wide"));
+	assert_int_equal(pmu_session_open(f->s, &o, &err), 0);
+	assert_int_equal(f->k.nop, 3);
+	assert_int_equal(f->k.op[0].pid, -1);
+	assert_false(f->k.op[0].flags & PERF_FLAG_PID_CGROUP);
+	assert_true(f->k.op[1].pid >= 0);
+	assert_true(f->k.op[1].flags & PERF_FLAG_PID_CGROUP);
+	assert_int_equal(f->k.op[1].cpu, 0);
+	assert_int_equal(f->k.op[2].pid, -1);
+	pmu_session_free(f->s);
+	f->s = NULL;
+	rmdir(dir);
+	/* a directory that is gone: named */
+	f->s = pmu__session_new_on(pmu__perf_driver_new(&f->sys), true, NULL);
+	add_abc(f->s);
+	f->s->ev[0].cgroup = strdup(dir);
+	assert_int_equal(pmu_session_open(f->s, &o, &err), -ENOENT);
+	assert_int_equal(err.kind, PMU_ERR_NO_TARGET);
+	assert_non_null(strstr(err.message, dir));
+}
+
 /* Listed threads, each once; one that does not exist fails the open. */
 static void test_tid_list(void **state)
 {
@@ -1229,6 +1353,7 @@ int main(void)
 		cmocka_unit_test(test_not_supported),
 		T(test_no_pmu_reason),
 		cmocka_unit_test(test_multiplexed_read),
+		T(test_value_size0),
 		T(test_read_maps_ids),
 		T(test_cpus_sum_saturates),
 		T(test_cpus_sum_exact),
@@ -1244,6 +1369,8 @@ int main(void)
 		T(test_mmap_other_thread),
 		T(test_pid_list),
 		T(test_tid_list),
+		T(test_read_unit),
+		T(test_cgroup_events),
 		cmocka_unit_test(test_pid_vanished),
 		T(test_pid_retry_forgets_gone),
 		cmocka_unit_test(test_guest_fallback),

@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * One table of session cases run over every driver: perf (software
- * events of this thread, the real kernel) and sim (a simulated K8 fed
- * an event stream).  The session must behave the same whichever driver
- * it holds; only the workload and the precision of the expected counts
- * differ (perf's page faults are at least the pages touched, the
- * simulator's instructions exactly the events fed).
+ * events of this thread, the real kernel), sim (a simulated K8 fed
+ * an event stream) and emu (an emulated family 10h counting this very
+ * program, which then runs under pmu's emulator: the test starts itself
+ * again there, with --emu-row).  The session must behave the same
+ * whichever driver it holds; only the workload and the precision of the
+ * expected counts differ (perf's page faults are at least the pages
+ * touched, the simulator's instructions exactly the events fed, the
+ * emulator's branches those of the loop and of the start and stop
+ * calls around it).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -14,7 +18,10 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -43,6 +50,15 @@ static struct pmu_session *make_sim(void)
 	return pmu_session_new_opts(&o, NULL);
 }
 
+static struct pmu_session *make_emu(void)
+{
+	struct pmu_session_opts o = PMU_OPTS_INIT(pmu_session_opts,
+						  .driver = "emu",
+						  .model = "fam10h");
+
+	return pmu_session_new_opts(&o, NULL);
+}
+
 /* n page faults of this thread: n fresh pages touched. */
 static void work_perf(struct pmu_session *s, unsigned n)
 {
@@ -66,6 +82,21 @@ static void work_sim(struct pmu_session *s, unsigned n)
 
 	assert_int_equal(pmu_session_feed(s, text, (size_t)len, NULL), 0);
 }
+
+/* n retired branches: a loop of n iterations, its own jnz.  The calls
+ * that start and stop counting retire a few more, as many each time. */
+static void work_emu(struct pmu_session *s, unsigned n)
+{
+	unsigned long k = n;
+
+	(void)s;
+	__asm__ volatile("1: dec %0\n\tjnz 1b" : "+r"(k) : : "cc");
+}
+
+static const struct drv emu_row = {
+	"emu", make_emu, "{RETIRED_BRANCH_INSTRUCTIONS,RETIRED_INSTRUCTIONS},"
+	"cycles", "task-clock", work_emu, 200,
+};
 
 static const struct drv drivers[] = {
 	{ "perf", make_perf, "{page-faults,task-clock},context-switches",
@@ -291,14 +322,14 @@ static void test_sim_placement(void **state)
 static void test_bad_driver(void **state)
 {
 	struct pmu_session_opts o = PMU_OPTS_INIT(pmu_session_opts,
-						  .driver = "emu");
+						  .driver = "perfmon");
 	struct pmu_error err = { .size = sizeof(err) };
 
 	(void)state;
 	errno = 0;
 	assert_null(pmu_session_new_opts(&o, &err));
 	assert_int_equal(errno, ENOENT);
-	assert_string_equal(err.token, "emu");
+	assert_string_equal(err.token, "perfmon");
 	o.driver = "sim";
 	assert_null(pmu_session_new_opts(&o, &err));
 	assert_non_null(strstr(err.message, "needs a model"));
@@ -311,10 +342,80 @@ static void test_bad_driver(void **state)
 	assert_int_equal(errno, EINVAL);
 }
 
-int main(void)
+/* The emu row runs in a copy of this program under the emulator (the
+ * session here counts that child, as pmu stat --emulate would); its TAP
+ * goes to a file, shown when it fails. */
+static void test_emu_row(void **state)
 {
-	struct CMUnitTest tests[sizeof(drivers) / sizeof(drivers[0]) + 2];
+	struct pmu_session *s = make_emu();
+	struct pmu_error err = { .size = sizeof(err) };
+	char self[4096], log[] = "/tmp/pmu-emu-row.XXXXXX", out[8192];
+	char *argv[] = { self, (char *)"--emu-row", NULL }, **cmd = NULL;
+	ssize_t len;
+	int status = 0, fd, go[2];
+	pid_t pid;
+	char c = 0;
+
+	(void)state;
+#if defined(__SANITIZE_ADDRESS__)
+	pmu_session_free(s);
+	skip();                  /* an ASan build cannot run under Valgrind */
+#endif
+	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	assert_true(len > 0);
+	self[len] = '\0';
+	if (pmu_session_command(s, argv, &cmd, &err) == -ENOENT) {
+		print_message("# emulator or valgrind missing: %s\n", err.message);
+		pmu_session_free(s);
+		skip();
+	}
+	assert_non_null(cmd);
+	fd = mkstemp(log);
+	assert_true(fd >= 0 && pipe(go) == 0);
+	assert_int_equal(pmu_session_add(s, "instructions", &err), 0);
+	pid = fork();
+	if (pid == 0) {
+		dup2(fd, 1);
+		dup2(fd, 2);
+		close(go[1]);
+		if (read(go[0], &c, 1) == 1)
+			execvp(cmd[0], cmd);
+		_exit(127);
+	}
+	close(go[0]);
+	{
+		struct pmu_open_opts oo = PMU_OPTS_INIT(pmu_open_opts,
+			.target = PMU_TARGET_CHILD, .pid = pid);
+
+		if (pmu_session_open(s, &oo, &err))
+			fail_msg("%s", err.message);
+	}
+	assert_int_equal(write(go[1], &c, 1), 1);
+	close(go[1]);
+	waitpid(pid, &status, 0);
+	len = pread(fd, out, sizeof(out) - 1, 0);
+	out[len > 0 ? len : 0] = '\0';
+	close(fd);
+	unlink(log);
+	free(cmd);
+	pmu_session_free(s);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		fail_msg("the emu row failed under the emulator:\n%s", out);
+}
+
+int main(int argc, char **argv)
+{
+	struct CMUnitTest tests[sizeof(drivers) / sizeof(drivers[0]) + 3];
 	size_t n = 0;
+
+	if (argc > 1 && !strcmp(argv[1], "--emu-row")) {
+		const struct CMUnitTest row[] = { {
+			.name = "emu", .test_func = test_cases,
+			.initial_state = (void *)&emu_row } };
+
+		return _cmocka_run_group_tests("session-drivers-emu", row, 1,
+					       NULL, NULL);
+	}
 
 	for (size_t i = 0; i < sizeof(drivers) / sizeof(drivers[0]); i++)
 		tests[n++] = (struct CMUnitTest){
@@ -325,6 +426,8 @@ int main(void)
 					  .test_func = test_sim_placement };
 	tests[n++] = (struct CMUnitTest){ .name = "test_bad_driver",
 					  .test_func = test_bad_driver };
+	tests[n++] = (struct CMUnitTest){ .name = "emu",
+					  .test_func = test_emu_row };
 	return _cmocka_run_group_tests("session-drivers", tests, n, NULL,
 				       NULL);
 }

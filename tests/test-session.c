@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -395,6 +397,69 @@ static void test_threads(void **state)
 	}
 }
 
+static uint64_t ns_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t thread_user_ns(void)
+{
+	struct rusage ru;
+
+	assert_int_equal(getrusage(RUSAGE_THREAD, &ru), 0);
+	return (uint64_t)ru.ru_utime.tv_sec * 1000000000u +
+	       (uint64_t)ru.ru_utime.tv_usec * 1000u;
+}
+
+/* Tool events measured by the session: duration_time within the wall
+ * time around start..stop, user_time within the thread's own CPU time
+ * over open..read, both counted (status OK) on the perf driver. */
+static void test_tool_events(void **state)
+{
+	struct pmu_session *s = pmu_session_new(NULL);
+	struct pmu_value v[3] = { { .size = sizeof(struct pmu_value) } };
+	uint64_t u0, u1, t0, t1;
+	volatile unsigned long x = 0;
+
+	(void)state;
+	assert_int_equal(pmu_session_add(s, "duration_time,user_time,"
+					 "system_time", NULL), 0);
+	u0 = thread_user_ns();
+	assert_int_equal(pmu_session_open(s, NULL, NULL), 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(pmu_session_event_status(s, (size_t)i, NULL),
+				 PMU_EVENT_OK);
+	t0 = ns_now();
+	assert_int_equal(pmu_session_start(s), 0);
+	while (thread_user_ns() - u0 < 20000000u)
+		x++;
+	assert_int_equal(pmu_session_stop(s), 0);
+	t1 = ns_now();
+	assert_int_equal(pmu_session_read(s, v, 3), 3);
+	u1 = thread_user_ns();
+	assert_true(v[0].raw > 0 && v[0].raw <= t1 - t0);
+	assert_true(v[0].enabled == v[0].raw && v[0].running == v[0].raw);
+	assert_true(v[1].raw >= 10000000u && v[1].raw <= u1 - u0);
+	assert_int_equal(v[1].status, PMU_EVENT_OK);
+	/* stopped: the clock stands still */
+	assert_int_equal(pmu_session_read(s, v, 1), 1);
+	assert_int_equal(v[0].raw, v[0].enabled);
+	{
+		uint64_t d = v[0].raw;
+
+		assert_int_equal(pmu_session_read(s, v, 1), 1);
+		assert_int_equal(v[0].raw, d);
+	}
+	assert_int_equal(pmu_session_reset(s), 0);
+	assert_int_equal(pmu_session_read(s, v, 1), 1);
+	assert_int_equal(v[0].raw, 0);
+	assert_int_equal(v[0].status, PMU_EVENT_NOT_COUNTED);
+	pmu_session_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -408,6 +473,7 @@ int main(void)
 		cmocka_unit_test(test_cpus_target),
 		cmocka_unit_test(test_add_strings),
 		cmocka_unit_test(test_threads),
+		cmocka_unit_test(test_tool_events),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

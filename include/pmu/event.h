@@ -71,6 +71,10 @@ struct pmu_encoding {
 	uint64_t cntmsk;        /* counters this encoding may use: bit n =
 				   generic counter n, bit 32+n = fixed
 				   counter n; 0 = no constraint known */
+	/* AMD IBS set-ups ("model::ibs_op:maxcnt=N"): the perf PMU that
+	 * takes them (has_perf only when sysfs has it) and the period */
+	char perf_pmu[32];      /* "ibs_fetch", "ibs_op"; "" for others */
+	uint64_t sample_period; /* attr.sample_period; 0 = none */
 };
 
 /*
@@ -78,11 +82,63 @@ struct pmu_encoding {
  * (-ENOENT not found, -EINVAL otherwise, -ENOMEM) with out->error set (when
  * out is non-NULL) and *err naming the offending token, its offset and near
  * names.  Case-insensitive; '.' separates like ':' ("INST_RETIRED.ANY_P");
- * boolean modifiers without a value mean =1; raw umasks "0xNN".
+ * boolean modifiers without a value mean =1; raw umasks "0xNN".  On AMD
+ * models with IBS, "ibs_fetch:maxcnt=N[:randen]" and
+ * "ibs_op:maxcnt=N[:cnt_ctl]" encode the IBS control register (see
+ * pmu_ibs_setup() for the rules).  Strings of the perf event syntax that
+ * no catalog holds (cpu/event=0xc0/, sched:sched_switch, r01c2) are
+ * described by pmu_event_list_parse().
  */
 PMU_API int pmu_event_encode(const char *str,
 			     const struct pmu_encode_opts *opts,
 			     struct pmu_encoding *out, struct pmu_error *err);
+
+/*
+ * One event of a perf-style event list, as the event-list parser reads
+ * it: what pmu_session_add() would count, and what `pmu stat -e` does.
+ */
+struct pmu_event_desc {
+	size_t size;            /* the array's element size: see below */
+	char name[128];         /* as pmu stat prints it */
+	int group;              /* group index; {a,b} share one */
+	bool leader;            /* first of its group */
+	char pmu[32];           /* who encodes it: a catalog model
+				   ("amd64_fam19h_zen4"), a sysfs PMU
+				   ("msr", "software", "tracepoint"),
+				   or "hardware", "hw_cache", "raw" */
+	char unit[16];          /* "msec", "ns", a sysfs .unit; "" */
+	double scale;           /* count * scale is in unit */
+	bool has_perf;          /* the perf fields are valid (false: an
+				   event only a simulated PMU counts) */
+	struct pmu_encoding_perf perf;
+	uint64_t sample_period;
+	uint8_t pinned, exclusive, exclude_idle, sample_read;
+	bool tool;              /* duration_time, user_time, system_time:
+				   the session measures it (a software
+				   dummy to the kernel) */
+	/* events a catalog model encoded ("zen4::RETIRED_OPS:u") */
+	char event[64];         /* the model's event name; "" otherwise */
+	int ncodes;
+	uint64_t codes[PMU_ENCODE_MAX_CODES];
+	char fstr[512];         /* the encoder's full string */
+};
+
+/*
+ * Read a perf-style event list ("cycles:u,{msr/tsc/,sched:sched_switch}",
+ * "sched:*", "r01c2", "zen4::RETIRED_OPS") with the event-list parser of
+ * pmu_session_add().  Names without "pmu::" may also be events of
+ * opts->model (NULL: pmu_event_host_model()), after the generic names;
+ * opts->dfl_plm, flags and events_dir are not used.  Fills out[0..n) in
+ * list order and returns the number of events in the list (larger than
+ * n when out is too short; n = 0 and out = NULL only count), or a
+ * negative errno with *err as pmu_session_add() fills it (token, byte
+ * offset, message).  Set out[0].size = sizeof(struct pmu_event_desc):
+ * elements are that far apart, and each is filled up to that size.
+ */
+PMU_API ssize_t pmu_event_list_parse(const char *list,
+				     const struct pmu_encode_opts *opts,
+				     struct pmu_event_desc *out, size_t n,
+				     struct pmu_error *err);
 
 /*
  * The catalog model of this host: $PMU_EVENTS_MODEL when set (a model name

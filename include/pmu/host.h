@@ -47,6 +47,27 @@ struct pmu_host_cpu {
  * with what is known either way). */
 PMU_API int pmu_host_cpu(struct pmu_host_cpu *cpu);
 
+/* Where a CPU sits, as sysfs describes it (what perf stat aggregates
+ * --per-socket, --per-die, --per-core, --per-node and --per-cache by). */
+struct pmu_cpu_topology {
+	size_t size;            /* sizeof(struct pmu_cpu_topology) */
+	int cpu;
+	int socket;             /* physical package */
+	int die;                /* within the package (0 when sysfs has no
+				   die_id) */
+	int core;               /* core id, within the package and die */
+	int node;               /* NUMA node (0 without NUMA) */
+	int cache_level;        /* the cache asked for (level, or the highest
+				   level), -1 when sysfs lists none */
+	int cache_id;           /* its id: CPUs sharing it have the same */
+};
+
+/* Fill *t for CPU `cpu`; cache_level 0 picks the CPU's highest cache
+ * level.  0, -ENOENT when sysfs has no topology for that CPU, -EINVAL
+ * for a negative cpu or an unsized struct. */
+PMU_API int pmu_cpu_topology(int cpu, int cache_level,
+			     struct pmu_cpu_topology *t);
+
 /*
  * Parse a CPU list in the kernel's format ("0-3,5,7-8", as in
  * /sys/devices/system/cpu/online) into cpus[0..max), in increasing order,

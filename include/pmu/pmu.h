@@ -15,8 +15,10 @@
 #include <pmu/vendor.h>
 #include <pmu/host.h>
 #include <pmu/session.h>
+#include <pmu/sample.h>
 #include <pmu/model.h>
 #include <pmu/simple.h>
+#include <pmu/profile.h>
 #include <pmu/sim.h>
 
 #ifdef __cplusplus

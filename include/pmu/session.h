@@ -50,6 +50,11 @@ struct pmu_open_opts {
 	const pid_t *pids;         /* PID or TID: several processes or threads,
 				      counted together; replaces pid */
 	size_t npids;              /* entries in pids; 0 = use pid */
+	bool start_stopped;        /* CHILD: do not start at exec either;
+				      pmu_session_start() starts counting
+				      (perf stat -D); the emu driver,
+				      which counts a command whole,
+				      refuses it (-EOPNOTSUPP) */
 };
 
 #define PMU_OPTS_INIT(type, ...) \
@@ -66,10 +71,11 @@ enum pmu_event_status {
 /*
  * One reading of one event, summed over every CPU or thread it is open on.
  * Set vals[0].size = sizeof(struct pmu_value) before reading an array:
- * the library reads that size (0 means this first layout, PMU_VALUE_SIZE0)
- * as the array's element size, stores it in each element's size, fills
- * the fields both sides know and leaves the rest of each element alone,
- * so the struct can grow.
+ * the library reads that size (0 means the first layout, PMU_VALUE_SIZE0,
+ * without scaled_err: a zeroed array of this struct is misread) as the
+ * array's element size, stores it in each element's size, fills the
+ * fields both sides know and leaves the rest of each element alone, so
+ * the struct can grow.
  */
 struct pmu_value {
 	size_t size;
@@ -79,9 +85,14 @@ struct pmu_value {
 	uint64_t scaled;       /* raw * enabled / running, exact, saturating */
 	enum pmu_event_status status;
 	int err;               /* negative errno when NOT_SUPPORTED, else 0 */
+	uint64_t scaled_err;   /* one standard error of `scaled`, from the
+				  spread of the per-run rates of the event's
+				  set (event sets); 0 when the event counted
+				  the whole time or its set ran fewer than
+				  2 times */
 };
 
-/* sizeof(struct pmu_value) in its first release. */
+/* sizeof(struct pmu_value) in its first release (no scaled_err). */
 #define PMU_VALUE_SIZE0 48
 
 /* Create an empty session counting this machine's events (the perf
@@ -102,19 +113,43 @@ PMU_API struct pmu_session *pmu_session_new(struct pmu_error *err);
  */
 struct pmu_session_opts {
 	size_t sz;                 /* sizeof(struct pmu_session_opts) */
-	const char *driver;        /* "perf" (NULL) or "sim" */
-	const char *model;         /* sim: the simulated model */
+	const char *driver;        /* "perf" (NULL), "sim" or "emu" */
+	const char *model;         /* sim: the simulated model; emu: the
+				      model to emulate (NULL: fam10h) */
+	const char *emu;           /* emu: settings, "KEY=VALUE ..."
+				      (caches, predictor, costs, regions;
+				      see pmu-stat(1)), NULL: defaults */
 };
+
+/*
+ * The emu driver ("emu") is the same simulated PMU counting a real
+ * program, which runs under pmu's emulator (a Valgrind tool): a command
+ * started with the command line pmu_session_command() returns, opened as
+ * a PMU_TARGET_CHILD target; or, with PMU_TARGET_SELF, the calling
+ * program itself when it runs under the emulator.  Its events are those
+ * of the sim driver on the same model, less the ones the emulation does
+ * not produce (reported as not supported).
+ */
 
 /* A session on the driver of `opts` (NULL: as pmu_session_new).  NULL
  * on failure (errno set; *err names the unknown driver or model). */
 PMU_API struct pmu_session *pmu_session_new_opts(
 	const struct pmu_session_opts *opts, struct pmu_error *err);
 
-/* The session's driver ("perf", "sim") and simulated model (NULL for
- * perf). */
+/* The session's driver ("perf", "sim", "emu") and simulated model
+ * (NULL for perf). */
 PMU_API const char *pmu_session_driver(const struct pmu_session *s);
 PMU_API const char *pmu_session_model(const struct pmu_session *s);
+
+/*
+ * The command line a child must exec for this session to count it as a
+ * PMU_TARGET_CHILD target: argv itself for the perf and sim drivers,
+ * argv under the emulator for the emu driver (which fails here, naming
+ * what to install, when the emulator or valgrind is missing).  Make it
+ * before forking the child; *out is one allocation, freed with free().
+ */
+PMU_API int pmu_session_command(struct pmu_session *s, char *const argv[],
+				char ***out, struct pmu_error *err);
 
 /* Destroy; closes everything. Accepts NULL. */
 PMU_API void pmu_session_free(struct pmu_session *s);
@@ -127,6 +162,18 @@ PMU_API void pmu_session_free(struct pmu_session *s);
  */
 PMU_API int pmu_session_add(struct pmu_session *s, const char *events,
 			    struct pmu_error *err);
+
+/*
+ * Count event i only for tasks in a cgroup, as perf stat -G does: `cgroup`
+ * names a directory of the cgroup hierarchy perf_event uses (the v1
+ * mount with the perf_event controller, else the cgroup2 mount), "/" its
+ * root.  The session then needs a system-wide target (PMU_TARGET_CPUS).
+ * Before open; NULL removes it.  0, or -ENOENT with *err naming the
+ * directory when the cgroup cannot be found or read, -EOPNOTSUPP on a
+ * driver other than perf, -EINVAL for a bad index.
+ */
+PMU_API int pmu_session_set_cgroup(struct pmu_session *s, size_t i,
+				   const char *cgroup, struct pmu_error *err);
 
 /* Number of events added so far. */
 PMU_API size_t pmu_session_nevents(const struct pmu_session *s);
@@ -179,6 +226,35 @@ PMU_API ssize_t pmu_session_read(struct pmu_session *s,
 				 struct pmu_value *vals, size_t n);
 
 /*
+ * The units an open session counts on: every CPU of a system-wide target
+ * (-a/-C), every thread of PID and TID targets, one for the others.
+ * pmu_session_read() sums over them; pmu_session_read_unit() reads one
+ * (for per-CPU and per-thread figures).
+ */
+struct pmu_unit_info {
+	size_t size;               /* sizeof(struct pmu_unit_info) */
+	int cpu;                   /* the CPU, -1 for a thread */
+	pid_t tid;                 /* the thread, -1 for a CPU, 0 for the
+				      calling thread */
+	pid_t pid;                 /* the process or thread listed in the
+				      target it belongs to */
+	char comm[16];             /* the thread's name, "" when unknown */
+};
+
+/* Number of units of an open session (0 when not open). */
+PMU_API size_t pmu_session_nunits(const struct pmu_session *s);
+
+/* Describe unit u; 0, or -EINVAL past the last unit or for an unsized
+ * struct. */
+PMU_API int pmu_session_unit_info(const struct pmu_session *s, size_t u,
+				  struct pmu_unit_info *info);
+
+/* As pmu_session_read(), for unit u alone; -EOPNOTSUPP for a session
+ * of several event sets (their estimates are of the whole session). */
+PMU_API ssize_t pmu_session_read_unit(struct pmu_session *s, size_t u,
+				      struct pmu_value *vals, size_t n);
+
+/*
  * Drive a simulated PMU: run `len` bytes of event-stream text
  * (docs/stream-format.md) as the counted program.  Counting follows
  * pmu_session_start/stop (and the stream's own suspend/resume
@@ -187,6 +263,88 @@ PMU_API ssize_t pmu_session_read(struct pmu_session *s,
  */
 PMU_API int pmu_session_feed(struct pmu_session *s, const char *stream,
 			     size_t len, struct pmu_error *err);
+
+/*
+ * Event sets (perfmon2's multiplexing under the user's control).  A
+ * session's events may be split into sets, of which exactly one counts
+ * at any time; the session switches round-robin from one set to the
+ * next, after a time (the target's running time) or after a number of
+ * overflows of a designated event.  Without pmu_session_add_set() a
+ * session is one set and behaves as if sets did not exist.
+ *
+ *	pmu_session_add(s, "task-clock,page-faults", NULL);     // set 0
+ *	pmu_session_add_set(s, NULL);                           // set 1
+ *	pmu_session_add(s, "task-clock,context-switches", NULL);
+ *	pmu_session_open(s, NULL, NULL);  // switches every 4 ms of run time
+ *
+ * With sets, a reading's `enabled` is the whole session's counting time
+ * (the sum of every set's active time), `running` the time the event
+ * actually counted (at most its set's active time), and `scaled` = raw *
+ * enabled / running is the estimate for the whole time, with its
+ * standard error in `scaled_err`.
+ */
+
+/* Start a new event set: later pmu_session_add() calls add to it.  Events
+ * added before the first call form set 0.  Before open only.  Returns the
+ * new set's index or a negative errno. */
+PMU_API ssize_t pmu_session_add_set(struct pmu_session *s,
+				    struct pmu_error *err);
+
+/* Number of event sets (>= 1). */
+PMU_API size_t pmu_session_nsets(const struct pmu_session *s);
+
+/* Set of event i, -EINVAL past the last event. */
+PMU_API ssize_t pmu_session_event_set(const struct pmu_session *s, size_t i);
+
+enum pmu_switch_kind {
+	PMU_SWITCH_NONE = 0,     /* no policy of its own: the default */
+	PMU_SWITCH_TIME = 1,     /* after timeout_ns of the target's time */
+	PMU_SWITCH_OVERFLOW = 2, /* after `count` overflows of `event` */
+};
+
+/*
+ * A set's switch policy.  Several sets without a policy switch by TIME
+ * every 4 ms (PMU_SWITCH_DEFAULT_NS, the kernel's own multiplexing
+ * interval).
+ */
+struct pmu_switch_opts {
+	size_t sz;                  /* sizeof(struct pmu_switch_opts) */
+	enum pmu_switch_kind kind;
+	uint64_t timeout_ns;        /* TIME: the target's running time per
+				       turn (task-clock; cpu-clock for CPU
+				       targets), >= 10000 */
+	const char *event;          /* OVERFLOW: the designated event, added
+				       to every set that lacks it */
+	uint64_t period;            /* OVERFLOW: counts of `event` per
+				       overflow, >= 1 */
+	uint64_t count;             /* OVERFLOW: overflows before the set
+				       switches (perfmon2's reg_ovfl_swcnt),
+				       >= 1 */
+};
+
+#define PMU_SWITCH_DEFAULT_NS 4000000ull
+
+/* Switch policy of set `set` (-1: every set, also those added later).
+ * Before open. */
+PMU_API int pmu_session_set_switch(struct pmu_session *s, ssize_t set,
+				   const struct pmu_switch_opts *o,
+				   struct pmu_error *err);
+
+/* What a set did (perfmon2's pfm_getinfo_sets).  Set size first. */
+struct pmu_set_info {
+	size_t size;
+	uint64_t runs;          /* times the set was activated */
+	uint64_t duration;      /* ns it was active (counting) */
+	uint64_t timeout_left;  /* TIME: ns of its turn not used when it was
+				   last switched out (stopped mid-turn) */
+	uint64_t ovfl_mask;     /* bit k: the set's k-th event had the last
+				   overflow that switched it */
+};
+
+/* Fill *info for set `set` (zeros before the session counted).  0 or a
+ * negative errno (-EINVAL: no such set, or info NULL or too small). */
+PMU_API int pmu_session_set_info(struct pmu_session *s, size_t set,
+				 struct pmu_set_info *info);
 
 /*
  * Exact scaling: raw * enabled / running computed in 128 bits, saturating

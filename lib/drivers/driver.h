@@ -41,6 +41,38 @@
 #define PMU__EV_NO_PERF       0x10u /* a register-level model's event
 				       with no perf encoding: attr is
 				       unset, only simulated PMUs count it */
+/* Event sets (the session switches groups itself): */
+#define PMU__EV_HELD          0x20u /* its group stays disabled until the
+				       session enables it (group_ctl): not
+				       enabled on exec */
+#define PMU__EV_NOTIFY        0x40u /* overflows every attr.sample_period
+				       are announced: notify_fds poll
+				       readable, notify_consume counts them;
+				       a group of one where the target is
+				       inherited per task */
+#define PMU__EV_LOST          0x100u /* its group reads PERF_FORMAT_LOST:
+				       the samples the kernel could not
+				       keep (op lost), which a ring's LOST
+				       record announces only once it has
+				       room again (Linux 6.0) */
+#define PMU__EV_IBS           0x200u /* an AMD IBS set-up: codes[0] its
+				       IbsFetchCtl/IbsOpCtl value, [1] its
+				       perfmon2 PMC, [2] its control PMD,
+				       [3] the PMDs from it (control, then
+				       the data it samples); attr the perf
+				       form (PMU ibs_fetch / ibs_op) */
+#define PMU__EV_ONE_UNIT      0x80u /* opened on the first CPU or thread
+				       of the target only (a wall clock
+				       for a CPU target); a group of one */
+
+/* perf's tool events: drivers open them as the software dummy they are
+ * to the kernel; the session replaces the reading with its own. */
+enum pmu__tool {
+	PMU__TOOL_NONE = 0,
+	PMU__TOOL_DURATION,    /* wall time counted, ns */
+	PMU__TOOL_USER,        /* user CPU time of what was counted, ns */
+	PMU__TOOL_SYSTEM,      /* system CPU time, ns */
+};
 
 struct pmu__ev {
 	char *name;            /* canonical, as printed: "cycles:u" */
@@ -50,6 +82,9 @@ struct pmu__ev {
 	char unit[16];         /* "msec" for the ns clocks, sysfs .unit */
 	double scale;          /* raw * scale is in `unit` */
 	uint32_t flags;        /* PMU__EV_* */
+	uint8_t tool;          /* enum pmu__tool */
+	char *cgroup;          /* count only in this cgroup (a directory
+				  path), system-wide targets; NULL: any */
 	struct perf_event_attr attr; /* type, config*, exclude_*, precise_ip,
 					pinned, exclusive, sample_type; a
 					driver adds read_format, disabled,
@@ -103,6 +138,7 @@ struct pmu__count {
 	uint64_t scaled;       /* raw * enabled / running (pmu__scale) */
 	enum pmu__count_status status;
 	int err;               /* negative errno when UNSUPPORTED */
+	uint64_t scaled_err;   /* drivers write 0: the session estimates it */
 };
 
 /* ---- targets ---- */
@@ -123,9 +159,14 @@ struct pmu__target {
 	const char *cpus;      /* CPUS: list, NULL = every online CPU */
 	bool inherit;          /* follow children created after open */
 	bool no_mmap_read;     /* never the perf mmap page */
+	bool start_stopped;    /* CHILD: not at exec; enable starts it */
 	bool raw_width;        /* register-level drivers: let counters wrap
 				  at their hardware width (no overflow
 				  handler extends them to 64 bits) */
+	bool per_cpu;          /* perf: open every thread or process once
+				  per CPU (of `cpus`, NULL = every online
+				  one): the kernel maps sampling rings of
+				  inherited events only per CPU */
 };
 
 /* ---- what a simulated PMU is fed ---- */
@@ -153,9 +194,19 @@ struct pmu__drv_stats {
 				  (XScale PMNC, P6 EVNTSEL0, ...) */
 };
 
+/* One of the units an open driver counts on: a CPU (system-wide) or a
+ * thread, each of which can be read on its own. */
+struct pmu__unit {
+	int cpu;               /* -1: a thread */
+	pid_t tid;             /* -1: a CPU; 0: the calling thread */
+	pid_t owner;           /* the listed process or thread it came from */
+	char comm[16];         /* the thread's name, "" when unknown */
+};
+
 /* ---- the ops table ---- */
 
 struct pmu__drv;
+struct pmu__ring;      /* drivers/perf_ring.h */
 
 struct pmu__driver_ops {
 	const char *name;      /* "perf", "sim" */
@@ -199,11 +250,76 @@ struct pmu__driver_ops {
 	 * pmu_sim_reg_kind) and address. */
 	int (*reg_read)(struct pmu__drv *d, unsigned space, uint32_t addr,
 			uint64_t *val);
+	/* The units an open driver counts on and each one's reading (as
+	 * read, without the sum over units); NULL: one unit, `read`. */
+	size_t (*nunits)(const struct pmu__drv *d);
+	int (*unit_info)(const struct pmu__drv *d, size_t u,
+			 struct pmu__unit *out);
+	int (*read_unit)(struct pmu__drv *d, size_t u, struct pmu__count *c,
+			 size_t stride, size_t n);
+	/* The PMU as perfmon2's numbered registers (drivers/pfm_hw.h),
+	 * for the session layer's monitoring contexts; NULL with *err
+	 * saying why if it cannot be had (events open through open(), no
+	 * such PMU).  Once taken, open() is refused: the two are
+	 * different owners of one PMU. */
+	struct pmu__pfm_hw *(*pfm_hw)(struct pmu__drv *d,
+				      struct pmu_error *err);
+	/* Give back what pfm_hw took: the PMU at its reset state, open()
+	 * allowed again. */
+	void (*pfm_put)(struct pmu__drv *d);
+	/* The command line that a CHILD target must exec to be counted
+	 * (*out: one allocation, freed with free()): argv under the
+	 * emulator for the emu driver; NULL op: argv itself. */
+	int (*command)(struct pmu__drv *d, char *const *argv, char ***out,
+		       struct pmu_error *err);
 	/*
-	 * Sampling buffers (map_buffer) and event-set switching
-	 * (switch_set) join here: both work on what open set up, so they
-	 * need no other change to this interface.
+	 * Event sets.  A driver that has these ops lets the session switch
+	 * between sets itself: each set's groups are opened HELD (disabled,
+	 * not enabled on exec), the session enables the active set's
+	 * groups and counts overflows of NOTIFY events to decide when to
+	 * switch.  `group` is the g-th group of the events given to open
+	 * (groups numbered in order, as the session numbers them).  These
+	 * ops may be called from another thread than open's, never two at
+	 * once (the session serialises them with its reads).
 	 */
+	/* Enable or disable one group on every CPU/thread: one ioctl per
+	 * leader descriptor. */
+	int (*group_ctl)(struct pmu__drv *d, size_t group, bool enable);
+	/* Read one group (one read per CPU/thread) into c[first..] as read
+	 * does: elements of the caller's array, `stride` bytes apart,
+	 * indexed by event. */
+	int (*read_group)(struct pmu__drv *d, size_t group,
+			  struct pmu__count *c, size_t stride);
+	/* The descriptors that poll readable when NOTIFY event `ev`
+	 * overflowed: up to max into fds; returns how many, or a negative
+	 * errno (-ENODEV: the event is not open). */
+	ssize_t (*notify_fds)(struct pmu__drv *d, size_t ev, int *fds,
+			      size_t max);
+	/* Overflows of NOTIFY event `ev` announced since the last call
+	 * (summed over CPUs/threads; lost announcements included);
+	 * consumes them, so that its descriptors stop polling readable. */
+	uint64_t (*notify_consume)(struct pmu__drv *d, size_t ev);
+	/* Give NOTIFY event `ev` a new sample period, its current one
+	 * restarting now. */
+	int (*set_period)(struct pmu__drv *d, size_t ev, uint64_t period);
+	/*
+	 * Sampling buffers: after open, map one ring of `pages` data
+	 * pages (a power of two) per CPU or thread and send every event
+	 * of that CPU or thread into it.  *rings (owned by the driver,
+	 * unmapped at close) and *nrings are set.  Events carry their
+	 * sampling settings (sample_period or freq, sample_type,
+	 * comm/mmap2/task...) in their attr.
+	 */
+	int (*map_buffer)(struct pmu__drv *d, size_t pages,
+			  struct pmu__ring **rings, size_t *nrings,
+			  struct pmu_error *err);
+	/* The kernel's ids of event i (one per CPU or thread where it is
+	 * open), as samples carry them in PERF_SAMPLE_ID/IDENTIFIER. */
+	int (*event_ids)(struct pmu__drv *d, size_t i, uint64_t *ids,
+			 size_t max, size_t *n);
+	/* (perf) Samples of PMU__EV_LOST event i the kernel could not
+	 * keep, summed over CPUs and threads: one read per unit. */
+	int (*lost)(struct pmu__drv *d, size_t i, uint64_t *n);
 };
 
 struct pmu__drv {
@@ -211,14 +327,22 @@ struct pmu__drv {
 };
 
 /*
- * A driver instance by name: "perf" (model must be NULL or empty) or
- * "sim" (model: a simulated model, 'pmu info --list-models').  Returns
- * 0 or a negative errno with *err naming the bad driver or model.
+ * A driver instance by name: "perf" (model must be NULL or empty), "sim"
+ * (model: a simulated model, 'pmu info --list-models') or "emu" (a
+ * simulated model counting a real program; NULL: the default one).
+ * Returns 0 or a negative errno with *err naming the bad driver or
+ * model.
  */
 int pmu__driver_new(const char *name, const char *model,
 		    struct pmu__drv **out, struct pmu_error *err);
 
-/* Names of the drivers, for messages: "perf, sim". */
+/* The same with the emu driver's settings (docs/emulation.md; NULL:
+ * none, and the only choice for the other drivers). */
+int pmu__driver_new_with(const char *name, const char *model,
+			 const char *settings, struct pmu__drv **out,
+			 struct pmu_error *err);
+
+/* Names of the drivers, for messages: "perf, sim, emu". */
 const char *pmu__driver_names(void);
 
 static inline void pmu__driver_free(struct pmu__drv *d)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,25 +9,35 @@
 #include <unistd.h>
 
 #include "drivers/perf.h"
+#include "drivers/perf_pfm.h"
 #include "drivers/perf_priv.h"
 #include "util/error.h"
 
 #define READ_FORMAT (PERF_FORMAT_TOTAL_TIME_ENABLED | \
 		     PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID)
 
-static void prep_attr(const struct pmu__perf *p, const struct perf_group *g,
-		      size_t i, struct perf_event_attr *a)
+void pmu__perf_prep_attr(const struct pmu__perf *p, const struct perf_group *g,
+			 size_t i, struct perf_event_attr *a)
 {
 	const struct pmu__ev *e = &p->ev[i];
 
 	*a = p->attr[i];
 	a->size = sizeof(*a);
-	a->read_format = READ_FORMAT | (g->per_event ? 0 : PERF_FORMAT_GROUP);
+	a->read_format = READ_FORMAT | (g->per_event ? 0 : PERF_FORMAT_GROUP) |
+			 (g->lost ? PERF_FORMAT_LOST : 0);
 	if (e->flags & PMU__EV_SAMPLE_READ)
 		a->sample_type |= PERF_SAMPLE_READ;
 	a->disabled = e->leader;
 	a->inherit = p->inherit;
-	a->enable_on_exec = p->target == PMU__TARGET_CHILD;
+	/* a held group waits for the session, also at exec; so does every
+	 * group of a child opened stopped (its counting starts at enable) */
+	a->enable_on_exec = p->target == PMU__TARGET_CHILD &&
+			    !p->start_stopped && !(e->flags & PMU__EV_HELD);
+	if (e->flags & PMU__EV_NOTIFY) {
+		a->wakeup_events = 1; /* every overflow polls readable */
+		a->watermark = 0;
+		a->freq = 0;
+	}
 }
 
 static int open_one(struct pmu__perf *p, const struct perf_group *g,
@@ -38,10 +49,14 @@ static int open_one(struct pmu__perf *p, const struct perf_group *g,
 	struct perf_event_attr a;
 	int fd;
 
-	prep_attr(p, g, g->first + k, &a);
+	int cg = p->cgfd ? p->cgfd[g->first + k] : -1;
+
+	pmu__perf_prep_attr(p, g, g->first + k, &a);
 	errno = 0;
-	fd = sys->event_open(sys->ctx, &a, p->units.pid[u], p->units.cpu[u],
-			     lfd, PERF_FLAG_FD_CLOEXEC);
+	/* a cgroup event names the cgroup's directory where the pid goes */
+	fd = sys->event_open(sys->ctx, &a, cg >= 0 ? cg : p->units.pid[u],
+			     p->units.cpu[u], lfd, PERF_FLAG_FD_CLOEXEC |
+			     (cg >= 0 ? PERF_FLAG_PID_CGROUP : 0));
 	if (fd < 0)
 		return errno ? -errno : -EIO;
 	p->fd[i] = fd;
@@ -74,7 +89,7 @@ static void close_group(struct pmu__perf *p, const struct perf_group *g)
 		close_unit(p, g, u);
 }
 
-static bool errno_not_supported(int ret)
+bool pmu__perf_errno_not_supported(int ret)
 {
 	return ret == -ENOENT || ret == -EOPNOTSUPP || ret == -ENODEV ||
 	       ret == -ENXIO || ret == -EINVAL || ret == -E2BIG;
@@ -108,8 +123,9 @@ static const char *ev_name(const struct pmu__perf *p, size_t i)
 
 /* A group is scheduled as a whole: if one member cannot be opened, none
  * of it can count.  why == NULL: explain the errno of member `bad`. */
-static void mark_unsupported(struct pmu__perf *p, const struct perf_group *g,
-			     size_t bad, int ret, const char *why)
+void pmu__perf_mark_unsupported(struct pmu__perf *p,
+				const struct perf_group *g, size_t bad,
+				int ret, const char *why)
 {
 	char buf[128];
 	size_t k;
@@ -139,6 +155,8 @@ static int open_units(struct pmu__perf *p, struct perf_group *g, size_t *bad)
 	/* an abandoned attempt's exited threads say nothing about this one */
 	memset(p->gone_try, 0, p->nunits * sizeof(*p->gone_try));
 	for (u = 0; u < p->nunits; u++) {
+		if (u > 0 && (p->ev[g->first].flags & PMU__EV_ONE_UNIT))
+			break;
 		for (k = 0; k < g->nev; k++) {
 			ret = open_one(p, g, k, u);
 			if (ret == -ESRCH && p->target == PMU__TARGET_PID) {
@@ -222,7 +240,7 @@ static bool premarked(struct pmu__perf *p, const struct perf_group *g)
 			char why[sizeof(st->reason)];
 
 			snprintf(why, sizeof(why), "%s", st->reason);
-			mark_unsupported(p, g, k, st->err, why);
+			pmu__perf_mark_unsupported(p, g, k, st->err, why);
 			return true;
 		}
 	}
@@ -237,6 +255,8 @@ static int open_group(struct pmu__perf *p, struct perf_group *g,
 
 	if (premarked(p, g))
 		return 0;
+	if (pmu__perf_notify_apart(p, g))
+		return pmu__perf_open_notify(p, g, err);
 	ret = open_units(p, g, &bad);
 	while (ret && fall_back(p, g, bad, ret)) {
 		close_group(p, g);
@@ -248,8 +268,8 @@ static int open_group(struct pmu__perf *p, struct perf_group *g,
 		return 0;
 	}
 	close_group(p, g);
-	if (errno_not_supported(ret)) {
-		mark_unsupported(p, g, bad, ret, NULL);
+	if (pmu__perf_errno_not_supported(ret)) {
+		pmu__perf_mark_unsupported(p, g, bad, ret, NULL);
 		return 0;
 	}
 	return pmu__perf_open_error(p, g->first + bad, ret, err);
@@ -267,6 +287,7 @@ static int build_groups(struct pmu__perf *p)
 		if (i == 0 || p->ev[i].group != p->ev[i - 1].group)
 			p->grp[p->ngrp++].first = i;
 		p->grp[p->ngrp - 1].nev++;
+		p->grp[p->ngrp - 1].lost |= (p->ev[i].flags & PMU__EV_LOST) != 0;
 		p->attr[i] = p->ev[i].attr;
 	}
 	return 0;
@@ -321,6 +342,9 @@ static bool group_may_rdpmc(const struct pmu__perf *p,
 
 		if (t == PERF_TYPE_SOFTWARE || t == PERF_TYPE_TRACEPOINT ||
 		    t == PERF_TYPE_BREAKPOINT)
+			return false;
+		/* its descriptor maps an overflow ring instead */
+		if (p->ev[g->first + k].flags & PMU__EV_NOTIFY)
 			return false;
 	}
 	return g->open;
@@ -397,12 +421,49 @@ static int check_processes(const struct pmu__perf *p,
 	return ret;
 }
 
+/* The directories of the events' cgroups: a cgroup event counts what
+ * runs in it on each CPU, so only system-wide targets take one. */
+static int open_cgroups(struct pmu__perf *p, const struct pmu__target *t,
+			struct pmu_error *err)
+{
+	size_t i;
+
+	for (i = 0; i < p->nev && !p->ev[i].cgroup; i++)
+		;
+	if (i == p->nev)
+		return 0;
+	if (t->kind != PMU__TARGET_CPUS)
+		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, p->ev[i].cgroup,
+				  -1, "event '%s' counts in cgroup %s, which "
+				  "needs a system-wide target (all or some "
+				  "CPUs)", ev_name(p, i), p->ev[i].cgroup);
+	p->cgfd = malloc(p->nev * sizeof(*p->cgfd));
+	if (!p->cgfd)
+		return -ENOMEM;
+	for (i = 0; i < p->nev; i++)
+		p->cgfd[i] = -1;
+	for (i = 0; i < p->nev; i++) {
+		if (!p->ev[i].cgroup)
+			continue;
+		p->cgfd[i] = open(p->ev[i].cgroup, O_RDONLY | O_DIRECTORY |
+				  O_CLOEXEC);
+		if (p->cgfd[i] < 0)
+			return pmu__error(err, -errno, PMU_ERR_NO_TARGET,
+					  p->ev[i].cgroup, -1, "cannot open "
+					  "cgroup %s: %s", p->ev[i].cgroup,
+					  pmu_strerror(-errno));
+	}
+	return 0;
+}
+
 static int open_all(struct pmu__perf *p, const struct pmu__target *t,
 		    struct pmu_error *err)
 {
 	int ret = pmu__perf_units_get(t, p->sys->proc, &p->units, err);
 	size_t g;
 
+	if (!ret)
+		ret = open_cgroups(p, t, err);
 	if (ret)
 		return ret;
 	p->nunits = p->units.n;
@@ -413,13 +474,16 @@ static int open_all(struct pmu__perf *p, const struct pmu__target *t,
 		ret = open_group(p, &p->grp[g], err);
 	if (!ret)
 		ret = check_processes(p, t, err);
+	if (!ret)
+		ret = pmu__perf_map_members(p, err);
 	if (ret)
 		return ret;
 	if (mmap_possible(p, t))
 		map_pages(p);
 	collect_leaders(p);
 	p->direct = p->nunits == 1 && p->ngrp == 1 && p->grp[0].open &&
-		    !p->grp[0].per_event && !p->grp[0].mmap && p->fd[0] >= 0;
+		    !p->grp[0].per_event && !p->grp[0].mmap && !p->grp[0].lost &&
+		    p->fd[0] >= 0;
 	return 0;
 }
 
@@ -433,11 +497,17 @@ static void perf_close(struct pmu__drv *d)
 	struct pmu__perf *p = perf_of(d);
 	size_t g, i;
 
+	pmu__perf_unmap_rings(p);
 	for (i = 0; p->page && i < p->nev; i++)
 		if (p->page[i])
 			p->sys->munmap(p->sys->ctx, p->page[i], p->page_size);
+	pmu__perf_close_notify(p);
 	for (g = 0; p->fd && g < p->ngrp; g++)
 		close_group(p, &p->grp[g]);
+	for (i = 0; p->cgfd && i < p->nev; i++)
+		if (p->cgfd[i] >= 0)
+			close(p->cgfd[i]);
+	free(p->cgfd);
 	pmu__perf_units_free(&p->units);
 	free(p->page);
 	free(p->fd);
@@ -448,9 +518,11 @@ static void perf_close(struct pmu__drv *d)
 	free(p->buf);
 	free(p->grp);
 	free(p->attr);
-	/* back to a fresh instance: only the seam and host facts stay */
+	/* back to a fresh instance: only the seam, host facts and a
+	 * context's hold on the PMU stay */
 	*p = (struct pmu__perf){ .drv = p->drv, .sys = p->sys,
-				 .host = p->host };
+				 .host = p->host, .pfm = p->pfm,
+				 .pfm_host = p->pfm_host };
 }
 
 static int perf_open(struct pmu__drv *d, const struct pmu__ev *ev, size_t nev,
@@ -465,10 +537,15 @@ static int perf_open(struct pmu__drv *d, const struct pmu__ev *ev, size_t nev,
 	if (p->is_open)
 		return pmu__error(err, -EBUSY, PMU_ERR_USAGE, NULL, -1,
 				  "the perf driver already has events open");
+	if (p->pfm)
+		return pmu__error(err, -EBUSY, PMU_ERR_USAGE, NULL, -1,
+				  "a perfmon2 context holds this perf driver's "
+				  "PMU");
 	p->ev = ev;
 	p->st = st;
 	p->nev = nev;
 	p->target = t->kind;
+	p->start_stopped = t->start_stopped;
 	p->inherit = t->kind == PMU__TARGET_CHILD ||
 		     (t->inherit && t->kind != PMU__TARGET_CPUS);
 	ret = open_all(p, t, err);
@@ -512,11 +589,55 @@ static int perf_reset(struct pmu__drv *d)
 	return perf_ioctl(perf_of(d), PERF_EVENT_IOC_RESET);
 }
 
+static size_t perf_nunits(const struct pmu__drv *d)
+{
+	const struct pmu__perf *p = (const struct pmu__perf *)d;
+
+	return p->is_open ? p->nunits : 0;
+}
+
+/* A thread's name as the kernel has it now ("" once it is gone). */
+static void thread_comm(const struct pmu__perf *p, pid_t owner, pid_t tid,
+			char *buf, size_t sz)
+{
+	char path[128];
+	FILE *f;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "%s/%d/task/%d/comm",
+		 p->sys->proc ? p->sys->proc : "/proc", (int)owner, (int)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (fgets(buf, (int)sz, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+static int perf_unit_info(const struct pmu__drv *d, size_t u,
+			  struct pmu__unit *out)
+{
+	const struct pmu__perf *p = (const struct pmu__perf *)d;
+
+	if (!p->is_open || u >= p->nunits)
+		return -EINVAL;
+	out->cpu = p->units.cpu[u];
+	out->tid = p->units.cpu[u] >= 0 ? -1 : p->units.pid[u];
+	out->owner = p->units.owner[u];
+	out->comm[0] = '\0';
+	if (out->tid > 0)
+		thread_comm(p, out->owner, out->tid, out->comm,
+			    sizeof(out->comm));
+	return 0;
+}
+
 static void perf_destroy(struct pmu__drv *d)
 {
 	if (!d)
 		return;
 	perf_close(d);
+	pmu__perf_pfm_put(d);
+	free(perf_of(d)->pfm_host);
 	free(d);
 }
 
@@ -529,6 +650,19 @@ static const struct pmu__driver_ops perf_ops = {
 	.reset = perf_reset,
 	.read = pmu__perf_read,
 	.destroy = perf_destroy,
+	.nunits = perf_nunits,
+	.unit_info = perf_unit_info,
+	.read_unit = pmu__perf_read_unit,
+	.group_ctl = pmu__perf_group_ctl,
+	.read_group = pmu__perf_read_group,
+	.notify_fds = pmu__perf_notify_fds,
+	.notify_consume = pmu__perf_notify_consume,
+	.set_period = pmu__perf_set_period,
+	.map_buffer = pmu__perf_map_buffer,
+	.event_ids = pmu__perf_event_ids,
+	.lost = pmu__perf_lost,
+	.pfm_hw = pmu__perf_pfm_hw,
+	.pfm_put = pmu__perf_pfm_put,
 };
 
 struct pmu__drv *pmu__perf_driver_new(const struct pmu__perf_sys *sys)

@@ -45,28 +45,43 @@ static inline size_t find_event(const struct pmu__perf *p,
 	return SIZE_MAX;
 }
 
+/* A group read of unit u into p->buf: nr, enabled, running, then per
+ * member value, id (and lost): *w words each. */
+static int group_words(struct pmu__perf *p, const struct perf_group *g,
+		       size_t u, uint64_t *nr, size_t *w)
+{
+	int fd = p->fd[g->first * p->nunits + u];
+	uint64_t *b = p->buf;
+	ssize_t r;
+
+	*w = 2 + g->lost;
+	*nr = 0;
+	if (fd < 0)
+		return 0;
+	r = p->sys->read(p->sys->ctx, fd, b, (3 + *w * g->nev) * sizeof(*b));
+	if (r < 0)
+		return errno ? -errno : -EIO;
+	*nr = (size_t)r >= 3 * sizeof(*b) ? b[0] : UINT64_MAX;
+	if (*nr > g->nev || (size_t)r < (3 + *w * *nr) * sizeof(*b))
+		return -EIO;
+	return 0;
+}
+
 static int read_group(struct pmu__perf *p, const struct perf_group *g,
 		      size_t u, struct pmu__count *vals, size_t n)
 {
-	int fd = p->fd[g->first * p->nunits + u];
-	uint64_t *b = p->buf, nr, k;
-	ssize_t r;
+	const uint64_t *b = p->buf;
+	uint64_t nr, k;
+	size_t w;
+	int ret = group_words(p, g, u, &nr, &w);
 
-	if (fd < 0)
-		return 0;
-	r = p->sys->read(p->sys->ctx, fd, b, (3 + 2 * g->nev) * sizeof(*b));
-	if (r < 0)
-		return errno ? -errno : -EIO;
-	nr = (size_t)r >= 3 * sizeof(*b) ? b[0] : UINT64_MAX;
-	if (nr > g->nev || (size_t)r < (3 + 2 * nr) * sizeof(*b))
-		return -EIO;
-	for (k = 0; k < nr; k++) {
-		size_t j = find_event(p, g, u, k, b[4 + 2 * k]);
+	for (k = 0; !ret && k < nr; k++) {
+		size_t j = find_event(p, g, u, k, b[4 + w * k]);
 
 		if (j < n)
-			acc(AT(p, vals, j), b[3 + 2 * k], b[1], b[2]);
+			acc(AT(p, vals, j), b[3 + w * k], b[1], b[2]);
 	}
-	return 0;
+	return ret;
 }
 
 static int read_each(struct pmu__perf *p, const struct perf_group *g,
@@ -82,10 +97,10 @@ static int read_each(struct pmu__perf *p, const struct perf_group *g,
 
 		if (fd < 0)
 			continue;
-		r = p->sys->read(p->sys->ctx, fd, b, 4 * sizeof(*b));
+		r = p->sys->read(p->sys->ctx, fd, b, (4 + g->lost) * sizeof(*b));
 		if (r < 0)
 			return errno ? -errno : -EIO;
-		if (r < (ssize_t)(4 * sizeof(*b)))
+		if (r < (ssize_t)((4 + g->lost) * sizeof(*b)))
 			return -EIO;
 		if (j < n)
 			acc(AT(p, vals, j), b[0], b[1], b[2]);
@@ -238,6 +253,7 @@ static int read_group_direct(struct pmu__perf *p, const struct perf_group *g,
 		c->scaled = whole ? raw : pmu__scale(raw, ena, run);
 		c->status = st;
 		c->err = 0;
+		c->scaled_err = 0;
 	}
 	return 0;
 }
@@ -271,7 +287,21 @@ static void set_unsupported(const struct pmu__perf *p,
 			.err = p->st[i].err };
 }
 
-/* Every group, whatever its shape. */
+/* One group, whatever its shape. */
+static int read_one(struct pmu__perf *p, const struct perf_group *gr,
+		    struct pmu__count *vals, size_t n)
+{
+	if (!gr->open) {
+		set_unsupported(p, gr, vals, n);
+		return 0;
+	}
+	if (p->nunits == 1 && !gr->per_event && !gr->mmap && !gr->lost &&
+	    p->fd[gr->first] >= 0)
+		return read_group_direct(p, gr, vals, n);
+	return read_group_summed(p, gr, vals, n);
+}
+
+/* Every group. */
 static __attribute__((noinline)) int read_groups(struct pmu__perf *p,
 						 struct pmu__count *vals,
 						 size_t n)
@@ -279,18 +309,20 @@ static __attribute__((noinline)) int read_groups(struct pmu__perf *p,
 	size_t g;
 	int ret = 0;
 
-	for (g = 0; !ret && g < p->ngrp && p->grp[g].first < n; g++) {
-		const struct perf_group *gr = &p->grp[g];
-
-		if (!gr->open)
-			set_unsupported(p, gr, vals, n);
-		else if (p->nunits == 1 && !gr->per_event && !gr->mmap &&
-			 p->fd[gr->first] >= 0)
-			ret = read_group_direct(p, gr, vals, n);
-		else
-			ret = read_group_summed(p, gr, vals, n);
-	}
+	for (g = 0; !ret && g < p->ngrp && p->grp[g].first < n; g++)
+		ret = read_one(p, &p->grp[g], vals, n);
 	return ret ? ret : (int)n;
+}
+
+int pmu__perf_read_group(struct pmu__drv *d, size_t group,
+			 struct pmu__count *c, size_t stride)
+{
+	struct pmu__perf *p = (struct pmu__perf *)d;
+
+	if (!p->is_open || group >= p->ngrp)
+		return -EINVAL;
+	p->stride = stride;
+	return read_one(p, &p->grp[group], c, p->nev);
 }
 
 int pmu__perf_read(struct pmu__drv *d, struct pmu__count *vals,
@@ -309,4 +341,76 @@ int pmu__perf_read(struct pmu__drv *d, struct pmu__count *vals,
 		return read_groups(p, vals, n);
 	ret = read_group_direct(p, p->grp, vals, n);
 	return ret ? ret : (int)n;
+}
+
+/* Unit u alone: each group read on it with read(2), never through the
+ * mmap page (which only the summed read of the calling thread uses). */
+int pmu__perf_read_unit(struct pmu__drv *d, size_t u, struct pmu__count *vals,
+			size_t stride, size_t n)
+{
+	struct pmu__perf *p = (struct pmu__perf *)d;
+	int ret = 0;
+
+	if (!p->is_open)
+		return -EBADF;
+	if (u >= p->nunits)
+		return -EINVAL;
+	p->stride = stride;
+	if (n > p->nev)
+		n = p->nev;
+	for (size_t g = 0; !ret && g < p->ngrp && p->grp[g].first < n; g++) {
+		const struct perf_group *gr = &p->grp[g];
+		size_t i, end = gr->first + gr->nev < n ? gr->first + gr->nev : n;
+
+		if (!gr->open) {
+			set_unsupported(p, gr, vals, n);
+			continue;
+		}
+		for (i = gr->first; i < end; i++)
+			*AT(p, vals, i) = (struct pmu__count){ 0 };
+		ret = gr->per_event ? read_each(p, gr, u, vals, n)
+				    : read_group(p, gr, u, vals, n);
+		for (i = gr->first; !ret && i < end; i++)
+			finish(AT(p, vals, i));
+	}
+	return ret ? ret : (int)n;
+}
+
+/* Event i's lost samples: the last word of its entry (per-event reads:
+ * of its own read) on every unit. */
+int pmu__perf_lost(struct pmu__drv *d, size_t i, uint64_t *n)
+{
+	struct pmu__perf *p = (struct pmu__perf *)d;
+	const struct perf_group *g = NULL;
+	const uint64_t *b;
+
+	*n = 0;
+	for (size_t k = 0; p->is_open && k < p->ngrp; k++)
+		if (i >= p->grp[k].first && i < p->grp[k].first + p->grp[k].nev)
+			g = &p->grp[k];
+	if (!g || !g->lost || !g->open)
+		return -EINVAL;
+	b = p->buf;
+	for (size_t u = 0; u < p->nunits; u++) {
+		uint64_t nr;
+		size_t w;
+		int fd = p->fd[i * p->nunits + u], ret;
+		ssize_t r;
+
+		if (g->per_event) {
+			if (fd < 0)
+				continue;
+			r = p->sys->read(p->sys->ctx, fd, p->buf, 5 * 8);
+			if (r < 5 * 8)
+				return r < 0 && errno ? -errno : -EIO;
+			*n = sat_add(*n, b[4]);
+			continue;
+		}
+		if ((ret = group_words(p, g, u, &nr, &w)))
+			return ret;
+		for (uint64_t k = 0; k < nr; k++)
+			if (find_event(p, g, u, k, b[4 + w * k]) == i)
+				*n = sat_add(*n, b[5 + w * k]);
+	}
+	return 0;
 }

@@ -28,6 +28,11 @@ static void *sys_mmap(void *ctx, size_t len, int fd)
 	return mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
 }
 
+static void *sys_mmap_ring(void *ctx, size_t len, int fd)
+{
+	return mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+}
+
 static int sys_munmap(void *ctx, void *addr, size_t len)
 {
 	return munmap(addr, len);
@@ -68,6 +73,7 @@ const struct pmu__perf_sys pmu__perf_sys_default = {
 	.read = sys_read,
 	.ioctl = sys_ioctl,
 	.mmap = sys_mmap,
+	.mmap_ring = sys_mmap_ring,
 	.munmap = sys_munmap,
 	.close = sys_close,
 	.rdpmc = sys_rdpmc,

@@ -27,6 +27,12 @@ struct pmu__perf_sys {
 	/* Where /proc is mounted, read to list a process's threads; tests
 	 * point it at a fake tree.  NULL means "/proc". */
 	const char *proc;
+	/* A ring buffer (perf_ring.h: header page + data pages), mapped
+	 * readable and writable so that the reader can hand space back
+	 * through data_tail.  NULL in a seam that offers none: events that
+	 * sample or announce overflows cannot be opened.  (Last, so that
+	 * seams written before it still initialise.) */
+	void *(*mmap_ring)(void *ctx, size_t len, int fd);
 };
 
 /* The real kernel. */

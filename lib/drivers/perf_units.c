@@ -206,8 +206,49 @@ static int check_ids(const pid_t *ids, size_t n, struct pmu_error *err)
 	return 0;
 }
 
+/* Sampling rings of inherited events must be per CPU: every thread
+ * unit becomes one unit per CPU (the listed ones, or every online one). */
+static int units_per_cpu(struct pmu__perf_units *u, const char *cpus,
+			 struct pmu_error *err)
+{
+	struct pmu__perf_units c = { 0 }, out = { 0 };
+	size_t i, k;
+	int ret = units_cpus(&c, cpus, err);
+
+	if (!ret)
+		ret = units_alloc(&out, u->n * c.n);
+	for (i = 0; !ret && i < u->n; i++) {
+		for (k = 0; k < c.n; k++) {
+			out.pid[out.n] = u->pid[i];
+			out.owner[out.n] = u->owner[i];
+			out.cpu[out.n++] = c.cpu[k];
+		}
+	}
+	pmu__perf_units_free(&c);
+	if (ret) {
+		pmu__perf_units_free(u);
+		return ret;
+	}
+	pmu__perf_units_free(u);
+	*u = out;
+	return 0;
+}
+
+static int units_threads(const struct pmu__target *t, const char *proc,
+			 struct pmu__perf_units *u, struct pmu_error *err);
+
 int pmu__perf_units_get(const struct pmu__target *t, const char *proc,
 			struct pmu__perf_units *u, struct pmu_error *err)
+{
+	int ret = units_threads(t, proc, u, err);
+
+	if (ret || !t->per_cpu || t->kind == PMU__TARGET_CPUS)
+		return ret;
+	return units_per_cpu(u, t->cpus, err);
+}
+
+static int units_threads(const struct pmu__target *t, const char *proc,
+			 struct pmu__perf_units *u, struct pmu_error *err)
 {
 	bool listed = t->kind == PMU__TARGET_PID || t->kind == PMU__TARGET_TID;
 	int ret;

@@ -123,6 +123,10 @@ static int sim_open(struct pmu__drv *dd, const struct pmu__ev *ev,
 		return pmu__error(err, -EBUSY, PMU_ERR_USAGE, NULL, -1,
 				  "the simulated %s already has events open",
 				  d->m->name);
+	if (d->pfm)
+		return pmu__error(err, -EBUSY, PMU_ERR_USAGE, NULL, -1,
+				  "the simulated %s is programmed by a "
+				  "monitoring context", d->m->name);
 	if (t->kind != PMU__TARGET_SELF)
 		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
 				  "a simulated PMU counts the program it is "
@@ -253,6 +257,7 @@ static int sim_read(struct pmu__drv *dd, struct pmu__count *c, size_t stride,
 		ci->scaled = ci->raw;
 		ci->status = t ? PMU__COUNT_OK : PMU__COUNT_IDLE;
 		ci->err = 0;
+		ci->scaled_err = 0;
 	}
 	return (int)n;
 }
@@ -361,6 +366,7 @@ static void sim_destroy(struct pmu__drv *dd)
 		return;
 	sim_close(dd);
 	pmu_sim_close(d->s);
+	free(d->pfm);
 	free(d);
 }
 
@@ -378,6 +384,8 @@ static const struct pmu__driver_ops sim_ops = {
 	.feed = sim_feed,
 	.stats = sim_stats,
 	.reg_read = sim_reg_read,
+	.pfm_hw = pmu__sim_pfm_hw,
+	.pfm_put = pmu__sim_pfm_put,
 };
 
 int pmu__sim_driver_new(const char *model, struct pmu__drv **out,

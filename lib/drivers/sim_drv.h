@@ -14,6 +14,9 @@
 #include "drivers/driver.h"
 #include "drivers/sim_run.h"
 
+struct sim_pfm;
+struct pmu__pfm_hw;
+
 enum sim_slot_kind { SLOT_NONE, SLOT_TSC, SLOT_PMC };
 
 struct sim_slot {
@@ -44,11 +47,19 @@ struct sim_drv {
 	uint64_t t_mark;       /* pmu_sim.cycles at the last enable */
 	uint64_t unsampled;    /* fed since the counters were last folded */
 	struct xsc_run xr;
+	struct sim_pfm *pfm;   /* perfmon2's view of the PMU, once asked */
 };
 
 /* A sim driver for simulated model `model` ("p6", "xscale1", ...). */
 int pmu__sim_driver_new(const char *model, struct pmu__drv **out,
 			struct pmu_error *err);
+
+/* The PMU as perfmon2's contexts program it (sim_pfm.c); NULL with
+ * *err when events are open through the driver or out of memory.  From
+ * then on the engine owns the PMU's interrupt. */
+struct pmu__pfm_hw *pmu__sim_pfm_hw(struct pmu__drv *d,
+				    struct pmu_error *err);
+void pmu__sim_pfm_put(struct pmu__drv *d);
 
 /* The XScale backend (sim_xsc.c). */
 void pmu__xsc_attach(struct sim_drv *d);

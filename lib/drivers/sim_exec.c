@@ -64,17 +64,22 @@ void pmu__sim_burst(struct pmu_sim *s, bool cycles, uint32_t code,
 {
 	uint64_t chunk = h && h->chunk ? h->chunk : n;
 
-	if (cycles)
-		s->cycles += n;
-	else
-		s->events += n;
 	while (n) {
 		uint64_t k = n < chunk ? n : chunk;
 
-		if (cycles)
+		if (cycles && h && h->limit) {
+			uint64_t lim = h->limit(h->arg);
+
+			k = lim < k ? (lim ? lim : 1) : k;
+		}
+		/* time moves with each piece: a hook reads it */
+		if (cycles) {
+			s->cycles += k;
 			pmu__sim_cycles(&s->sim, k);
-		else
+		} else {
+			s->events += k;
 			pmu__sim_advance(&s->sim, code, umask, k);
+		}
 		n -= k;
 		if (h && h->fed)
 			h->fed(h->arg, k);

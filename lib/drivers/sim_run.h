@@ -35,13 +35,15 @@ int pmu__sim_run_setup_pebs(struct pmu_sim *s, const struct pmu__stream_pebs *p)
  * statements call its disable / enable (which must keep
  * pmu_sim.running), `sample` its sample; bursts of events and cycles
  * are fed in pieces of at most `chunk` (0: whole), `fed` called after
- * each.
+ * each; cycles also in pieces of at most what `limit` returns (NULL: no
+ * limit; a result of 0 counts as 1).
  */
 struct pmu__sim_hooks {
 	int (*suspend)(void *arg);
 	int (*resume)(void *arg);
 	void (*sample)(void *arg);
 	void (*fed)(void *arg, uint64_t n);
+	uint64_t (*limit)(void *arg);
 	uint64_t chunk;
 	void *arg;
 };

@@ -40,12 +40,17 @@ static int perr(struct parser *ps, const struct tok *t, const char *what)
 	size_t n = t ? t->n : 0;
 	int off = t ? (int)(t->p - ps->text) : -1;
 	int col = 1;
+	size_t k = 0;
 
-	if (n >= sizeof(token))
-		n = sizeof(token) - 1;
-	if (t)
-		memcpy(token, t->p, n);
-	token[n] = '\0';
+	/* a NUL byte would end the quoted token; the message escapes the
+	 * other bytes that are not text */
+	for (size_t i = 0; i < n && k + 5 < sizeof(token); i++) {
+		if (t->p[i])
+			token[k++] = t->p[i];
+		else
+			k += (size_t)snprintf(token + k, 5, "\\x00");
+	}
+	token[k] = '\0';
 	if (t)
 		for (const char *q = t->p; q > ps->text && q[-1] != '\n'; q--)
 			col++;
@@ -75,8 +80,9 @@ static int hexval(char c)
 	return -1;
 }
 
-/* Decimal or 0x-hex, 64 bits, nothing else. */
-static bool parse_u64(const char *p, size_t n, uint64_t *out)
+/* Decimal or 0x-hex, 64 bits, nothing else: 0, -EINVAL (not a number)
+ * or -ERANGE (more than 64 bits). */
+static int parse_u64(const char *p, size_t n, uint64_t *out)
 {
 	unsigned base = 10;
 	uint64_t v = 0;
@@ -87,24 +93,32 @@ static bool parse_u64(const char *p, size_t n, uint64_t *out)
 		n -= 2;
 	}
 	if (n == 0)
-		return false;
+		return -EINVAL;
 	for (size_t i = 0; i < n; i++) {
 		int d = hexval(p[i]);
 
 		if (d < 0 || (unsigned)d >= base)
-			return false;
-		if (v > (UINT64_MAX - (uint64_t)d) / base)
-			return false;
-		v = v * base + (uint64_t)d;
+			return -EINVAL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint64_t d = (uint64_t)hexval(p[i]);
+
+		if (v > (UINT64_MAX - d) / base)
+			return -ERANGE;
+		v = v * base + d;
 	}
 	*out = v;
-	return true;
+	return 0;
 }
 
 static int num(struct parser *ps, const struct tok *t, uint64_t max,
 	       uint64_t *out)
 {
-	if (!parse_u64(t->p, t->n, out))
+	int r = parse_u64(t->p, t->n, out);
+
+	if (r == -ERANGE)
+		return perr(ps, t, "number out of range (more than 64 bits)");
+	if (r)
 		return perr(ps, t, "not a number (decimal or 0x-hex)");
 	if (*out > max)
 		return perr(ps, t, "number out of range");

@@ -516,8 +516,10 @@ static void init_out(const struct pmu__model *m, struct pmu_encoding *out)
 	memset(out->codes, 0, sizeof(out->codes));
 	out->fstr[0] = '\0';
 	out->perf_fstr[0] = '\0';
-	memset(&out->has_perf, 0, sizeof(*out) -
+	memset(&out->has_perf, 0, offsetof(struct pmu_encoding, perf_pmu) -
 	       offsetof(struct pmu_encoding, has_perf));
+	out->perf_pmu[0] = '\0';
+	out->sample_period = 0;
 	out->size = sz;
 	pmu__strlcpy(out->pmu, m->name, sizeof(out->pmu));
 }
@@ -663,7 +665,8 @@ int pmu__encode(const struct pmu__model *m, const char *str,
 	bool blank = str[n] && (strchr(", \t\n", str[n]) ||
 				strpbrk(str + n + 1, ", \t\n"));
 	char name[128], vbuf[512];
-	int ret;
+	const char *attrs = NULL;
+	int ret, vum = -1;
 
 	init_out(m, out);
 	/* um[] fills as it grows and eff[] is computed: skip them. */
@@ -678,9 +681,9 @@ int pmu__encode(const struct pmu__model *m, const char *str,
 	if (n == 0 || n >= sizeof(name) || blank)
 		return pmu__encode_fail(out, err, PMU_ERR_SYNTAX, str,
 					"malformed event '%s'", str);
-	int vum = -1;
-	const char *attrs = NULL;
-
+	ret = pmu__encode_ibs_kind(str, n);
+	if (ret >= 0)
+		return pmu__encode_ibs(m, ret, str + n, opts, out, err);
 	if (m->vhash) {
 		r.ev = vendor_name(m, str, &n, &vum, &attrs);
 		if (r.ev)

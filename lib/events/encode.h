@@ -116,6 +116,26 @@ int pmu__encode_fail(struct pmu_encoding *out, struct pmu_error *err,
 		     enum pmu_error_kind e, const char *token,
 		     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/* PMU_IBS_FETCH / PMU_IBS_OP when name[0..n) is "ibs_fetch" / "ibs_op",
+ * else -1: on the encoding path of every event, so the first letters
+ * decide inline. */
+int pmu__encode_ibs_kind_slow(const char *name, size_t n);
+
+static inline int pmu__encode_ibs_kind(const char *name, size_t n)
+{
+	if ((n != 6 && n != 9) || (name[0] | 0x20) != 'i' ||
+	    (name[3] != '_'))
+		return -1;
+	return pmu__encode_ibs_kind_slow(name, n);
+}
+
+/* An IBS set-up of kind on model m; rest is what follows the name
+ * (":maxcnt=N[:randen|:cnt_ctl]").  Fills out like any encoding, plus
+ * perf_pmu and sample_period. */
+int pmu__encode_ibs(const struct pmu__model *m, int kind, const char *rest,
+		    const struct pmu_encode_opts *opts,
+		    struct pmu_encoding *out, struct pmu_error *err);
+
 /* Fill r->eff: the given modifiers, and the default privilege levels
  * when the string gives none. */
 void pmu__encode_resolve(struct pmu__enc_req *r);

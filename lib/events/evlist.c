@@ -15,11 +15,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+#include <pmu/event.h>
 
 #include "events/catalog.h"
 #include "events/encode.h"
 #include "events/evlist.h"
 #include "events/evparse.h"
+#include "events/ibs.h"
 #include "util/error.h"
 
 #define MODS_HELP "u k h G H p pp ppp P S D I e"
@@ -33,6 +37,8 @@ struct parser {
 	struct pmu__evlist out;
 	int group;
 	bool in_group;         /* parsing the members of {...} */
+	char model_msg[512];   /* the default model's "no event X (did you
+				  mean Y)", for a name nothing else knows */
 };
 
 /* One event as it is being built: the descriptor plus what the name
@@ -49,6 +55,9 @@ struct evbuild {
 				  and aliases the kernel declares */
 	const struct pmu__model *twin; /* a bare name of a hybrid part:
 					  the other core type has it too */
+	const char *print;     /* printed name when not the token's own */
+	size_t name_len;       /* else the token's first name_len bytes
+				  (0: all of it) */
 };
 
 static const char *sysfs_root(const struct parser *p)
@@ -206,11 +215,21 @@ static int apply_mods(struct parser *p, struct pmu__ev *d,
 		      size_t off)
 {
 	unsigned np = 0;
+	char seen[sizeof(MODS_HELP)] = "";
 
 	if (len == 0)
 		return fail(p, -EINVAL, PMU_ERR_SYNTAX, tok, strlen(tok), off,
 			    "missing modifier after ':' in '%s'", tok);
 	for (size_t i = 0; i < len; i++) {
+		/* like perf: each modifier once, but p up to three times */
+		if (mods[i] != 'p' && strchr(MODS_HELP, mods[i]) &&
+		    strchr(seen, mods[i]))
+			return fail(p, -EINVAL, PMU_ERR_REPEATED, tok,
+				    strlen(tok), off, "modifier '%c' given "
+				    "twice in '%s' (each one at most once)",
+				    mods[i], tok);
+		if (mods[i] != 'p')
+			seen[strlen(seen)] = mods[i];
 		if (mods[i] == 'p') {
 			if (++np > 3)
 				return fail(p, -EINVAL, PMU_ERR_BAD_MODIFIER,
@@ -318,6 +337,9 @@ static int resolve_builtin(struct parser *p, const char *name, size_t len,
 			snprintf(b->d.unit, sizeof(b->d.unit), "msec");
 			b->d.scale = 1e-6;
 		}
+		b->d.tool = e->tool;
+		if (e->tool)
+			snprintf(b->d.unit, sizeof(b->d.unit), "ns");
 		return 0;
 	}
 	r = pmu__cache_parse(name, len, &config);
@@ -370,6 +392,7 @@ static int resolve_tracepoint(struct parser *p, struct evbuild *b,
 		return tracepoint_error(p, t, slen + 1 + elen, b->off, r);
 	b->d.attr.type = PERF_TYPE_TRACEPOINT;
 	b->d.attr.config = id;
+	b->name_len = slen + 1 + elen; /* perf prints sys:name alone */
 	if (!c2)
 		return 0;
 	b->own_mods = true;
@@ -387,6 +410,9 @@ static int resolve_in(struct parser *p, struct evbuild *b, const char *model,
 	if (r == -ENOENT || (r && e.kind == PMU_ERR_UNKNOWN_EVENT)) {
 		free(b->d.spec);
 		b->d.spec = NULL;
+		if (r != -ENOENT)
+			snprintf(p->model_msg, sizeof(p->model_msg), "%s",
+				 e.message);
 		return -ENOENT;
 	}
 	if (r)
@@ -557,6 +583,10 @@ static int parse_named(struct parser *p, struct evbuild *b)
 		r = resolve_default(p, b);
 	if (r == 0 && b->d.spec)
 		return 0;
+	if (r == -ENOENT && !colon && p->model_msg[0])
+		/* the model's own message names its near events */
+		return fail(p, -EINVAL, PMU_ERR_UNKNOWN_EVENT, t, len, b->off,
+			    "%s", p->model_msg);
 	if (r == -ENOENT && !colon)
 		return unknown_event(p, t, len, b->off);
 	if (r == -ENOENT)
@@ -615,6 +645,7 @@ static int generic_term(struct parser *p, struct evbuild *b,
 			 &b->d.attr.config2, &b->d.attr.sample_period };
 	uint64_t v;
 	size_t k;
+	int r;
 
 	for (k = 0; k < 5 && strcmp(key, keys[k]); k++)
 		;
@@ -630,9 +661,11 @@ static int generic_term(struct parser *p, struct evbuild *b,
 		b->named = true;
 		return b->d.name ? 0 : -ENOMEM;
 	}
-	if (parse_u64(val, &v))
-		return bad_value(p, pt, key, val,
-				 "is not a number that fits in 64 bits");
+	r = parse_u64(val, &v);
+	if (r)
+		return bad_value(p, pt, key, val, r == -ERANGE ?
+				 "is out of range (more than 64 bits)" :
+				 "is not a number");
 	*dst[k] = v;
 	return 0;
 }
@@ -682,7 +715,8 @@ static int format_term(struct parser *p, struct evbuild *b,
 	r = val ? parse_u64(val, &v) : 0;
 	if (r < 0)
 		return bad_value(p, pt, key, val, r == -ERANGE ?
-				 "does not fit in 64 bits" : "is not a number");
+				 "is out of range (more than 64 bits)" :
+				 "is not a number");
 	if (pmu__format_apply(&f, v, &b->d.attr)) {
 		snprintf(why, sizeof(why), "does not fit in its %d bits",
 			 __builtin_popcountll(f.mask));
@@ -811,6 +845,7 @@ static int parse_pmu_event(struct parser *p, struct evbuild *b)
 	char pmu[NAME_MAX + 1];
 	struct pmuterm pt = { .pmu = pmu };
 	uint32_t type;
+	int r;
 
 	if (plen == 0)
 		return fail_syntax(p, b->off, "missing PMU name before '/'");
@@ -833,8 +868,10 @@ static int parse_pmu_event(struct parser *p, struct evbuild *b)
 	if (is_core_pmu(pmu))
 		b->d.flags |= PMU__EV_HW;
 	pt.off = b->off + plen + 1;
-	if (apply_terms(p, b, &pt, open + 1, (size_t)(close - open - 1)) < 0)
-		return -EINVAL;
+	/* the terms' own code: what err->code says (EISDIR, ENOMEM...) */
+	r = apply_terms(p, b, &pt, open + 1, (size_t)(close - open - 1));
+	if (r < 0)
+		return r;
 	mods = close + 1;
 	if (*mods == '\0')
 		return 0;
@@ -860,10 +897,18 @@ static int parse_catalog(struct parser *p, struct evbuild *b,
 		return -ENOMEM;
 	r = pmu__catalog_resolve(pmu, dcolon + 2, &b->d, p->err);
 	free(pmu);
-	if (r == -ENOENT)
+	if (r == -ENOENT) {
+		char model[64];
+		const char *near;
+
+		snprintf(model, sizeof(model), "%.*s", (int)plen, t);
+		near = pmu_catalog_suggest(model);
 		return fail(p, -EINVAL, PMU_ERR_UNKNOWN_PMU, t, plen, b->off,
 			    "unknown PMU '%.*s' in '%s': model-specific event "
-			    "tables are not available for it", (int)plen, t, t);
+			    "tables are not available for it%s%s%s", (int)plen,
+			    t, t, near ? " (did you mean '" : "",
+			    near ? near : "", near ? "'?)" : "");
+	}
 	if (r < 0)
 		return r;
 	b->d.flags |= PMU__EV_HW;
@@ -890,27 +935,78 @@ static int push(struct parser *p, struct pmu__ev *d)
 	return 0;
 }
 
-/* The event's name as printed: the token, plus the group's modifiers. */
-static int set_name(struct evbuild *b, const char *gmods)
+/* The event's name as printed: the token as typed, as perf prints it;
+ * a group's modifiers apply to it but are not part of its name. */
+static int set_name(struct evbuild *b)
 {
-	size_t len = strlen(b->text);
-	char *name;
-
 	if (b->named)
 		return 0;
-	if (!gmods)
-		return (b->d.name = strdup(b->text)) ? 0 : -ENOMEM;
-	name = malloc(len + strlen(gmods) + 2);
-	if (!name)
-		return -ENOMEM;
-	sprintf(name, "%s%s%s", b->text, b->own_mods ? "" : ":", gmods);
-	b->d.name = name;
+	if (b->print)
+		b->d.name = strdup(b->print);
+	else if (b->name_len)
+		b->d.name = strndup(b->text, b->name_len);
+	else
+		b->d.name = strdup(b->text);
+	return b->d.name ? 0 : -ENOMEM;
+}
+
+/* "ibs_fetch" or "ibs_op" (after any "model::"), up to its settings. */
+static bool is_ibs(const char *name)
+{
+	size_t n = strcspn(name, ":");
+
+	return (n == 9 && !strncasecmp(name, "ibs_fetch", 9)) ||
+	       (n == 6 && !strncasecmp(name, "ibs_op", 6));
+}
+
+/*
+ * An IBS set-up: -ENOENT when the token is none.  The encoder reads and
+ * checks it on its model (the prefix, else the parse's default, else
+ * this host's), so that its errors are classed as `pmu encode` classes
+ * them and the event carries its model and spec as any catalog event;
+ * events/ibs.h then makes it the event a session samples (PMU__EV_IBS:
+ * the control value, its perfmon2 PMC and PMDs, the perf form).  Errors
+ * name the whole set-up.
+ */
+static int parse_ibs(struct parser *p, struct evbuild *b)
+{
+	const char *t = b->text, *dc = strstr(t, "::"), *name = dc ? dc + 2 : t;
+	const char *dfl = p->ctx && p->ctx->default_model
+			  ? p->ctx->default_model : pmu_event_host_model();
+	struct pmu_error e = { .size = sizeof(e) };
+	char model[64], cat[sizeof(b->d.model)];
+	int r;
+
+	if (!is_ibs(name))
+		return -ENOENT;
+	if (dc && dc == t)
+		return fail_syntax(p, b->off, "missing PMU name before '::'");
+	snprintf(model, sizeof(model), "%.*s", dc ? (int)(dc - t) : -1,
+		 dc ? t : dfl ? dfl : "");
+	r = model[0] ? pmu__catalog_resolve(model, name, &b->d, &e) : -ENOENT;
+	if (r == -ENOENT)
+		return fail(p, -EINVAL, dc ? PMU_ERR_UNKNOWN_PMU
+					   : PMU_ERR_UNKNOWN_EVENT, t, strlen(t),
+			    b->off, dc ? "unknown PMU '%s' in '%s': model-"
+			    "specific event tables are not available for it"
+			    : "'%s' needs a catalog model with IBS, and this "
+			    "CPU has none: name one, as in fam10h::%s", dc ?
+			    model : t, t);
+	memcpy(cat, b->d.model, sizeof(cat));
+	if (!r)
+		r = pmu__ibs_parse(t, model, sysfs_root(p), &b->d, &e);
+	if (r)
+		return fail(p, r, e.kind, t, strlen(t), b->off, "%s",
+			    e.message);
+	/* the model that encoded it, as for any catalog event */
+	memcpy(b->d.model, cat, sizeof(cat));
 	return 0;
 }
 
 static int build_event(struct parser *p, struct evbuild *b)
 {
 	const char *t = b->text, *dcolon = strstr(t, "::");
+	int r;
 
 	for (const char *c = t; *c; c++)
 		if (isspace((unsigned char)*c))
@@ -919,6 +1015,9 @@ static int build_event(struct parser *p, struct evbuild *b)
 				    "inside event '%s'", b->off + (size_t)(c - t), t);
 	if (strchr(t, '/'))
 		return parse_pmu_event(p, b);
+	r = parse_ibs(p, b);
+	if (r != -ENOENT)
+		return r;
 	if (dcolon)
 		return parse_catalog(p, b, dcolon);
 	return parse_named(p, b);
@@ -1013,14 +1112,15 @@ static int add_twin(struct parser *p, const char *t, size_t off,
 	return r;
 }
 
-/* One event token t (NUL-terminated copy) at offset off. */
-static int add_event(struct parser *p, const char *t, size_t off,
-		     const char *gmods, bool leader)
+/* One event: the text t to parse (NUL-terminated), at offset off of the
+ * input, printed as `print` (NULL: as t). */
+static int add_one(struct parser *p, const char *t, const char *print,
+		   size_t off, const char *gmods, bool leader)
 {
 	struct evbuild b = {
 		.d = { .scale = 1.0, .group = p->group, .leader = leader,
 		       .flags = PMU__EV_GUEST_DEFAULT },
-		.text = t, .off = off,
+		.text = t, .off = off, .print = print,
 	};
 	int r;
 
@@ -1037,7 +1137,7 @@ static int add_event(struct parser *p, const char *t, size_t off,
 	/* catalogs may have filled attr wholesale */
 	b.d.attr.size = sizeof(b.d.attr);
 	if (r == 0)
-		r = set_name(&b, gmods);
+		r = set_name(&b);
 	if (r == 0)
 		r = push(p, &b.d);
 	if (r < 0) {
@@ -1046,6 +1146,121 @@ static int add_event(struct parser *p, const char *t, size_t off,
 	}
 	if (r == 0 && b.twin)
 		r = add_twin(p, t, off, b.twin, &p->out.ev[p->out.n - 1]);
+	if (r == -ENOMEM)
+		fail(p, r, PMU_ERR_SYSTEM, t, strlen(t), off, "out of memory");
+	return r;
+}
+
+static bool is_glob(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == '*' || s[i] == '?' || s[i] == '[')
+			return true;
+	return false;
+}
+
+/* "sys:na*[:mods]": every tracepoint that matches, as perf expands it. */
+static int expand_tracepoints(struct parser *p, const char *t, size_t off,
+			      const char *c1, struct pmu__expansion *x)
+{
+	const char *c2 = strchr(c1 + 1, ':');
+	size_t slen = (size_t)(c1 - t);
+	size_t nlen = c2 ? (size_t)(c2 - c1 - 1) : strlen(c1 + 1);
+	char sys[NAME_MAX + 1], name[NAME_MAX + 1];
+	int r;
+
+	if (slen > NAME_MAX || nlen > NAME_MAX)
+		return unknown_event(p, t, slen + 1 + nlen, off);
+	snprintf(sys, sizeof(sys), "%.*s", (int)slen, t);
+	snprintf(name, sizeof(name), "%.*s", (int)nlen, c1 + 1);
+	r = pmu__tracepoint_expand(tracefs_root(p), sys, name, c2 ? c2 : "",
+				   x);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return tracepoint_error(p, t, slen + 1 + nlen, off, r);
+	if (x->n == 0)
+		return fail(p, -EINVAL, PMU_ERR_UNKNOWN_EVENT, t, slen + 1 + nlen,
+			    off, "no tracepoint matches '%.*s'",
+			    (int)(slen + 1 + nlen), t);
+	return 0;
+}
+
+/* A name the built-in tables know: it is never a PMU's alias. */
+static bool builtin_name(const char *n, size_t len)
+{
+	uint64_t cfg;
+	size_t i;
+
+	if (pmu__evname_find(n, len) || pmu__cache_parse(n, len, &cfg) != -ENOENT)
+		return true;
+	for (i = 1; i < len && isxdigit((unsigned char)n[i]); i++)
+		;
+	return len > 1 && n[0] == 'r' && i == len;
+}
+
+/* A bare "tsc" that sysfs PMUs publish (msr/tsc/), as perf resolves it:
+ * one event per PMU that has it, all printed as typed. */
+static int expand_alias(struct parser *p, const char *t, size_t off,
+			const char *c1, struct pmu__expansion *x)
+{
+	size_t len = c1 ? (size_t)(c1 - t) : strlen(t);
+	char name[NAME_MAX + 1];
+	int r;
+
+	if (!len || len > NAME_MAX || builtin_name(t, len))
+		return 0;
+	snprintf(name, sizeof(name), "%.*s", (int)len, t);
+	r = pmu__sysfs_alias_expand(sysfs_root(p), name, c1 ? c1 : "", t, x);
+	if (r == 0 && x->n && p->ctx && p->ctx->default_model) {
+		/* the session's model names its own events bare */
+		struct evbuild b = { .d = { .scale = 1.0 }, .text = t, .off = off };
+		struct parser quiet = *p;
+
+		quiet.err = NULL;
+		if (resolve_default(&quiet, &b) == 0)
+			pmu__expansion_free(x);
+		free(b.d.spec);
+	}
+	return r;
+}
+
+/* Whether token t stands for several events (x->n > 0 then), or for
+ * itself (x->n == 0). */
+static int expand(struct parser *p, const char *t, size_t off,
+		  struct pmu__expansion *x)
+{
+	const char *c1 = strchr(t, ':');
+
+	if (strchr(t, '/') || strstr(t, "::"))
+		return 0;
+	for (const char *c = t; *c; c++)
+		if (isspace((unsigned char)*c))
+			return 0;
+	if (c1 && (is_glob(t, (size_t)(c1 - t)) ||
+		   is_glob(c1 + 1, strcspn(c1 + 1, ":"))))
+		return expand_tracepoints(p, t, off, c1, x);
+	return expand_alias(p, t, off, c1, x);
+}
+
+/* One event token t (NUL-terminated copy) at offset off; a token that
+ * stands for several events adds them all, in one group inside braces,
+ * each in a group of its own outside. */
+static int add_event(struct parser *p, const char *t, size_t off,
+		     const char *gmods, bool leader, bool in_group)
+{
+	struct pmu__expansion x = { 0 };
+	int r = expand(p, t, off, &x);
+
+	if (r == 0 && x.n == 0)
+		return add_one(p, t, NULL, off, gmods, leader);
+	for (size_t k = 0; r == 0 && k < x.n; k++) {
+		if (k && !in_group)
+			p->group++;
+		r = add_one(p, x.text[k], x.name[k], off, gmods,
+			    in_group ? leader && k == 0 : true);
+	}
+	pmu__expansion_free(&x);
 	if (r == -ENOMEM)
 		fail(p, r, PMU_ERR_SYSTEM, t, strlen(t), off, "out of memory");
 	return r;
@@ -1087,8 +1302,7 @@ static int fail_empty(struct parser *p, size_t at, bool in_group,
 {
 	char c = p->str[at];
 
-	if (c == '{')
-		return fail_syntax(p, at, "nested groups are not supported");
+	/* ('{' never starts a member: groups are parsed before members) */
 	if (c == '}' && !in_group)
 		return fail_syntax(p, at, "unexpected '}'");
 	if (c == '}')
@@ -1116,7 +1330,7 @@ static int parse_member(struct parser *p, size_t *pos, const char *gmods,
 	if (!t)
 		return fail(p, -ENOMEM, PMU_ERR_SYSTEM, "", 0, start,
 			    "out of memory");
-	r = add_event(p, t, start, gmods, first);
+	r = add_event(p, t, start, gmods, first, in_group);
 	free(t);
 	*pos = stop;
 	return r;
@@ -1142,11 +1356,14 @@ static int group_mods(struct parser *p, size_t open, size_t close,
 	text = strndup(s + open, end - open);
 	if (!text)
 		return -ENOMEM;
-	r = apply_mods(p, &scratch, text + (start - open), end - start, text,
-		       open);
+	/* a blank is said as such, not as an unknown modifier ' ' */
+	r = 0;
 	for (size_t i = start; r == 0 && i < end; i++)
 		if (isspace((unsigned char)s[i]))
 			r = fail_syntax(p, i, "unexpected whitespace in modifiers");
+	if (r == 0)
+		r = apply_mods(p, &scratch, text + (start - open), end - start,
+			       text, open);
 	if (r == 0)
 		memmove(text, text + (start - open), end - start + 1);
 	if (r < 0) {

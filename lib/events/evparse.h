@@ -27,6 +27,8 @@ struct pmu__evname {
 	uint32_t type;     /* PERF_TYPE_HARDWARE or PERF_TYPE_SOFTWARE */
 	uint64_t config;
 	bool clock;        /* counts nanoseconds, shown in msec */
+	uint8_t tool;      /* PMU__TOOL_*: measured by the session, not
+			      counted by a PMU */
 };
 
 /*
@@ -123,6 +125,36 @@ int pmu__tracepoint_id(const char *tracefs_root, const char *sys,
 /* The tracefs mount to use: the given one, else the first default that
  * exists, else NULL. */
 const char *pmu__tracefs_root(const char *tracefs_root);
+
+/* ---- tokens that stand for several events ---- */
+
+/* What a token expands to: the event strings to parse, in order, and
+ * the name each is printed with. */
+struct pmu__expansion {
+	char **text;
+	char **name;
+	size_t n, cap;
+};
+
+int pmu__expansion_add(struct pmu__expansion *x, const char *text,
+		       const char *name);
+void pmu__expansion_free(struct pmu__expansion *x);
+
+/* Every tracepoint sys:name whose subsystem matches sys_glob and name
+ * matches name_glob (fnmatch), in directory order as perf lists them;
+ * each parsed as "sys:name" + mods (":u" or ""), printed "sys:name".
+ * 0 with x->n == 0 when none matches; a negative errno when tracefs
+ * cannot be read. */
+int pmu__tracepoint_expand(const char *tracefs_root, const char *sys_glob,
+			   const char *name_glob, const char *mods,
+			   struct pmu__expansion *x);
+
+/* Every PMU publishing an event alias `name` (the bare "tsc" of
+ * msr/tsc/), sorted by PMU name: each parsed as "pmu/name/" + mods,
+ * printed as `token`.  0 with x->n == 0 when no PMU has it. */
+int pmu__sysfs_alias_expand(const char *root, const char *name,
+			    const char *mods, const char *token,
+			    struct pmu__expansion *x);
 
 /* ---- suggestions ---- */
 

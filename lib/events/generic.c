@@ -89,3 +89,74 @@ const char *pmu__generic_spec(const char *model, uint64_t hw_config)
 			return maps[i].ev[hw_config];
 	return NULL;
 }
+
+/*
+ * Generic cache events (PERF_TYPE_HW_CACHE: cache | op << 8 | result <<
+ * 16).  Facts: Linux's AMD table for K7 to family 10h and its XScale
+ * tables; the P5 family, which perf never supported, maps the obvious
+ * events of its own catalog.  Linux has no cache events for the P6
+ * family or the Pentium 4, and neither has this table.
+ */
+#define HC(c, op, res) ((c) | (PERF_COUNT_HW_CACHE_OP_##op << 8) | \
+			(PERF_COUNT_HW_CACHE_RESULT_##res << 16))
+#define L1D PERF_COUNT_HW_CACHE_L1D
+#define L1I PERF_COUNT_HW_CACHE_L1I
+#define LL PERF_COUNT_HW_CACHE_LL
+#define BPU PERF_COUNT_HW_CACHE_BPU
+
+struct cache_map {
+	const char *models;
+	struct { uint64_t config; const char *ev; } ev[10];
+};
+
+static const struct cache_map cache_maps[] = {
+	{ "amd64_k8_revb amd64_k8_revc amd64_fam10h_barcelona", {
+		{ HC(L1D, READ, ACCESS), "DATA_CACHE_ACCESSES" },
+		{ HC(L1D, READ, MISS), "DATA_CACHE_MISSES" },
+		{ HC(L1I, READ, ACCESS), "INSTRUCTION_CACHE_FETCHES" },
+		{ HC(L1I, READ, MISS), "INSTRUCTION_CACHE_MISSES" },
+		{ HC(LL, READ, ACCESS), "REQUESTS_TO_L2:INSTRUCTIONS:DATA" },
+		{ HC(LL, READ, MISS), "L2_CACHE_MISS:INSTRUCTIONS:DATA" },
+		{ HC(BPU, READ, ACCESS), "RETIRED_BRANCH_INSTRUCTIONS" },
+		{ HC(BPU, READ, MISS),
+		  "RETIRED_MISPREDICTED_BRANCH_INSTRUCTIONS" } } },
+	{ "amd64_k7", {
+		{ HC(L1D, READ, ACCESS), "DATA_CACHE_ACCESSES" },
+		{ HC(L1D, READ, MISS), "DATA_CACHE_MISSES" },
+		{ HC(L1I, READ, ACCESS), "INSTRUCTION_CACHE_FETCHES" },
+		{ HC(L1I, READ, MISS), "INSTRUCTION_CACHE_MISSES" },
+		{ HC(BPU, READ, ACCESS), "RETIRED_BRANCH_INSTRUCTIONS" },
+		{ HC(BPU, READ, MISS),
+		  "RETIRED_MISPREDICTED_BRANCH_INSTRUCTIONS" } } },
+	{ "p5 p5mmx mii", {
+		{ HC(L1D, READ, ACCESS), "DATA_READ" },
+		{ HC(L1D, READ, MISS), "DATA_READ_MISS" },
+		{ HC(L1D, WRITE, ACCESS), "DATA_WRITE" },
+		{ HC(L1D, WRITE, MISS), "DATA_WRITE_MISS" },
+		{ HC(L1I, READ, ACCESS), "CODE_READ" },
+		{ HC(L1I, READ, MISS), "CODE_CACHE_MISS" },
+		{ HC(BPU, READ, ACCESS), "BRANCHES" } } },
+	{ "xscale1 xscale2", {
+		{ HC(L1D, READ, ACCESS), "DCACHE_ACCESS" },
+		{ HC(L1D, READ, MISS), "DCACHE_MISS" },
+		{ HC(L1D, WRITE, ACCESS), "DCACHE_ACCESS" },
+		{ HC(L1D, WRITE, MISS), "DCACHE_MISS" },
+		{ HC(L1I, READ, MISS), "ICACHE_MISS" },
+		{ HC(BPU, READ, ACCESS), "BRANCH" },
+		{ HC(BPU, READ, MISS), "BRANCH_MISS" } } },
+};
+
+const char *pmu__generic_cache_spec(const char *model, uint64_t config)
+{
+	if (!model)
+		return NULL;
+	for (size_t i = 0; i < sizeof(cache_maps) / sizeof(cache_maps[0]); i++) {
+		if (!in_list(cache_maps[i].models, model))
+			continue;
+		for (size_t j = 0; j < 10 && cache_maps[i].ev[j].ev; j++)
+			if (cache_maps[i].ev[j].config == config)
+				return cache_maps[i].ev[j].ev;
+		return NULL;
+	}
+	return NULL;
+}

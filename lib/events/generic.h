@@ -16,4 +16,7 @@
  */
 const char *pmu__generic_spec(const char *model, uint64_t hw_config);
 
+/* The same for a generic cache event (PERF_TYPE_HW_CACHE config). */
+const char *pmu__generic_cache_spec(const char *model, uint64_t config);
+
 #endif

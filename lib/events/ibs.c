@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -8,6 +9,7 @@
 #include <pmu/ibs.h>
 
 #include "events/evparse.h"
+#include "events/ibs.h"
 #include "util/error.h"
 #include "util/opts.h"
 #include "util/outstruct.h"
@@ -142,5 +144,110 @@ PMU_API int pmu_ibs_setup(enum pmu_ibs_kind kind, uint32_t maxcnt,
 	c.perf_type_known = pmu__sysfs_pmu_type(root, c.perf_pmu,
 						&c.perf_type) == 0;
 	PMU__OUT(out, &c);
+	return 0;
+}
+
+/* ---- IBS set-ups in event lists: [model::]ibs_op:maxcnt=N[:cnt_ctl],
+ * [model::]ibs_fetch:maxcnt=N[:randen] ---- */
+
+/* The kind an event string names, its rest (":..."), its model prefix;
+ * -1 when it is no IBS set-up. */
+static int ibs_kind_of(const char *text, const char **rest, char *model,
+		       size_t msz)
+{
+	const char *sep = strstr(text, "::"), *p = sep ? sep + 2 : text;
+	size_t n = strcspn(p, ":");
+
+	*model = '\0';
+	if (sep)
+		snprintf(model, msz, "%.*s", (int)(sep - text), text);
+	*rest = p + n;
+	if (n == 9 && !strncasecmp(p, "ibs_fetch", 9))
+		return PMU_IBS_FETCH;
+	if (n == 6 && !strncasecmp(p, "ibs_op", 6))
+		return PMU_IBS_OP;
+	return -1;
+}
+
+static int ibs_term(const char *t, size_t n, enum pmu_ibs_kind kind,
+		    uint64_t *maxcnt, unsigned *opts, struct pmu_error *err)
+{
+	const char *opt = kind == PMU_IBS_FETCH ? "randen" : "cnt_ctl";
+	char tok[64], *end;
+
+	snprintf(tok, sizeof(tok), "%.*s", (int)n, t);
+	if (!strncasecmp(tok, "maxcnt=", 7)) {
+		*maxcnt = strtoull(tok + 7, &end, 0);
+		if (!tok[7] || *end)
+			return pmu__error(err, -EINVAL, PMU_ERR_BAD_VALUE, tok,
+					  -1, "'%s': maxcnt takes a number",
+					  tok);
+		return 0;
+	}
+	if (!strcasecmp(tok, opt) || (!strncasecmp(tok, opt, strlen(opt)) &&
+				      !strcmp(tok + strlen(opt), "=1"))) {
+		*opts |= 1u;
+		return 0;
+	}
+	if (!strncasecmp(tok, opt, strlen(opt)) &&
+	    !strcmp(tok + strlen(opt), "=0"))
+		return 0;
+	return pmu__error(err, -EINVAL, PMU_ERR_BAD_MODIFIER, tok, -1,
+			  "IBS %s has no setting '%s' (maxcnt=N, %s)",
+			  kind == PMU_IBS_FETCH ? "fetch" : "op", tok, opt);
+}
+
+int pmu__ibs_parse(const char *text, const char *dfl_model,
+		   const char *sysfs_root, struct pmu__ev *d,
+		   struct pmu_error *err)
+{
+	struct pmu_ibs_opts o = { .sz = sizeof(o), .sysfs_root = sysfs_root };
+	struct pmu_ibs_config c = { .size = sizeof(c) };
+	char model[32];
+	const char *rest;
+	int kind = ibs_kind_of(text, &rest, model, sizeof(model)), rc;
+	uint64_t maxcnt = UINT64_MAX;
+	unsigned opts = 0;
+
+	if (kind < 0)
+		return -ENOENT;
+	while (*rest == ':') {
+		size_t n = strcspn(rest + 1, ":");
+
+		if (n && (rc = ibs_term(rest + 1, n, (enum pmu_ibs_kind)kind,
+					&maxcnt, &opts, err)))
+			return rc;
+		rest += 1 + n;
+	}
+	if (maxcnt == UINT64_MAX)
+		return pmu__error(err, -EINVAL, PMU_ERR_SYNTAX, text, -1,
+				  "'%s' needs maxcnt=N, the sampling period "
+				  "(a multiple of 16 up to 0xffff0)", text);
+	if (maxcnt > PMU_IBS_MAXCNT_MAX)
+		return pmu__error(err, -EINVAL, PMU_ERR_BAD_VALUE, text, -1,
+				  "IBS maxcnt 0x%llx is out of range; it is a "
+				  "20-bit period from 0x10 to 0x%x",
+				  (unsigned long long)maxcnt,
+				  PMU_IBS_MAXCNT_MAX);
+	o.model = model[0] ? model : dfl_model;
+	if ((rc = pmu_ibs_setup((enum pmu_ibs_kind)kind, (uint32_t)maxcnt, opts,
+				&o, &c, err)))
+		return rc;
+	d->flags |= PMU__EV_IBS | PMU__EV_HW;
+	d->flags &= ~PMU__EV_GUEST_DEFAULT;
+	d->ncodes = 4;
+	d->codes[0] = c.ctl;
+	d->codes[1] = (uint64_t)c.pmc;
+	d->codes[2] = (uint64_t)c.pmd;
+	d->codes[3] = (uint64_t)c.npmds;
+	if (!c.perf_type_known) {
+		/* no such PMU in this kernel: a simulated fam10h samples it */
+		d->flags |= PMU__EV_NO_PERF;
+		snprintf(d->model, sizeof(d->model), "%s", "fam10h");
+		return 0;
+	}
+	d->attr.type = c.perf_type;
+	d->attr.config = c.perf_config;
+	d->attr.sample_period = c.sample_period;
 	return 0;
 }

@@ -8,6 +8,10 @@
 
 #define HW(n, c) { .name = n, .type = PERF_TYPE_HARDWARE, .config = c }
 #define SW(n, c) { .name = n, .type = PERF_TYPE_SOFTWARE, .config = c }
+/* perf's tool events: a software dummy to the kernel, the value from
+ * the session's own clocks */
+#define TOOL(n, t) { .name = n, .type = PERF_TYPE_SOFTWARE, \
+		     .config = PERF_COUNT_SW_DUMMY, .tool = t }
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Sorted case-insensitively (strcasecmp order) for the binary search. */
@@ -29,6 +33,7 @@ static const struct pmu__evname generic[] = {
 	SW("cs", PERF_COUNT_SW_CONTEXT_SWITCHES),
 	HW("cycles", PERF_COUNT_HW_CPU_CYCLES),
 	SW("dummy", PERF_COUNT_SW_DUMMY),
+	TOOL("duration_time", PMU__TOOL_DURATION),
 	SW("emulation-faults", PERF_COUNT_SW_EMULATION_FAULTS),
 	SW("faults", PERF_COUNT_SW_PAGE_FAULTS),
 	HW("idle-cycles-backend", PERF_COUNT_HW_STALLED_CYCLES_BACKEND),
@@ -41,8 +46,10 @@ static const struct pmu__evname generic[] = {
 	HW("ref-cycles", PERF_COUNT_HW_REF_CPU_CYCLES),
 	HW("stalled-cycles-backend", PERF_COUNT_HW_STALLED_CYCLES_BACKEND),
 	HW("stalled-cycles-frontend", PERF_COUNT_HW_STALLED_CYCLES_FRONTEND),
+	TOOL("system_time", PMU__TOOL_SYSTEM),
 	{ .name = "task-clock", .type = PERF_TYPE_SOFTWARE,
 	  .config = PERF_COUNT_SW_TASK_CLOCK, .clock = true },
+	TOOL("user_time", PMU__TOOL_USER),
 };
 
 struct cache_alias {

@@ -32,7 +32,12 @@ static void set_attr(struct perf_event_attr *attr,
 	attr->exclude_user = enc->perf.exclude_user;
 	attr->exclude_kernel = enc->perf.exclude_kernel;
 	attr->exclude_hv = enc->perf.exclude_hv;
+	/* what the encoding decided for guests and host (the model's mg/mh
+	 * or perf's default) is what is opened, as pmu encode shows it */
+	attr->exclude_host = enc->perf.exclude_host;
+	attr->exclude_guest = enc->perf.exclude_guest;
 	attr->precise_ip = enc->perf.precise_ip & 3;
+	attr->sample_period = enc->sample_period;
 }
 
 int pmu__catalog_resolve(const char *pmu, const char *event,

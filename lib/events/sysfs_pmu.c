@@ -234,3 +234,108 @@ void pmu__sysfs_format_list(const char *root, const char *pmu, char *buf,
 	}
 	closedir(d);
 }
+
+int pmu__expansion_add(struct pmu__expansion *x, const char *text,
+		       const char *name)
+{
+	if (x->n == x->cap) {
+		size_t cap = x->cap ? x->cap * 2 : 16;
+		char **t = realloc(x->text, cap * sizeof(*t));
+
+		if (!t)
+			return -ENOMEM;
+		x->text = t;
+		t = realloc(x->name, cap * sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		x->name = t;
+		x->cap = cap;
+	}
+	x->text[x->n] = strdup(text);
+	x->name[x->n] = strdup(name);
+	if (!x->text[x->n] || !x->name[x->n]) {
+		free(x->text[x->n]);
+		free(x->name[x->n]);
+		return -ENOMEM;
+	}
+	x->n++;
+	return 0;
+}
+
+void pmu__expansion_free(struct pmu__expansion *x)
+{
+	for (size_t i = 0; i < x->n; i++) {
+		free(x->text[i]);
+		free(x->name[i]);
+	}
+	free(x->text);
+	free(x->name);
+	*x = (struct pmu__expansion){ 0 };
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Names of the PMUs that publish events/<name>, sorted. */
+static int pmus_with_alias(const char *root, const char *name, char ***out,
+			   size_t *n)
+{
+	char path[PATH_MAX], rel[NAME_MAX + 8], **v = NULL;
+	struct dirent *de;
+	size_t cap = 0;
+	DIR *d;
+
+	*n = 0;
+	if (pmu__sysfs_path(path, sizeof(path), root, "", "") ||
+	    !(d = opendir(path)))
+		return 0;
+	snprintf(rel, sizeof(rel), "events/%s", name);
+	while ((de = readdir(d))) {
+		char f[PATH_MAX];
+
+		if (de->d_name[0] == '.' ||
+		    pmu__sysfs_path(f, sizeof(f), root, de->d_name, rel) ||
+		    access(f, R_OK))
+			continue;
+		if (*n == cap) {
+			char **nv = realloc(v, (cap = cap ? 2 * cap : 4) *
+					       sizeof(*v));
+			if (!nv)
+				break;
+			v = nv;
+		}
+		if (!(v[*n] = strdup(de->d_name)))
+			break;
+		(*n)++;
+	}
+	closedir(d);
+	*out = v;
+	if (de)
+		return -ENOMEM;
+	if (*n)
+		qsort(v, *n, sizeof(*v), cmp_str);
+	return 0;
+}
+
+int pmu__sysfs_alias_expand(const char *root, const char *name,
+			    const char *mods, const char *token,
+			    struct pmu__expansion *x)
+{
+	char **pmus = NULL, text[2 * NAME_MAX + 64];
+	size_t n = 0;
+	int r;
+
+	if (!pmu__name_is_safe(name, strlen(name)) || strchr(name, '.'))
+		return 0;
+	r = pmus_with_alias(root, name, &pmus, &n);
+	for (size_t i = 0; !r && i < n; i++) {
+		snprintf(text, sizeof(text), "%s/%s/%s", pmus[i], name, mods);
+		r = pmu__expansion_add(x, text, token);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(pmus[i]);
+	free(pmus);
+	return r;
+}

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
+#include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,4 +68,56 @@ const char *pmu__tracefs_root(const char *tracefs_root)
 			return default_roots[i];
 	}
 	return NULL;
+}
+
+/* The events of one subsystem directory that match name_glob. */
+static int expand_sys(const char *root, const char *sys, const char *name_glob,
+		      const char *mods, struct pmu__expansion *x)
+{
+	char path[PATH_MAX], text[2 * NAME_MAX + 64], name[2 * NAME_MAX + 2];
+	struct dirent *de;
+	DIR *d;
+	int r = 0;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/events/%s", root, sys) >=
+	    sizeof(path) || !(d = opendir(path)))
+		return 0;
+	/* readdir order, not sorted: the order perf lists them in */
+	while (!r && (de = readdir(d))) {
+		uint64_t id;
+
+		if (de->d_name[0] == '.' || fnmatch(name_glob, de->d_name, 0) ||
+		    id_under(root, sys, de->d_name, &id))
+			continue;
+		snprintf(name, sizeof(name), "%s:%s", sys, de->d_name);
+		snprintf(text, sizeof(text), "%s%s", name, mods);
+		r = pmu__expansion_add(x, text, name);
+	}
+	closedir(d);
+	return r;
+}
+
+int pmu__tracepoint_expand(const char *tracefs_root, const char *sys_glob,
+			   const char *name_glob, const char *mods,
+			   struct pmu__expansion *x)
+{
+	const char *root = pmu__tracefs_root(tracefs_root);
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+	int r = 0;
+
+	if (!root)
+		return 0;
+	if (!strpbrk(sys_glob, "*?["))
+		return pmu__name_is_safe(sys_glob, strlen(sys_glob))
+		       ? expand_sys(root, sys_glob, name_glob, mods, x) : 0;
+	snprintf(path, sizeof(path), "%s/events", root);
+	if (!(d = opendir(path)))
+		return -errno;
+	while (!r && (de = readdir(d)))
+		if (de->d_name[0] != '.' && !fnmatch(sys_glob, de->d_name, 0))
+			r = expand_sys(root, de->d_name, name_glob, mods, x);
+	closedir(d);
+	return r;
 }

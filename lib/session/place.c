@@ -62,10 +62,17 @@ static const char *plm_suffix(const struct perf_event_attr *a)
 static enum kind generic(struct plan *p, const struct pmu__ev *e,
 			 struct pmu__ev_state *st, char **spec)
 {
-	const char *g = pmu__generic_spec(p->model, e->attr.config);
+	bool cache = e->attr.type == PERF_TYPE_HW_CACHE;
+	const char *g = cache ? pmu__generic_cache_spec(p->model, e->attr.config)
+			      : pmu__generic_spec(p->model, e->attr.config);
 	const char *plm = plm_suffix(&e->attr);
 	size_t n;
 
+	if (!g && cache)
+		return not_counted(st, "the simulated %s has no cache event "
+				   "for '%s' (it counts the hardware events "
+				   "of its model: 'pmu list --model %s')",
+				   p->hw, e->name, p->model);
 	if (!g)
 		return not_counted(st, "the simulated %s has no event for "
 				   "'%s'", p->hw, e->name);
@@ -88,13 +95,19 @@ static enum kind classify(struct plan *p, const struct pmu__ev *e,
 	*spec = NULL;
 	if (st->err)
 		return K_NONE;
+	if (e->flags & PMU__EV_IBS)
+		/* sample_reg.c places it where the format wants it */
+		return not_counted(st, "an IBS set-up samples and counts "
+				   "nothing: sample it (pmu_session_sample, "
+				   "format ibs or default)");
 	if (e->model[0] && strcmp(e->model, p->model))
 		return not_counted(st, "an event of %s: this session's PMU is "
 				   "the simulated %s", e->model, p->hw);
 	if (e->model[0])
 		return (*spec = strdup(e->spec)) ? K_SPEC
 			: not_counted(st, "out of memory");
-	if (e->attr.type == PERF_TYPE_HARDWARE)
+	if (e->attr.type == PERF_TYPE_HARDWARE ||
+	    e->attr.type == PERF_TYPE_HW_CACHE)
 		return generic(p, e, st, spec);
 	if (e->attr.type == PERF_TYPE_RAW && is_xscale(p->model))
 		return K_RAW;

@@ -1,11 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <stdint.h>
+#include <stddef.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "events/evlist.h"
+#include "session/sample.h"
 #include "session/session.h"
+#include "session/sets.h"
 #include "util/error.h"
+#include "util/cgroup.h"
 #include "util/opts.h"
 
 _Static_assert((int)PMU__TARGET_SELF == (int)PMU_TARGET_SELF &&
@@ -14,8 +21,8 @@ _Static_assert((int)PMU__TARGET_SELF == (int)PMU_TARGET_SELF &&
 	       (int)PMU__TARGET_CHILD == (int)PMU_TARGET_CHILD &&
 	       (int)PMU__TARGET_CPUS == (int)PMU_TARGET_CPUS,
 	       "driver target kinds follow the public ones");
-_Static_assert(PMU_VALUE_SIZE0 == sizeof(struct pmu_value),
-	       "a new pmu_value field needs PMU_VALUE_SIZE0 kept as it was");
+_Static_assert(PMU_VALUE_SIZE0 == offsetof(struct pmu_value, scaled_err),
+	       "PMU_VALUE_SIZE0 is the first layout: up to err");
 
 static struct pmu_session *fail_new(struct pmu_error *err, int code)
 {
@@ -38,6 +45,7 @@ struct pmu_session *pmu__session_new_on(struct pmu__drv *drv, bool own,
 	}
 	s->drv = drv;
 	s->own_drv = own;
+	s->in_place_min = sizeof(struct pmu_value);
 	return s;
 }
 
@@ -50,9 +58,10 @@ PMU_API struct pmu_session *pmu_session_new_opts(
 	pmu__error_clear(err);
 	ret = PMU__OPTS_CHECK(opts, pmu_session_opts, err);
 	if (!ret)
-		ret = pmu__driver_new(PMU__OPTS_GET(opts, driver, NULL),
-				      PMU__OPTS_GET(opts, model, NULL), &drv,
-				      err);
+		ret = pmu__driver_new_with(PMU__OPTS_GET(opts, driver, NULL),
+					   PMU__OPTS_GET(opts, model, NULL),
+					   PMU__OPTS_GET(opts, emu, NULL),
+					   &drv, err);
 	if (ret)
 		return fail_new(err, ret);
 	return pmu__session_new_on(drv, true, err);
@@ -68,16 +77,26 @@ static void free_events(struct pmu_session *s)
 	for (size_t i = 0; i < s->n; i++) {
 		free(s->ev[i].name);
 		free(s->ev[i].spec);
+		free(s->ev[i].cgroup);
 	}
 	s->n = 0;
 	s->ngroups = 0;
+	s->ntool = 0;
+	s->in_place_min = sizeof(struct pmu_value);
 }
 
 void pmu__session_close(struct pmu_session *s)
 {
+	/* the sets' monitor uses the driver: it stops first */
+	pmu__sets_monitor_stop(s);
 	if (s->open)
 		s->drv->ops->close(s->drv);
+	if (s->sets)
+		pmu__sets_close(s);
+	/* after the driver: the rings it unmapped were the decoder's */
+	pmu__smpl_close(s);
 	s->open = false;
+	s->nstart = 0;
 	free(s->st);
 	free(s->place);
 	free(s->cnt);
@@ -89,6 +108,7 @@ void pmu__session_close(struct pmu_session *s)
 void pmu__session_clear(struct pmu_session *s)
 {
 	pmu__session_close(s);
+	pmu__sets_free(s);
 	free_events(s);
 }
 
@@ -97,6 +117,7 @@ PMU_API void pmu_session_free(struct pmu_session *s)
 	if (!s)
 		return;
 	pmu__session_clear(s);
+	pmu__smpl_free(s);
 	free(s->ev);
 	if (s->own_drv)
 		pmu__driver_free(s->drv);
@@ -188,6 +209,9 @@ PMU_API int pmu_session_add(struct pmu_session *s, const char *events,
 	if (!ret) {
 		/* the session owns the names and specs now */
 		memcpy(s->ev + s->n, l.ev, l.n * sizeof(*l.ev));
+		for (size_t i = 0; i < l.n; i++)
+			s->ntool += l.ev[i].tool != PMU__TOOL_NONE;
+		s->in_place_min = s->ntool ? SIZE_MAX : sizeof(struct pmu_value);
 		s->n += l.n;
 		s->ngroups = l.ngroups;
 		l.n = 0;
@@ -233,4 +257,85 @@ PMU_API const char *pmu_session_model(const struct pmu_session *s)
 	const struct pmu__driver_ops *o = s ? s->drv->ops : NULL;
 
 	return o && o->model_name ? o->model_name(s->drv) : NULL;
+}
+
+PMU_API int pmu_session_set_cgroup(struct pmu_session *s, size_t i,
+				   const char *cgroup, struct pmu_error *err)
+{
+	char path[PATH_MAX], *dup = NULL;
+	int r;
+
+	pmu__error_clear(err);
+	if (!s || i >= s->n || s->open)
+		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
+				  "no such event, or the session is open");
+	if (strcmp(s->drv->ops->name, "perf"))
+		return pmu__error(err, -EOPNOTSUPP, PMU_ERR_USAGE, NULL, -1,
+				  "only the perf driver counts per cgroup");
+	if (cgroup) {
+		r = pmu__cgroup_path(cgroup, path, sizeof(path));
+		if (r == -ENOENT)
+			return pmu__error(err, r, PMU_ERR_NO_TARGET, cgroup, -1,
+					  "no cgroup hierarchy is mounted for "
+					  "perf_event (cgroup2 or v1 "
+					  "perf_event), so no cgroup '%s'",
+					  cgroup);
+		if (r == 0 && access(path, R_OK | X_OK))
+			r = -errno;
+		if (r)
+			return pmu__error(err, r == -EACCES ? r : -ENOENT,
+					  PMU_ERR_NO_TARGET, cgroup, -1,
+					  "no access to cgroup %s: %s", path,
+					  pmu_strerror(r));
+		if (!(dup = strdup(path)))
+			return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL,
+					  -1, "out of memory");
+	}
+	free(s->ev[i].cgroup);
+	s->ev[i].cgroup = dup;
+	return 0;
+}
+
+/* argv copied into one block, as the emu driver packs its own. */
+static char **copy_argv(char *const *argv)
+{
+	size_t n = 0, bytes = 0;
+	char **v, *p;
+
+	for (; argv[n]; n++)
+		bytes += strlen(argv[n]) + 1;
+	v = malloc((n + 1) * sizeof(*v) + bytes);
+	if (!v)
+		return NULL;
+	p = (char *)(v + n + 1);
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(argv[i]) + 1;
+
+		memcpy(p, argv[i], len);
+		v[i] = p;
+		p += len;
+	}
+	v[n] = NULL;
+	return v;
+}
+
+PMU_API int pmu_session_command(struct pmu_session *s, char *const argv[],
+				char ***out, struct pmu_error *err)
+{
+	const struct pmu__driver_ops *o;
+
+	pmu__error_clear(err);
+	if (!out)
+		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
+				  "no place for the command line");
+	*out = NULL;
+	if (!s || !argv || !argv[0])
+		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
+				  "no session or no command given");
+	o = s->drv->ops;
+	if (o->command)
+		return o->command(s->drv, argv, out, err);
+	*out = copy_argv(argv);
+	return *out ? 0 : pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
+				     "out of memory");
 }

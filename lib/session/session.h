@@ -8,6 +8,9 @@
 
 #include "drivers/driver.h"
 
+struct pmu__sets;
+struct pmu__smpl;
+
 /*
  * A session: events (from the event layer) on one driver.  The session
  * knows the driver only through its ops table; events are placed on
@@ -25,6 +28,19 @@ struct pmu_session {
 	bool open;
 	bool raw_width;          /* open with hardware-width counters */
 	pid_t pid1;              /* a one-process target's pid list */
+	size_t ntool;            /* tool events among ev (session_tool.c) */
+	size_t in_place_min;     /* element sizes read straight into the
+				    caller's array: sizeof(struct
+				    pmu_value) and up, none with tools
+				    or sets (decided at open) */
+	struct {
+		bool self, running;
+		uint64_t t_on, dur;      /* ns, CLOCK_MONOTONIC */
+		uint64_t user0, sys0;    /* CPU times at open/reset, ns */
+	} tool;
+	unsigned long nstart;    /* times counting was started */
+	struct pmu__sets *sets;  /* event sets (sets.h); NULL: one set */
+	struct pmu__smpl *smpl;  /* sampling (sample.h); NULL: counting */
 };
 
 /* A session on driver `drv`; with own, the session destroys it. */
@@ -47,6 +63,26 @@ void pmu__session_clear(struct pmu_session *s);
 /* Drive the session's simulated PMU (see struct pmu__feed). */
 int pmu__session_feed(struct pmu_session *s, const struct pmu__feed *f,
 		      struct pmu_error *err);
+
+/* Tool events (session_tool.c): their clocks follow open (running for
+ * targets that start counting by themselves), start, stop and reset;
+ * read fills their values into the caller's array. */
+void pmu__session_tool_open(struct pmu_session *s, bool self, bool running);
+void pmu__session_tool_start(struct pmu_session *s);
+void pmu__session_tool_stop(struct pmu_session *s);
+void pmu__session_tool_reset(struct pmu_session *s);
+void pmu__session_tool_read(struct pmu_session *s, struct pmu__count *c,
+			    size_t stride, size_t n);
+/*
+ * Open a session of several event sets on a driver without the set ops
+ * of driver.h (a register-level simulated PMU): every set placed on the
+ * model's counters and switched by the session.  On success the session
+ * is open (s->open) as pmu_session_open() leaves it; on failure nothing
+ * is left open.  (lib/session/sets_reg.c)
+ */
+int pmu__session_sets_reg_open(struct pmu_session *s,
+			       const struct pmu__target *t,
+			       struct pmu_error *err);
 
 /* Place every event on a counter of the driver's catalog model: fills
  * s->place, marks in s->st what the model cannot count, fails when the

@@ -3,25 +3,56 @@
 #include <errno.h>
 #include <string.h>
 
+#include "session/sample.h"
 #include "session/session.h"
+#include "session/sets.h"
 #include "util/error.h"
 
 /* Far more than pmu_value will ever need: a bound on a bad size. */
 #define PMU_VALUE_SIZE_MAX 1024
 
+/* Tool events are rare: their clock is kept out of line, and the calls
+ * end in the driver's op as they did before there were any. */
 PMU_API int pmu_session_start(struct pmu_session *s)
 {
-	return s && s->open ? s->drv->ops->enable(s->drv) : -EINVAL;
+	int ret;
+
+	if (!s || !s->open)
+		return -EINVAL;
+	if (__builtin_expect(s->ntool != 0, 0))
+		pmu__session_tool_start(s);
+	ret = pmu__sets_on(s) ? pmu__sets_start(s) : s->drv->ops->enable(s->drv);
+	s->nstart += ret == 0;
+	return ret;
+}
+
+/* A perf sampling session decodes what its rings hold. */
+static inline void drain(struct pmu_session *s)
+{
+	if (__builtin_expect(s->smpl != NULL, 0) && s->smpl->perf)
+		pmu__smpl_perf_drain(s);
 }
 
 PMU_API int pmu_session_stop(struct pmu_session *s)
 {
-	return s && s->open ? s->drv->ops->disable(s->drv) : -EINVAL;
+	int ret;
+
+	if (!s || !s->open)
+		return -EINVAL;
+	if (__builtin_expect(s->ntool != 0, 0))
+		pmu__session_tool_stop(s);
+	ret = pmu__sets_on(s) ? pmu__sets_stop(s) : s->drv->ops->disable(s->drv);
+	drain(s);
+	return ret;
 }
 
 PMU_API int pmu_session_reset(struct pmu_session *s)
 {
-	return s && s->open ? s->drv->ops->reset(s->drv) : -EINVAL;
+	if (!s || !s->open)
+		return -EINVAL;
+	if (s->ntool)
+		pmu__session_tool_reset(s);
+	return pmu__sets_on(s) ? pmu__sets_reset(s) : s->drv->ops->reset(s->drv);
 }
 
 _Static_assert(offsetof(struct pmu_value, raw) == sizeof(size_t) &&
@@ -35,7 +66,10 @@ _Static_assert(offsetof(struct pmu_value, raw) == sizeof(size_t) &&
 		       offsetof(struct pmu__count, status) &&
 	       offsetof(struct pmu_value, err) - offsetof(struct pmu_value,
 							  raw) ==
-		       offsetof(struct pmu__count, err),
+		       offsetof(struct pmu__count, err) &&
+	       offsetof(struct pmu_value, scaled_err) -
+			       offsetof(struct pmu_value, raw) ==
+		       offsetof(struct pmu__count, scaled_err),
 	       "a pmu_value is its size and a driver's pmu__count");
 _Static_assert((int)PMU__COUNT_OK == (int)PMU_EVENT_OK &&
 	       (int)PMU__COUNT_UNSUPPORTED == (int)PMU_EVENT_NOT_SUPPORTED &&
@@ -74,6 +108,42 @@ read_copied(struct pmu_session *s, struct pmu_value *vals, size_t stride,
 	return ret < 0 ? ret : (ssize_t)n;
 }
 
+/* The tool events' own values over the dummies' readings, through the
+ * scratch counts so that any element size takes them. */
+static void fill_tools(struct pmu_session *s, struct pmu_value *vals,
+		       size_t stride, size_t n)
+{
+	struct pmu_value v = { .size = stride };
+	size_t len = stride < sizeof(v) ? stride : sizeof(v);
+
+	pmu__session_tool_read(s, s->cnt, sizeof(*s->cnt), n);
+	for (size_t i = 0; i < n; i++) {
+		if (s->ev[i].tool == PMU__TOOL_NONE)
+			continue;
+		memcpy(&v.raw, &s->cnt[i], sizeof(s->cnt[i]));
+		memcpy((char *)vals + i * stride, &v, len);
+	}
+}
+
+/* Sets, tool events, older layouts: the readings, then the tools'. */
+static __attribute__((noinline, cold)) ssize_t
+read_cold(struct pmu_session *s, struct pmu_value *vals, size_t stride,
+	  size_t n)
+{
+	ssize_t ret;
+
+	drain(s);
+	if (pmu__sets_on(s))
+		ret = pmu__sets_read(s, vals, stride, n);
+	else if (stride >= sizeof(*vals))
+		ret = read_in_place(s, vals, stride, n);
+	else
+		ret = read_copied(s, vals, stride, n);
+	if (ret > 0 && s->ntool)
+		fill_tools(s, vals, stride, (size_t)ret);
+	return ret;
+}
+
 /*
  * The caller's elements are vals[0].size bytes apart (0: the first
  * layout).  Each gets that element size in its size field and the
@@ -97,8 +167,13 @@ PMU_API ssize_t pmu_session_read(struct pmu_session *s,
 	    stride % _Alignof(struct pmu_value))
 		return -EINVAL;
 	vals[0].size = stride;
-	return stride >= sizeof(*vals) ? read_in_place(s, vals, stride, n)
-				       : read_copied(s, vals, stride, n);
+	/* one comparison decides the common case: in_place_min is larger
+	 * than any stride when tool events need their values filled in,
+	 * the session switches sets or it samples (pmu_session_open sets
+	 * it) */
+	if (__builtin_expect(stride >= s->in_place_min, 1))
+		return read_in_place(s, vals, stride, n);
+	return read_cold(s, vals, stride, n);
 }
 
 int pmu__session_feed(struct pmu_session *s, const struct pmu__feed *f,
@@ -106,6 +181,8 @@ int pmu__session_feed(struct pmu_session *s, const struct pmu__feed *f,
 {
 	const struct pmu__driver_ops *o = s->drv->ops;
 
+	if (s->sets && s->sets->reg)
+		return pmu__sets_reg_feed(s, f, err);
 	if (!o->feed)
 		return pmu__error(err, -EOPNOTSUPP, PMU_ERR_USAGE, NULL, -1,
 				  "the %s driver counts a real program; only "

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* Opening a session's events on its driver, and what became of each. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "session/sample.h"
 #include "session/session.h"
+#include "session/sets.h"
 #include "util/error.h"
 #include "util/opts.h"
 
@@ -25,6 +28,7 @@ static int make_target(struct pmu_session *s, const struct pmu_open_opts *o,
 		.cpus = PMU__OPTS_GET(o, cpus, NULL),
 		.inherit = PMU__OPTS_GET(o, inherit, false),
 		.no_mmap_read = PMU__OPTS_GET(o, no_mmap_read, false),
+		.start_stopped = PMU__OPTS_GET(o, start_stopped, false),
 		.raw_width = s->raw_width,
 	};
 	if (npids && (!pids || (t->kind != PMU__TARGET_PID &&
@@ -43,9 +47,9 @@ static int make_target(struct pmu_session *s, const struct pmu_open_opts *o,
 	return 0;
 }
 
-static int alloc_open_state(struct pmu_session *s, bool placed)
+static int alloc_open_state(struct pmu_session *s, bool placed, size_t nev)
 {
-	size_t n = s->n ? s->n : 1;
+	size_t n = nev ? nev : 1;
 
 	s->st = calloc(n, sizeof(*s->st));
 	s->cnt = calloc(n, sizeof(*s->cnt));
@@ -65,6 +69,13 @@ static void mark_no_perf(struct pmu_session *s)
 		if (!(e->flags & PMU__EV_NO_PERF))
 			continue;
 		s->st[i].err = -EOPNOTSUPP;
+		if (e->flags & PMU__EV_IBS) {
+			snprintf(s->st[i].reason, sizeof(s->st[i].reason),
+				 "this kernel has no AMD IBS PMU (ibs_fetch, "
+				 "ibs_op); a simulated fam10h samples it "
+				 "(driver sim, model fam10h)");
+			continue;
+		}
 		snprintf(s->st[i].reason, sizeof(s->st[i].reason),
 			 "%s events have no perf_event encoding; a simulated "
 			 "PMU counts them (driver sim, model %s)", e->model,
@@ -72,13 +83,65 @@ static void mark_no_perf(struct pmu_session *s)
 	}
 }
 
+/* A driver that lets the session switch sets itself. */
+static bool has_set_ops(const struct pmu__driver_ops *o)
+{
+	return o->group_ctl && o->read_group && o->notify_fds &&
+	       o->notify_consume && o->set_period;
+}
+
+/* Several sets: the events the driver opens are the sets' (sets.h). */
+static int open_sets(struct pmu_session *s, const struct pmu__target *t,
+		     struct pmu_error *err)
+{
+	const struct pmu__driver_ops *o = s->drv->ops;
+	struct pmu__sets *ss = s->sets;
+	int ret = pmu__sets_prepare(s, t, err);
+
+	if (!ret)
+		ret = alloc_open_state(s, false, ss->ndev);
+	if (!ret)
+		mark_no_perf(s);
+	if (!ret)
+		ret = o->open(s->drv, ss->dev, ss->ndev, NULL, t, s->st, err);
+	if (!ret) {
+		s->open = true; /* the driver has it open: close it on failure */
+		ret = pmu__sets_opened(s, t, err);
+	}
+	return ret;
+}
+
+/* One set: the session's events as they are. */
+static int open_one(struct pmu_session *s, const struct pmu__target *t,
+		    struct pmu_error *err)
+{
+	const struct pmu__driver_ops *o = s->drv->ops;
+	const char *model = o->catalog_model ? o->catalog_model(s->drv) : NULL;
+	int ret = alloc_open_state(s, model != NULL, s->n);
+	struct pmu__target tt = *t;
+	struct pmu__ev *ev = s->ev;
+
+	if (ret == 0 && model)
+		ret = pmu__session_place(s, model, err);
+	else if (ret == 0)
+		mark_no_perf(s);
+	/* sampling on perf: the events with their sampling settings */
+	if (ret == 0 && s->smpl)
+		ret = pmu__smpl_perf_prepare(s, &tt, &ev, err);
+	if (ret == 0)
+		ret = o->open(s->drv, ev, s->n, s->place, &tt, s->st, err);
+	if (ret == 0 && s->smpl) {
+		s->open = true; /* the driver has it open: close it on failure */
+		ret = pmu__smpl_perf_opened(s, err);
+	}
+	return ret;
+}
+
 PMU_API int pmu_session_open(struct pmu_session *s,
 			     const struct pmu_open_opts *opts,
 			     struct pmu_error *err)
 {
-	const struct pmu__driver_ops *o;
 	struct pmu__target t;
-	const char *model;
 	int ret;
 
 	pmu__error_clear(err);
@@ -94,15 +157,14 @@ PMU_API int pmu_session_open(struct pmu_session *s,
 	ret = make_target(s, opts, &t, err);
 	if (ret)
 		return ret;
-	o = s->drv->ops;
-	model = o->catalog_model ? o->catalog_model(s->drv) : NULL;
-	ret = alloc_open_state(s, model != NULL);
-	if (ret == 0 && model)
-		ret = pmu__session_place(s, model, err);
-	else if (ret == 0)
-		mark_no_perf(s);
-	if (ret == 0)
-		ret = o->open(s->drv, s->ev, s->n, s->place, &t, s->st, err);
+	/* sets, tool events and sampling are read off the hot path */
+	s->in_place_min = s->ntool || pmu__sets_on(s) || s->smpl
+				  ? SIZE_MAX : sizeof(struct pmu_value);
+	if (s->smpl && (pmu__smpl_on_reg(s) || pmu__sets_on(s)))
+		return pmu__smpl_open(s, &t, err);
+	if (pmu__sets_on(s) && !has_set_ops(s->drv->ops))
+		return pmu__session_sets_reg_open(s, &t, err);
+	ret = pmu__sets_on(s) ? open_sets(s, &t, err) : open_one(s, &t, err);
 	if (ret) {
 		if (ret == -ENOMEM)
 			pmu__error(err, ret, PMU_ERR_SYSTEM, NULL, -1,
@@ -111,6 +173,13 @@ PMU_API int pmu_session_open(struct pmu_session *s,
 		return ret;
 	}
 	s->open = true;
+	if (s->ntool)
+		/* a child's counters start at its exec, by themselves */
+		pmu__session_tool_open(s, t.kind == PMU__TARGET_SELF,
+				       t.kind == PMU__TARGET_CHILD &&
+				       !t.start_stopped);
+	/* a child counts from its exec on, unless opened stopped */
+	s->nstart = t.kind == PMU__TARGET_CHILD && !t.start_stopped;
 	return 0;
 }
 
@@ -119,6 +188,10 @@ PMU_API enum pmu_event_status pmu_session_event_status(
 {
 	int e = s && i < s->n ? (s->st ? s->st[i].err : 0) : -EINVAL;
 
+	/* the session measures a tool event, whatever the PMU said of the
+	 * dummy standing in for it */
+	if (e != -EINVAL && s->ev[i].tool != PMU__TOOL_NONE)
+		e = 0;
 	if (err)
 		*err = e;
 	if (e)
@@ -131,5 +204,7 @@ PMU_API const char *pmu_session_event_reason(const struct pmu_session *s,
 {
 	if (!s || i >= s->n)
 		return NULL;
+	if (s->ev[i].tool != PMU__TOOL_NONE)
+		return "";
 	return s->st ? s->st[i].reason : "";
 }

@@ -289,4 +289,8 @@ void pmu__sim_reconfigure(struct pmu__sim *sim);
  * `hw` with the model's width (no sign extension). */
 void pmu__sim_set_ctr(struct pmu__sim *sim, unsigned hw, uint64_t val);
 
+/* What a write of counter register `hw` does (x86 MSR, PPC SPR): the
+ * P6 sign-extends bit 31; counted in the register statistics. */
+void pmu__sim_write_ctr(struct pmu__sim *sim, unsigned hw, uint64_t val);
+
 #endif

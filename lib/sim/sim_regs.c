@@ -31,7 +31,7 @@ static bool p4_escr_exists(const struct pmu__sim *s, uint32_t addr)
 	return false;
 }
 
-static void write_ctr(struct pmu__sim *s, unsigned hw, uint64_t v)
+void pmu__sim_write_ctr(struct pmu__sim *s, unsigned hw, uint64_t v)
 {
 	/* P6 writes only the low 32 bits and sign-extends bit 31. */
 	if (s->quirks & PMU_QUIRK_P6_WRITE_SIGN_EXTEND_31)
@@ -51,7 +51,7 @@ static int p5_write(struct pmu__sim *s, uint32_t addr, uint64_t v)
 		return 0;
 	}
 	if (addr == PMU_MSR_P5_CTR0 || addr == PMU_MSR_P5_CTR0 + 1) {
-		write_ctr(s, addr - PMU_MSR_P5_CTR0, v);
+		pmu__sim_write_ctr(s, addr - PMU_MSR_P5_CTR0, v);
 		return 0;
 	}
 	return -PMU_EINVAL;
@@ -94,7 +94,7 @@ static int msr_write(struct pmu__sim *s, uint32_t addr, uint64_t v)
 	}
 	hw = find_reg(s, addr, false);
 	if (hw >= 0) {
-		write_ctr(s, (unsigned)hw, v);
+		pmu__sim_write_ctr(s, (unsigned)hw, v);
 		return 0;
 	}
 	if (s->model->check.family == PMU_CHECK_P4)
@@ -162,7 +162,7 @@ static int spr_write(struct pmu__sim *s, uint32_t addr, uint64_t v)
 	}
 	hw = find_reg(s, addr, false);
 	if (hw >= 0) {
-		write_ctr(s, (unsigned)hw, w);
+		pmu__sim_write_ctr(s, (unsigned)hw, w);
 		return 0;
 	}
 	if (addr == PMU_SPR_MMCR0)

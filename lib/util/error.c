@@ -49,19 +49,65 @@ void pmu__error_clear(struct pmu_error *err)
 		error_store(err, &e);
 }
 
+/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if none. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len = s[0] >= 0xc2 && s[0] <= 0xdf ? 2
+		   : s[0] >= 0xe0 && s[0] <= 0xef ? 3
+		   : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+
+	if (len == 0 || len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
+/*
+ * Messages quote what they were given, which may be a binary file: a
+ * byte that is not printable text is written as \xNN, so a message is
+ * always one line a terminal shows as it is.
+ */
+static void escape_text(char *dst, size_t sz, const char *src)
+{
+	const unsigned char *s = (const unsigned char *)src;
+	size_t n = strlen(src), o = 0;
+
+	for (size_t i = 0; i < n && o + 1 < sz;) {
+		size_t u = s[i] >= 0x80 ? utf8_len(s + i, n - i) : 0;
+
+		if (s[i] >= 0x20 && s[i] < 0x7f) {
+			dst[o++] = (char)s[i++];
+		} else if (u && o + u < sz) {
+			memcpy(dst + o, s + i, u);
+			o += u;
+			i += u;
+		} else if (!u && o + 4 < sz) {
+			snprintf(dst + o, 5, "\\x%02x", s[i++]);
+			o += 4;
+		} else {
+			break;
+		}
+	}
+	dst[o] = '\0';
+}
+
 int pmu__error(struct pmu_error *err, int code, enum pmu_error_kind kind,
 	       const char *token, int offset, const char *fmt, ...)
 {
 	struct pmu_error e = { .code = code, .kind = kind, .offset = offset,
 			       .index = -1 };
+	char raw[sizeof(e.message)];
 	va_list ap;
 
 	if (!pmu__out_ok(err, err ? err->size : 0))
 		return code;
 	snprintf(e.token, sizeof(e.token), "%s", token ? token : "");
 	va_start(ap, fmt);
-	vsnprintf(e.message, sizeof(e.message), fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
+	escape_text(e.message, sizeof(e.message), raw);
 	/* an index set before (the event being parsed) stays */
 	if (PMU__OUT_HAS(err, index))
 		e.index = err->index;

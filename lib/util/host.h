@@ -12,4 +12,8 @@
  */
 int pmu__host_info_at(const char *root, struct pmu_host_info *info);
 
+/* pmu_cpu_topology() reading under `root` (tests) instead of "/". */
+int pmu__cpu_topology_at(const char *root, int cpu, int cache_level,
+			 struct pmu_cpu_topology *t);
+
 #endif

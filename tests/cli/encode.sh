@@ -136,6 +136,8 @@ if "$PMU" list --models | grep -q '^perf .*(this host'; then
 	expect_match "bad PMU_EVENTS_MODEL reported" "$t/e" "PMU_EVENTS_MODEL='nosuch'"
 	expect_match "no catalog for this CPU said" "$t/e" "no event catalog matches this CPU"
 	expect_match "how to choose a model" "$t/e" "--model M"
+	run_pmu "$t/o" "$t/e" encode NO_SUCH_A NO_SUCH_B NO_SUCH_C
+	expect_eq "three unknown events: the note once" "$(grep -c 'no event catalog matches' "$t/e")" 1
 else
 	skip "this CPU has a catalog model"
 fi

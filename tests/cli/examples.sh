@@ -111,4 +111,47 @@ expect_match "workload reports its parameters" "$TMP/wl" \
 "$EX/workload" --pages >"$TMP/wl" 2>&1
 check "workload rejects a missing value" [ $? -ne 0 ]
 
+# perfmon-smpl: a perfmon2 self-sampling program.  Its source states the
+# work (passes of 2500 instructions then 4000 cycles, a sample every
+# 10000 instructions, 3 samples a buffer) and what follows from it:
+# sample k falls in pass 4k-1 at ip 0x400000 + 16 (4k-1), with
+# (4k-1) * 4000 cycles less 4000 for each buffer filled before it.
+for model in p6 k8; do
+	"$EX/perfmon-smpl" "$model" >"$TMP/pfm" 2>"$TMP/err"
+	expect_eq "perfmon-smpl $model exits 0" "$?" 0
+	want=$(awk 'BEGIN { for (k = 1; k <= 10; k++)
+		printf "sample %3d: pmd 0 ip 0x%06x cycles %7d set 0\n", k,
+			4194304 + 16 * (4 * k - 1),
+			(4 * k - 1) * 4000 - 4000 * int((k - 1) / 3) }')
+	expect_eq "perfmon-smpl $model: the samples of its work" \
+		"$(grep '^sample' "$TMP/pfm")" "$want"
+	expect_eq "perfmon-smpl $model: 3 notifications" \
+		"$(tail -1 "$TMP/pfm")" "10 samples, 3 notifications"
+done
+"$EX/perfmon-smpl" p99 >"$TMP/pfm" 2>"$TMP/err"
+check "perfmon-smpl refuses an unknown model" [ $? -ne 0 ]
+expect_match "naming it" "$TMP/err" "p99"
+
+# sample-faults: each of its page faults sampled every PERIOD is an
+# entry read or a sample counted lost (a 4 KiB buffer fills several
+# times): their sum lies between the faults its getrusage saw inside and
+# around the sampled stretch, divided by PERIOD.
+for args in "4096 8" "20000 1"; do
+	set -- $args
+	"$EX/sample-faults" "$1" "$2" >"$TMP/sf" 2>"$TMP/err"
+	rc=$?
+	if [ $rc -ne 0 ] && grep -qiE "permission|paranoid" "$TMP/err"; then
+		skip "sample-faults $args: $(head -1 "$TMP/err")"
+		continue
+	fi
+	expect_eq "sample-faults $args exits 0" "$rc" 0
+	read -r _ entries _ lost _ full _ inside _ around <"$TMP/sf"
+	total=$((entries + lost))
+	check "sample-faults $args: entries + lost ($total) >= inside / $2" \
+		[ "$total" -ge $((inside / $2)) ]
+	check "sample-faults $args: entries + lost ($total) <= around / $2" \
+		[ "$total" -le $((around / $2)) ]
+	check "sample-faults $args: the buffer filled" [ "$full" -ge 1 ]
+done
+
 done_testing

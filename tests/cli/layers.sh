@@ -62,6 +62,10 @@ planted "driver includes a session header" lib/drivers/sim.c '#include "session/
 	'^lib/drivers/sim\.c:1: includes lib/session/session\.h'
 planted "driver includes an events header" lib/drivers/hw.c '#include "events/catalog.h"' \
 	'^lib/drivers/hw\.c:1: includes lib/events/catalog\.h'
+planted "driver includes a profile header" lib/drivers/ring.c '#include "profile/perfdata.h"' \
+	'^lib/drivers/ring\.c:1: includes lib/profile/perfdata\.h'
+planted "session includes a profile header" lib/session/s.c '#include <profile/report.h>' \
+	'^lib/session/s\.c:1: includes lib/profile/report\.h'
 planted "events include a driver header" lib/events/ibs.c '#include "drivers/perf.h"' \
 	'^lib/events/ibs\.c:1: includes lib/drivers/perf\.h'
 planted "events open a counter" lib/events/probe.c 'int probe(void)

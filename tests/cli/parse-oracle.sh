@@ -74,4 +74,33 @@ for ev in "${events[@]}"; do
 	fi
 	expect_eq "$ev matches perf" "$got" "$want"
 done
+
+# pmu encode reads strings with the parser pmu stat -e uses: whatever
+# perf (and pmu stat) take, pmu encode answers with perf's attr.
+encode_fields() {
+	"$PMU" encode --json "$1" 2>"$TMP/err" | python3 -c '
+import json, sys
+fields = sys.argv[1].split()
+d = json.loads(sys.stdin.readline())
+p = d["perf"]
+p["pinned"] = 0
+print(" ".join("%s=%s" % (f, int(p[f], 16) if str(p[f]).startswith("0x") else p[f]) for f in fields))
+' "$FIELDS"
+}
+for ev in msr/tsc/ tsc smi r01c2 sched:sched_switch sched:sched_switch:k \
+	cycles:u page-faults:uk duration_time 'cs:G'; do
+	if ! want=$(perf_fields "$ev"); then
+		skip "encode $ev: perf cannot use it on this machine"
+		continue
+	fi
+	# perf prints config in hex and the rest in decimal
+	want=$(python3 -c 'import sys
+print(" ".join("%s=%d" % (k, int(v, 0)) for k, v in (f.split("=") for f in sys.argv[1].split())))' "$want")
+	if ! got=$(encode_fields "$ev"); then
+		not_ok "encode $ev: pmu encode rejects what pmu stat takes"
+		diag "$(cat "$TMP/err")"
+		continue
+	fi
+	expect_eq "encode $ev: perf's attr" "$got" "$want"
+done
 done_testing

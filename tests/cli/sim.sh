@@ -286,5 +286,25 @@ printf '{ "tsc_on": 1, "nractrs": 1, "pmc_map": [0], "evntsel": [0] }\n' >"$TMP/
 run_pmu "$TMP/out" "$TMP/err" sim --model generic --control "$TMP/gen2.json" --stream "$TMP/gens"
 expect_eq "generic: a counter is refused" "$RC" 1
 expect_match "generic: says only the TSC" "$TMP/err" 'no usable counters'
+# What a file holds is quoted with what is not text escaped: a binary
+# stream does not write raw bytes to the terminal.
+printf 'event 0xc0 1\n\001\177ELF\n' >"$TMP/binary"
+run_pmu "$TMP/out" "$TMP/err" sim --model p6 --control "$TMP/p6.json" --stream "$TMP/binary"
+expect_eq "binary stream exits 1" "$RC" 1
+expect_match "binary stream: the byte escaped" "$TMP/err" "line 2, column 1: unexpected byte '\\\\x01'"
+check "binary stream: no control byte in the message" sh -c "! LC_ALL=C grep -q '[[:cntrl:]]' '$TMP/err'"
+printf 'event 0xc0 \000\n' >"$TMP/nul"
+run_pmu "$TMP/out" "$TMP/err" sim --model p6 --control "$TMP/p6.json" --stream "$TMP/nul"
+expect_match "a NUL byte is shown as \\x00" "$TMP/err" "'\\\\x00'"
+# A number too large is out of range, not "not a number".
+printf 'event 0xc0 99999999999999999999999\n' >"$TMP/big"
+run_pmu "$TMP/out" "$TMP/err" sim --model p6 --control "$TMP/p6.json" --stream "$TMP/big"
+expect_match "too large a count: out of range" "$TMP/err" "line 1, column 12: number out of range .*'99999999999999999999999'"
+# A control that cannot be read is named once.
+if [ -r /dev/zero ]; then
+	run_pmu "$TMP/out" "$TMP/err" sim --model p6 --control /dev/zero --stream "$TMP/s1"
+	expect_eq "endless control file exits 1" "$RC" 1
+	expect_eq "endless control file named once" "$(grep -o /dev/zero "$TMP/err" | wc -l)" 1
+fi
 
 done_testing

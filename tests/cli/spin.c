@@ -2,12 +2,18 @@
 /*
  * Deterministic workloads for the CLI tests.  Steps run in order:
  *   spin pages N | switches N | fork N PAGES | sleep MS | spin MS |
- *        exit CODE | signal SIG ...
+ *        paced N MS | exit CODE | signal SIG ...
  * pages:    mmap N fresh pages and touch each once (>= N page faults)
+ * paced:    the same, N pages spread evenly over MS ms of the process's
+ *           CPU time (busy between them), in chunks unmapped as it goes
  * switches: N blocking pipe round trips with a child, both pinned to one
  *           CPU so that every round trip switches twice (>= 2N switches)
  * fork:     N children, each touching PAGES fresh pages
+ * threads:  N (<= 3) threads named work0.., for MS ms; in every 40 ms
+ *           thread k is busy for 10 (k + 1) ms, so that over any stretch
+ *           the later threads use more CPU time
  */
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -101,6 +107,42 @@ static void fork_children(long n, long pages)
 	}
 }
 
+static double cpu_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+}
+
+#define PACED_CHUNK 1024
+
+static void paced_pages(long n, long ms)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	double t0 = cpu_ms();
+	volatile char *p = NULL;
+
+	for (long i = 0; i < n; i++) {
+		if (i % PACED_CHUNK == 0) {
+			if (p)
+				munmap((void *)p, (size_t)(PACED_CHUNK * psz));
+			p = mmap(NULL, (size_t)(PACED_CHUNK * psz),
+				 PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (p == MAP_FAILED) {
+				perror("spin: mmap");
+				exit(2);
+			}
+		}
+		p[(i % PACED_CHUNK) * psz] = 1;
+		while (cpu_ms() - t0 < (double)ms * (double)(i + 1) / (double)n)
+			;
+	}
+	if (p)
+		munmap((void *)p, (size_t)(PACED_CHUNK * psz));
+}
+
 static void busy(long ms)
 {
 	struct timespec a, b;
@@ -114,13 +156,69 @@ static void busy(long ms)
 	} while ((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000 < ms);
 }
 
+struct worker {
+	pthread_t t;
+	long k, ms;
+};
+
+static long elapsed_ms(const struct timespec *a)
+{
+	struct timespec b;
+
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	return (b.tv_sec - a->tv_sec) * 1000 + (b.tv_nsec - a->tv_nsec) / 1000000;
+}
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	struct timespec start;
+	char name[16];
+
+	snprintf(name, sizeof(name), "work%ld", w->k);
+	pthread_setname_np(pthread_self(), name);
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while (elapsed_ms(&start) < w->ms) {
+		busy(10 * (w->k + 1));
+		usleep((useconds_t)(40 - 10 * (w->k + 1)) * 1000);
+	}
+	return NULL;
+}
+
+static void threads(long n, long ms)
+{
+	struct worker w[3];
+
+	if (n > 3)
+		n = 3;
+	for (long k = 0; k < n; k++) {
+		w[k] = (struct worker){ .k = k, .ms = ms };
+		if (pthread_create(&w[k].t, NULL, work, &w[k])) {
+			fprintf(stderr, "spin: cannot start a thread\n");
+			exit(2);
+		}
+	}
+	for (long k = 0; k < n; k++)
+		pthread_join(w[k].t, NULL);
+}
+
 static int step(char **argv, int i)
 {
 	const char *s = argv[i];
 
+	if (!strcmp(s, "paced")) {
+		paced_pages(arg_num(argv[i + 1], s),
+			    arg_num(argv[i + 1] ? argv[i + 2] : NULL, s));
+		return 3;
+	}
 	if (!strcmp(s, "fork")) {
 		fork_children(arg_num(argv[i + 1], s),
 			      arg_num(argv[i + 1] ? argv[i + 2] : NULL, s));
+		return 3;
+	}
+	if (!strcmp(s, "threads")) {
+		threads(arg_num(argv[i + 1], s),
+			arg_num(argv[i + 1] ? argv[i + 2] : NULL, s));
 		return 3;
 	}
 	long v = arg_num(argv[i + 1], s);

@@ -51,5 +51,17 @@ error_case "-r without command" 2 "repeats a COMMAND" stat -r 2 -a
 error_case "no such pid" 1 "no such process" stat -e task-clock -p 4194304
 error_case "-o into a missing directory" 1 "cannot write -o '$TMP/no/such'" stat -o "$TMP/no/such" -e task-clock -- true
 error_case "not a pmu command" 2 "'frob' is not a pmu command" frob
+# An empty command name is named as such, not printed as "pmu: : ...".
+error_case "empty command" 2 "the command is an empty string" stat -e task-clock -- ""
+expect_no_match "empty command: no empty name in a message" "$E" '^pmu: :'
+# Numbers too large are out of range, not "not a number".
+error_case "-I too large" 2 "bad -I value '99999999999999999999': out of range" \
+	stat -I 99999999999999999999 -- true
+error_case "-r too large" 2 "bad -r value '9999999': out of range" stat -r 9999999 -- true
+error_case "-p too large" 2 "bad -p value '99999999999' in '99999999999': out of range" \
+	stat -p 99999999999
+error_case "a term value too large" 1 "out of range \\(more than 64 bits\\)" \
+	stat -e 'msr/config=99999999999999999999999/' -- true
+error_case "an IBS period too large" 1 "out of range" encode 'zen4::ibs_op:maxcnt=99999999999999999999'
 
 done_testing

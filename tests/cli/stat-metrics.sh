@@ -27,6 +27,16 @@ run_pmu "$O" "$E" stat -M
 expect_eq "-M without a value: usage error" "$RC" 2
 run_pmu "$O" "$E" stat --sim-model p6 --stream /dev/null -M retiring
 expect_eq "a simulated P6 has no metrics: exit 1" "$RC" 1
+# -M beside options that would drop or misplace its metrics: refused
+run_pmu "$O" "$E" stat -M retiring --set task-clock -- true
+expect_eq "-M with --set: usage error" "$RC" 2
+expect_match "-M with --set: both named" "$E" "-M and --set cannot be combined"
+run_pmu "$O" "$E" stat -M retiring --metric-only -- true
+expect_eq "-M with --metric-only: usage error" "$RC" 2
+expect_match "-M with --metric-only: both named" "$E" "-M and --metric-only cannot be combined"
+run_pmu "$O" "$E" stat -M retiring --emulate -- true
+expect_eq "-M with --emulate: usage error" "$RC" 2
+expect_match "-M with --emulate: both named" "$E" "-M and --emulate cannot be combined"
 
 if [ ! -f "$SHIM" ]; then
 	skip "fake PMU ($SHIM not built)"
@@ -51,6 +61,22 @@ expect_match "text: '#  value unit  name' under its first event" "$E" \
 inject "$O" "$E" stat -j -M retiring -- true
 expect_match "json: metric-value and metric-unit" "$E" \
 	'^\{"metric-value" : 20\.378[0-9]*, "metric-unit" : "%slots  retiring"\}$'
+# per CPU and per core: each aggregate's metric from its own counts,
+# under that aggregate's row of the metric's first event
+inject "$O" "$E" stat -x, -a -A -M retiring -- true
+expect_eq "-A: exit 0" "$RC" 0
+expect_eq "-A: one metric line per CPU" "$(grep -c ',%slots  retiring$' "$E")" \
+	"$(grep -c '^CPU[0-9]*,194,,ex_ret_ops,' "$E")"
+check "-A: each CPU's metric follows its ex_ret_ops row" \
+	awk -v want="$want" '/^CPU[0-9]*,194,,ex_ret_ops,/ { n = NR }
+		/%slots  retiring$/ { if (NR != n + 1) exit 1; split($0, f, ",")
+				     if (f[6] != want) exit 1; ok = 1 }
+		END { exit !ok }' "$E"
+inject "$O" "$E" stat -a --per-core -M retiring -- true
+expect_eq "--per-core: exit 0" "$RC" 0
+expect_eq "--per-core: one metric line per core" \
+	"$(grep -c '# \+20\.4 %slots  retiring$' "$E")" \
+	"$(grep -c '^S[0-9]*-D[0-9]*-C[0-9]* .* ex_ret_ops' "$E")"
 inject "$O" "$E" stat -v -M PipelineL1 -- true
 check "PipelineL1: each metric's events in a group" \
 	grep -q 'event 1: ls_not_halted_cyc (group 0)' "$E"

@@ -26,6 +26,9 @@ int cmd_check(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_assign(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_script(int argc, char **argv);
 
 /* Print "pmu: <message>" to stderr. */
 void pmu_tool_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -154,10 +154,11 @@ static void vendor_line(const char *model, const char *name, const char *d)
 
 /* The kernel's models, as perf lists them: one line per vendor name
  * ("EVENT.UMASK", the bare EVENT for its DEFAULT record). */
-static void vendor_lines(size_t m, size_t e, const char *model,
-			 const struct pmu_event_info *ei, const char *pat)
+static size_t vendor_lines(size_t m, size_t e, const char *model,
+			   const struct pmu_event_info *ei, const char *pat)
 {
 	char name[192];
+	size_t shown = 0;
 
 	for (size_t a = 0; a < ei->numasks; a++) {
 		struct pmu_attr_info ai = { .size = sizeof(ai) };
@@ -167,26 +168,33 @@ static void vendor_lines(size_t m, size_t e, const char *model,
 			snprintf(name, sizeof(name), "%s", ei->name);
 		else
 			snprintf(name, sizeof(name), "%s.%s", ei->name, ai.name);
-		if (match(pat, name))
+		if (match(pat, name)) {
 			vendor_line(model, name, best_desc(m, e, a, ai.desc));
+			shown++;
+		}
 	}
-	if (!ei->numasks && match(pat, ei->name))
+	if (!ei->numasks && match(pat, ei->name)) {
 		vendor_line(model, ei->name,
 			    best_desc(m, e, PMU_CATALOG_EVENT, ei->desc));
+		shown++;
+	}
+	return shown;
 }
 
-static void list_events(size_t m, const struct list_args *a)
+/* Returns how many events were printed. */
+static size_t list_events(size_t m, const struct list_args *a)
 {
 	struct pmu_catalog_info mi = { .size = sizeof(mi) };
+	size_t shown = 0;
 
 	if (pmu_catalog_info(m, &mi))
-		return;
+		return 0;
 	for (size_t e = 0; e < mi.nevents; e++) {
 		struct pmu_event_info ei = { .size = sizeof(ei) };
 		if (pmu_catalog_event_info(m, e, &ei))
 			continue;
 		if (mi.arch && !a->json && !a->lng) {
-			vendor_lines(m, e, mi.name, &ei, a->pattern);
+			shown += vendor_lines(m, e, mi.name, &ei, a->pattern);
 			continue;
 		}
 		if (!match(a->pattern, ei.name))
@@ -195,7 +203,9 @@ static void list_events(size_t m, const struct list_args *a)
 			event_json(m, e, mi.name, &ei);
 		else
 			event_text(m, e, mi.name, &ei, a->lng);
+		shown++;
 	}
+	return shown;
 }
 
 static void join_aliases(const char *const *al, char *buf, size_t sz)
@@ -288,13 +298,15 @@ static void list_models(bool json)
 	}
 }
 
-/* Named events the kernel's dynamic PMUs publish in sysfs. */
-static void list_sysfs(const struct list_args *a)
+/* Named events the kernel's dynamic PMUs publish in sysfs; returns
+ * how many were printed. */
+static size_t list_sysfs(const struct list_args *a)
 {
 	const char *root = "/sys/bus/event_source/devices";
 	DIR *d = opendir(root), *ed;
 	struct dirent *p, *e;
 	char path[512], name[600];
+	size_t shown = 0;
 
 	while (d && (p = readdir(d))) {
 		if (p->d_name[0] == '.')
@@ -316,11 +328,13 @@ static void list_sysfs(const struct list_args *a)
 			} else {
 				printf("%-48s [kernel PMU event]\n", name);
 			}
+			shown++;
 		}
 		closedir(ed);
 	}
 	if (d)
 		closedir(d);
+	return shown;
 }
 
 bool pmu_tool_host_note(char *buf, size_t sz)
@@ -435,18 +449,22 @@ static int list_host(ssize_t m, const struct list_args *a)
 {
 	char note[320];
 	ssize_t p = pmu_catalog_find("perf"), v = pmu_events_dir_host_model();
+	size_t shown = 0;
 
-	/* Say which catalog stands for this CPU: on a CPU no catalog knows
-	 * the listing silently lacks every core event otherwise. */
 	pmu_tool_host_note(note, sizeof(note));
-	pmu_tool_err("list: %s", note);
+
 	if (m >= 0)
-		list_events((size_t)m, a);
+		shown += list_events((size_t)m, a);
 	if (v >= 0 && v != m)
-		list_events((size_t)v, a);
+		shown += list_events((size_t)v, a);
 	if (p >= 0 && p != m)
-		list_events((size_t)p, a);
-	list_sysfs(a);
+		shown += list_events((size_t)p, a);
+	shown += list_sysfs(a);
+	/* Said when it explains something: a PMU_EVENTS_MODEL that is
+	 * ignored, or a search that found nothing (which catalog stood for
+	 * this CPU, if any); 'pmu list --models' marks the host's always. */
+	if (strstr(note, "PMU_EVENTS_MODEL='") || (!shown && a->pattern))
+		pmu_tool_err("list: %s", note);
 	return 0;
 }
 

@@ -15,6 +15,9 @@ static const struct pmu_cmd commands[] = {
 	{ "info", cmd_info, "describe this machine or a simulated PMU model" },
 	{ "check", cmd_check, "validate a perfctr control against a simulated model" },
 	{ "sim", cmd_sim, "run an event stream on a simulated PMU under perfctr" },
+	{ "record", cmd_record, "sample a command into a perf.data profile" },
+	{ "report", cmd_report, "show where a profile's samples fell; export it" },
+	{ "script", cmd_script, "print a profile's samples one per line" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

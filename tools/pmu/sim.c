@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* pmu sim: run an event stream on a simulated PMU under perfctr's driver. */
+/*
+ * pmu sim: run an event stream on a simulated PMU under perfctr's
+ * driver, or a scenario: a perfmon2 monitoring context on it.
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <pmu/perfmon.h>
 #include <pmu/pmu.h>
 #include <pmu/sim.h>
 
@@ -17,6 +21,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: pmu sim --model MODEL --control CONTROL.json "
 	      "--stream STREAM [--json]\n"
+	      "       pmu sim --scenario SCENARIO [--model MODEL]\n"
 	      "\n"
 	      "Apply a perfctr control (docs/control-format.md) to a simulated\n"
 	      "MODEL, feed it the event stream STREAM (docs/stream-format.md;\n"
@@ -27,9 +32,14 @@ static void usage(FILE *f)
 	      "  -c, --control FILE    perfctr control, JSON\n"
 	      "  -s, --stream FILE     event stream\n"
 	      "  -j, --json            JSON output (keys in docs/stream-format.md)\n"
+	      "  -S, --scenario FILE   run a monitoring-context scenario\n"
+	      "                        (docs/scenario-format.md): sets, sampling\n"
+	      "                        formats, messages; prints what it reads\n"
+	      "                        and checks its expectations\n"
 	      "  -h, --help            this help\n"
 	      "\n"
-	      "Exit status: 0 done, 1 bad model, control or stream, 2 usage "
+	      "Exit status: 0 done, 1 bad model, control, stream or scenario, or\n"
+	      "an expectation of the scenario that did not hold, 2 usage "
 	      "error.\nSee pmu-sim(1).\n", f);
 }
 
@@ -177,9 +187,41 @@ static void print_json(const struct pmu_sim *s, const struct pmu_sim_result *r)
 }
 
 struct sim_args {
-	const char *model, *control, *stream;
+	const char *model, *control, *stream, *scenario;
 	bool json;
 };
+
+static void put_line(void *arg, const char *line)
+{
+	(void)arg;
+	puts(line);
+}
+
+static int run_scenario(const struct sim_args *a)
+{
+	struct pmu_error err = { .size = sizeof(err) };
+	size_t len = 0;
+	char *text = pmu_tool_slurp(a->scenario, MAX_STREAM_BYTES, &len);
+	int rc;
+
+	if (!text) {
+		pmu_tool_err("sim: %s: %s", a->scenario, strerror(errno));
+		return EXIT_PMU_INPUT;
+	}
+	rc = pmu_perfmon_scenario(text, len, a->model, put_line, NULL, &err);
+	free(text);
+	fflush(stdout);
+	if (rc < 0) {
+		pmu_tool_err("sim: %s: %s", a->scenario, err.message);
+		return EXIT_PMU_INPUT;
+	}
+	if (rc > 0) {
+		pmu_tool_err("sim: %s: %d expectation%s did not hold",
+			     a->scenario, rc, rc == 1 ? "" : "s");
+		return EXIT_PMU_INPUT;
+	}
+	return 0;
+}
 
 static int load_inputs(const struct sim_args *a, struct pmu_sim *s,
 		       char **text, size_t *len)
@@ -189,7 +231,11 @@ static int load_inputs(const struct sim_args *a, struct pmu_sim *s,
 	int rc;
 
 	if (!c) {
-		pmu_tool_err("sim: %s: %s", a->control, err.message);
+		/* a file that could not be read is named by the message */
+		if (err.kind == PMU_ERR_SYSTEM)
+			pmu_tool_err("sim: %s", err.message);
+		else
+			pmu_tool_err("sim: %s: %s", a->control, err.message);
 		return EXIT_PMU_INPUT;
 	}
 	rc = pmu_sim_control(s, c, &err);
@@ -248,6 +294,7 @@ int cmd_sim(int argc, char **argv)
 		{ "control", required_argument, NULL, 'c' },
 		{ "stream", required_argument, NULL, 's' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "scenario", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -256,12 +303,13 @@ int cmd_sim(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":m:c:s:jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":m:c:s:S:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm': a.model = optarg; break;
 		case 'c': a.control = optarg; break;
 		case 's': a.stream = optarg; break;
 		case 'j': a.json = true; break;
+		case 'S': a.scenario = optarg; break;
 		case 'h': usage(stdout); return 0;
 		case ':':
 			pmu_tool_err("sim: option '%s' needs a value",
@@ -272,6 +320,14 @@ int cmd_sim(int argc, char **argv)
 			usage(stderr);
 			return EXIT_PMU_USAGE;
 		}
+	}
+	if (a.scenario && optind == argc) {
+		if (a.control || a.stream || a.json) {
+			pmu_tool_err("sim: --scenario runs alone: no --control, "
+				     "--stream or --json with it");
+			return EXIT_PMU_USAGE;
+		}
+		return run_scenario(&a);
 	}
 	if (!a.model || !a.control || !a.stream || optind != argc) {
 		pmu_tool_err(optind != argc ? "sim: unexpected argument '%s'"

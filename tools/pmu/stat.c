@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
+#include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
-#include <limits.h>
+#include <locale.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -18,6 +18,24 @@
 /* perf stat's default set on Linux 6.x (no frontend/backend stalls). */
 #define DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations," \
 		       "page-faults,cycles,instructions,branches,branch-misses"
+/* --emulate: the hardware events of that set (an emulated PMU has no
+ * software events). */
+#define EMU_DEFAULT_EVENTS "cycles,instructions,branches,branch-misses"
+
+/* What -d, -dd and -ddd add, as perf 6.1 adds them on x86. */
+static const char *const detailed_sets[] = {
+	"L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
+	"L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,"
+	"iTLB-loads,iTLB-load-misses",
+	"L1-dcache-prefetches,L1-dcache-prefetch-misses",
+};
+
+/* -T: perf's transaction events, without el-start and cycles-ct where
+ * the core PMU has not both. */
+#define TRANSACTION_EVENTS "task-clock,{instructions,cycles,cpu/cycles-t/," \
+	"cpu/tx-start/,cpu/el-start/,cpu/cycles-ct/}"
+#define TRANSACTION_LIMITED "task-clock,{instructions,cycles,cpu/cycles-t/," \
+	"cpu/tx-start/,cpu/cycles-ct/}"
 
 /* Running mean and spread (Welford), so repeats need no sample arrays. */
 struct stat_acc {
@@ -33,13 +51,28 @@ struct stat_ctx {
 	FILE *out;
 	sigset_t child_mask;       /* signal mask the command starts with */
 	struct pmu_session *s;     /* session of the current run */
-	size_t n;
-	struct pmu_value *cur, *prev;
-	struct stat_row *rows;
-	struct stat_acc *acc, elapsed;
-	bool *hidden;
+	size_t n;                  /* events */
+	size_t nuser;              /* of which the user named (-e) */
+	char **cgroup;             /* [ncg]: -G name of each event */
+	size_t ncg;                /* events as added (sets add their
+				      switch events at open, past these) */
+	bool any_cgroup;
+	struct stat_agg *agg;      /* aggregates of the current run */
+	size_t nagg, *unit_agg, nunits;
+	struct pmu_value *cur, *prev, *tmp; /* [nagg * n], tmp [n] */
+	struct stat_row *rows;     /* [nagg * n] */
+	struct stat_acc *acc;      /* runs, [nagg * n] */
+	struct stat_acc *iacc;     /* intervals of -I -r, [nagg * n] */
+	struct stat_acc elapsed;
+	size_t *order;             /* [nagg]: --per-thread's sorted rows */
+	struct stat_sets *sets;    /* --set: per-set figures, else NULL */
+	bool *hidden;              /* [n] */
 	size_t explain;            /* first hidden event, SIZE_MAX: none */
 	double t0, last_ts;        /* CLOCK_MONOTONIC seconds */
+	double enable_at, stop_at; /* -D, --timeout deadlines; 0: none */
+	long intervals;            /* printed so far */
+	bool metric_header_done;
+	bool timed_out;
 	struct rusage ru;
 	struct pmu_metric_set *mset; /* -M */
 };
@@ -102,24 +135,120 @@ static void report_parse_error(const char *input, const struct pmu_error *err)
 	fputc('\n', stderr);
 }
 
-static int add_events(struct pmu_session *s, const struct stat_opts *o)
+static int add_list(struct pmu_session *s, const char *list)
 {
 	struct pmu_error err = { .size = sizeof(err) };
 
-	if (o->default_events) {
-		if (pmu_session_add(s, DEFAULT_EVENTS, &err) < 0) {
-			report_parse_error(DEFAULT_EVENTS, &err);
-			return EXIT_PMU_INPUT;
-		}
-		return 0;
-	}
-	for (size_t i = 0; i < o->nevents; i++) {
-		if (pmu_session_add(s, o->events[i], &err) < 0) {
-			report_parse_error(o->events[i], &err);
-			return EXIT_PMU_INPUT;
-		}
+	if (pmu_session_add(s, list, &err) < 0) {
+		report_parse_error(list, &err);
+		return EXIT_PMU_INPUT;
 	}
 	return 0;
+}
+
+/* -T as perf sets it up: the full set where the core PMU has cycles-ct
+ * and el-start, else the limited one; a PMU without them is said so. */
+static int add_transaction(struct pmu_session *s)
+{
+	bool full = pmu_event_list_parse("cpu/cycles-ct/,cpu/el-start/", NULL,
+					 NULL, 0, NULL) == 2;
+	const char *set = full ? TRANSACTION_EVENTS : TRANSACTION_LIMITED;
+	struct pmu_error err = { .size = sizeof(err) };
+
+	if (pmu_session_add(s, set, &err) == 0)
+		return 0;
+	fputs("Cannot set up transaction events\n", stderr);
+	report_parse_error(set, &err);
+	return EXIT_PMU_INPUT;
+}
+
+/* The user's events and -M's, then (unless -n) perf's: -T's, or the
+ * default set when neither -e nor -M was given, and -d's detailed sets. */
+static int add_events(struct stat_ctx *c, size_t *ecount)
+{
+	const struct stat_opts *o = c->o;
+	int rc = 0;
+
+	for (size_t i = 0; !rc && i < o->nevents; i++) {
+		rc = stat_sets_before_add(c->s, o, i);
+		if (!rc)
+			rc = add_list(c->s, o->events[i]);
+		ecount[i] = pmu_session_nevents(c->s);
+	}
+	if (!rc)
+		rc = stat_sets_after_add(c->s, o);
+	/* -M's events: asked for by name, shown even where not supported */
+	if (!rc && o->nmetrics && !c->mset)
+		rc = stat_mset_new(&c->mset, o);
+	if (!rc && c->mset)
+		rc = stat_mset_add(c->mset, c->s);
+	c->nuser = pmu_session_nevents(c->s);
+	if (rc || o->null_run)
+		return rc;
+	if (o->transaction)
+		return add_transaction(c->s);
+	if (o->default_events)
+		rc = add_list(c->s, o->emulate ? EMU_DEFAULT_EVENTS
+					       : DEFAULT_EVENTS);
+	for (int d = 0; !rc && d < o->detailed; d++)
+		rc = add_list(c->s, detailed_sets[d]);
+	return rc;
+}
+
+static int set_cgroup(struct stat_ctx *c, size_t i, const char *name,
+		      size_t len)
+{
+	struct pmu_error err = { .size = sizeof(err) };
+	char buf[256];
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)len, name);
+	if (pmu_session_set_cgroup(c->s, i, buf, &err) < 0)
+		return stat_usage_error("%s", err.message);
+	if (!c->cgroup[i] && !(c->cgroup[i] = strdup(buf))) {
+		pmu_tool_err("out of memory");
+		return EXIT_PMU_INPUT;
+	}
+	return 0;
+}
+
+/* perf's -G: one name for every event given before it that has none
+ * yet, or one name per such event, in order. */
+static int apply_one_cgroup(struct stat_ctx *c, size_t upto, const char *names)
+{
+	size_t nnames = 1, nfree = 0, i = 0;
+	const char *p = names;
+	int rc = 0;
+
+	for (const char *q = names; *q; q++)
+		nnames += *q == ',';
+	for (size_t k = 0; k < upto; k++)
+		nfree += !c->cgroup[k];
+	if (nnames > nfree && (nnames > 1 || nfree == 0))
+		return stat_usage_error("-G '%s' names more cgroups than there "
+					"are events before it without one",
+					names);
+	for (; !rc && i < upto; i++) {
+		if (c->cgroup[i])
+			continue;
+		rc = set_cgroup(c, i, p, strcspn(p, ","));
+		if (nnames > 1 && !p[strcspn(p, ",")])
+			break;
+		if (nnames > 1)
+			p += strcspn(p, ",") + 1;
+	}
+	return rc;
+}
+
+static int apply_cgroups(struct stat_ctx *c, const size_t *ecount)
+{
+	int rc = 0;
+
+	for (size_t k = 0; !rc && k < c->o->ncgroups; k++)
+		rc = apply_one_cgroup(c, ecount[c->o->cgroups[k].after - 1],
+				      c->o->cgroups[k].names);
+	for (size_t i = 0; i < c->ncg; i++)
+		c->any_cgroup |= c->cgroup[i] != NULL;
+	return rc;
 }
 
 /* Session-wide failures that pmu cannot work around; add the usual fix
@@ -146,30 +275,20 @@ static int report_open_error(const struct stat_opts *o,
 	return err->kind == PMU_ERR_USAGE ? EXIT_PMU_USAGE : EXIT_PMU_INPUT;
 }
 
-static int open_session(struct stat_ctx *c, pid_t child)
+/* -a --per-thread: every thread of the machine, as perf lists them. */
+static pid_t *all_threads(size_t *n);
+
+static int open_target(struct stat_ctx *c, pid_t child)
 {
 	const struct stat_opts *o = c->o;
 	struct pmu_error err = { .size = sizeof(err) };
 	struct pmu_open_opts oo = { .sz = sizeof(oo), .target = o->target,
 				    .pids = o->pids, .npids = o->npids,
-				    .cpus = o->cpus };
+				    .cpus = o->cpus,
+				    .start_stopped = o->delay_ms != 0 };
+	pid_t *all = NULL;
 	int rc;
 
-	struct pmu_session_opts so = { .sz = sizeof(so), .driver = "sim",
-				       .model = o->sim_model };
-
-	c->s = pmu_session_new_opts(o->sim_model ? &so : NULL, &err);
-	if (!c->s) {
-		pmu_tool_err("%s", err.message[0] ? err.message : strerror(errno));
-		return EXIT_PMU_INPUT;
-	}
-	rc = add_events(c->s, o);
-	if (!rc && o->nmetrics && !c->mset)
-		rc = stat_mset_new(&c->mset, o);
-	if (!rc && c->mset)
-		rc = stat_mset_add(c->mset, c->s);
-	if (rc)
-		return rc;
 	if (o->sim_model) {
 		oo.target = PMU_TARGET_SELF; /* the stream is the program */
 	} else if (o->target == PMU_TARGET_CHILD) {
@@ -177,10 +296,58 @@ static int open_session(struct stat_ctx *c, pid_t child)
 		oo.inherit = true;
 	} else if (o->target == PMU_TARGET_PID) {
 		oo.inherit = true;
+	} else if (o->aggr == STAT_AGGR_THREAD) {
+		oo.target = PMU_TARGET_TID;
+		oo.pids = all = all_threads(&oo.npids);
+		oo.cpus = NULL;
 	}
-	if (pmu_session_open(c->s, &oo, &err) < 0)
-		return report_open_error(o, &err);
-	return 0;
+	rc = pmu_session_open(c->s, &oo, &err);
+	free(all);
+	return rc < 0 ? report_open_error(o, &err) : 0;
+}
+
+/* The run's session and its events, with -G's cgroups; not open yet. */
+static int make_session(struct stat_ctx *c)
+{
+	const struct stat_opts *o = c->o;
+	struct pmu_error err = { .size = sizeof(err) };
+	struct pmu_session_opts so = { .sz = sizeof(so), .driver = "sim",
+				       .model = o->sim_model };
+	size_t *ecount = calloc(o->nevents + 1, sizeof(*ecount));
+	int rc;
+
+	if (o->emulate)
+		stat_emu_session_opts(o, &so);
+	c->s = ecount ? pmu_session_new_opts(o->sim_model || o->emulate ? &so
+					     : NULL, &err)
+		      : NULL;
+	if (!c->s) {
+		free(ecount);
+		pmu_tool_err("%s", err.message[0] ? err.message : strerror(errno));
+		return EXIT_PMU_INPUT;
+	}
+	rc = add_events(c, ecount);
+	if (!rc && !c->cgroup) {
+		c->ncg = pmu_session_nevents(c->s);
+		c->cgroup = calloc(c->ncg + 1, sizeof(*c->cgroup));
+		rc = c->cgroup ? apply_cgroups(c, ecount) : EXIT_PMU_INPUT;
+	} else if (!rc) {
+		for (size_t i = 0; i < c->ncg; i++)
+			if (c->cgroup[i])
+				rc = rc ? rc : set_cgroup(c, i, c->cgroup[i],
+							  strlen(c->cgroup[i]));
+	}
+	free(ecount);
+	return rc;
+}
+
+static int open_session(struct stat_ctx *c, pid_t child)
+{
+	/* --emulate: made before the command started, for the command
+	 * line the emulator runs */
+	int rc = c->s ? 0 : make_session(c);
+
+	return rc ? rc : open_target(c, child);
 }
 
 static void explain_hidden(const struct pmu_session *s, size_t i)
@@ -208,15 +375,19 @@ static void explain_hidden(const struct pmu_session *s, size_t i)
 			     "this CPU (%s)", reason ? reason : "no reason given");
 }
 
-/* With the default set, events this machine cannot count are left out
- * (one line says why); events the user named are always shown, and so
- * is everything of a simulated run, whose PMU is chosen, not found. */
+/* Events pmu adds (the default set, -d's) are left out of the text
+ * table when this machine cannot count them (one line says why);
+ * events the user named are always shown, and so is everything of a
+ * simulated run, whose PMU is chosen, not found.  -x and --json keep
+ * perf's rows and carry no prose. */
 static void mark_hidden(struct stat_ctx *c)
 {
 	size_t first = SIZE_MAX;
+	bool may_hide = !c->o->sim_model && !c->o->emulate &&
+			c->o->format == STAT_TEXT;
 
 	for (size_t i = 0; i < c->n; i++) {
-		c->hidden[i] = c->o->default_events && !c->o->sim_model &&
+		c->hidden[i] = may_hide && i >= c->nuser &&
 			pmu_session_event_status(c->s, i, NULL) ==
 				PMU_EVENT_NOT_SUPPORTED;
 		if (c->hidden[i] && first == SIZE_MAX)
@@ -249,52 +420,144 @@ static void verbose_events(const struct stat_ctx *c)
 
 static int alloc_arrays(struct stat_ctx *c)
 {
-	size_t n = c->n ? c->n : 1;
+	size_t n = c->n ? c->n : 1, m = n * (c->nagg ? c->nagg : 1);
 
-	c->cur = calloc(n, sizeof(*c->cur));
-	c->prev = calloc(n, sizeof(*c->prev));
-	c->rows = calloc(n, sizeof(*c->rows));
-	c->acc = calloc(n, sizeof(*c->acc));
+	c->cur = calloc(m, sizeof(*c->cur));
+	c->prev = calloc(m, sizeof(*c->prev));
+	c->tmp = calloc(n, sizeof(*c->tmp));
+	c->rows = calloc(m, sizeof(*c->rows));
+	c->acc = calloc(m, sizeof(*c->acc));
+	c->iacc = calloc(m, sizeof(*c->iacc));
+	c->order = calloc(c->nagg ? c->nagg : 1, sizeof(*c->order));
 	c->hidden = calloc(n, sizeof(*c->hidden));
-	if (!c->cur || !c->prev || !c->rows || !c->acc || !c->hidden) {
+	if (!c->cur || !c->prev || !c->tmp || !c->rows || !c->acc ||
+	    !c->iacc || !c->order || !c->hidden) {
 		pmu_tool_err("out of memory");
 		return EXIT_PMU_INPUT;
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < m; i++)
 		c->cur[i].size = c->prev[i].size = sizeof(struct pmu_value);
+	for (size_t i = 0; i < n; i++)
+		c->tmp[i].size = sizeof(struct pmu_value);
+	return 0;
+}
+
+/* The aggregates of this run's units; later runs must have the same. */
+static int build_aggregates(struct stat_ctx *c, bool first)
+{
+	size_t nagg = 1, before = c->nagg;
+	int r;
+
+	free(c->agg);
+	free(c->unit_agg);
+	c->agg = NULL;
+	c->unit_agg = NULL;
+	c->nunits = 0;
+	r = c->s ? stat_aggr_build(c->s, c->o, &c->agg, &nagg, &c->unit_agg,
+				   &c->nunits) : 0;
+	if (!c->s) {
+		c->agg = calloc(1, sizeof(*c->agg));
+		r = c->agg ? 0 : -ENOMEM;
+	}
+	if (r == -ENOENT && c->o->aggr == STAT_AGGR_CACHE) {
+		pmu_tool_err("--per-cache: sysfs lists no cache of level %d "
+			     "for these CPUs", c->o->cache_level);
+		return EXIT_PMU_INPUT;
+	}
+	if (r) {
+		pmu_tool_err("cannot tell which %s the counts belong to: %s",
+			     c->o->aggr == STAT_AGGR_THREAD ? "threads"
+							    : "CPUs",
+			     strerror(-r));
+		return EXIT_PMU_INPUT;
+	}
+	c->nagg = nagg;
+	if (!first && nagg != before) {
+		pmu_tool_err("the CPUs counted changed between runs");
+		return EXIT_PMU_INPUT;
+	}
 	return 0;
 }
 
 /* Open the next run's session; the first run also sizes the arrays. */
 static int prepare_run(struct stat_ctx *c, pid_t child, bool first)
 {
-	int rc = open_session(c, child);
+	int rc = 0;
 
+	/* -n alone times the command: nothing to count */
+	if (!(c->o->null_run && !c->o->nevents))
+		rc = open_session(c, child);
+	if (rc)
+		return rc;
+	rc = build_aggregates(c, first);
 	if (rc)
 		return rc;
 	if (first) {
-		c->n = pmu_session_nevents(c->s);
+		c->n = c->s ? pmu_session_nevents(c->s) : 0;
 		rc = alloc_arrays(c);
 		if (rc)
 			return rc;
+		c->sets = c->s ? stat_sets_new(c->s, c->n) : NULL;
 	}
-	mark_hidden(c);
+	if (c->s)
+		mark_hidden(c);
 	if (!first)
 		c->explain = SIZE_MAX;
-	if (c->o->verbose && first)
+	if (c->o->verbose && first && c->s)
 		verbose_events(c);
-	memset(c->prev, 0, c->n * sizeof(*c->prev));
+	memset(c->prev, 0, c->nagg * (c->n ? c->n : 1) * sizeof(*c->prev));
+	stat_sets_run_start(c->sets);
+	return 0;
+}
+
+/* Sum what the units of one aggregate read. */
+static void add_value(struct pmu_value *to, const struct pmu_value *v)
+{
+	to->raw += v->raw;
+	to->enabled += v->enabled;
+	to->running += v->running;
+	if (v->status == PMU_EVENT_OK || to->status != PMU_EVENT_OK)
+		to->status = v->status;
+	to->scaled = pmu_scale(to->raw, to->enabled, to->running);
+}
+
+static int read_values(struct stat_ctx *c)
+{
+	size_t n = c->n;
+	ssize_t ret = 0;
+
+	if (!c->s || !n)
+		return 0;
+	for (size_t i = 0; i < c->nagg * n; i++)
+		c->cur[i] = (struct pmu_value){ .size = sizeof(struct pmu_value),
+						.status = PMU_EVENT_NOT_COUNTED };
+	if (c->o->aggr == STAT_AGGR_GLOBAL)
+		ret = pmu_session_read(c->s, c->cur, n);
+	for (size_t u = 0; ret >= 0 && c->o->aggr != STAT_AGGR_GLOBAL &&
+			   u < c->nunits; u++) {
+		c->tmp[0].size = sizeof(struct pmu_value);
+		ret = pmu_session_read_unit(c->s, u, c->tmp, n);
+		for (size_t i = 0; ret >= 0 && i < n; i++)
+			add_value(&c->cur[c->unit_agg[u] * n + i], &c->tmp[i]);
+	}
+	if (ret < 0) {
+		pmu_tool_err("cannot read counters: %s", strerror((int)-ret));
+		return -1;
+	}
 	return 0;
 }
 
 /* One row from a reading (or the difference of two readings). */
-static void fill_row(struct stat_row *r, const struct stat_ctx *c, size_t i,
-		     const struct pmu_value *v)
+static void fill_row(struct stat_row *r, const struct stat_ctx *c, size_t a,
+		     size_t i, const struct pmu_value *v)
 {
 	const char *unit = pmu_session_event_unit(c->s, i, &r->scale);
 	bool ns = pmu_session_event_status(c->s, i, NULL) ==
 		PMU_EVENT_NOT_SUPPORTED;
 
+	r->agg = c->o->aggr == STAT_AGGR_GLOBAL ? NULL : &c->agg[a];
+	r->cgroup = i < c->ncg ? c->cgroup[i] : NULL;
+	r->cgroups = c->any_cgroup;
 	r->name = pmu_session_event_name(c->s, i);
 	r->unit = unit ? unit : "";
 	if (!unit || r->scale == 0)
@@ -308,76 +571,166 @@ static void fill_row(struct stat_row *r, const struct stat_ctx *c, size_t i,
 			  v->running < v->enabled;
 	r->noise_pct = -1;
 	r->metric_unit = NULL;
+	r->set = -1;
 }
 
-static void print_rows(struct stat_ctx *c, size_t nrows, double wall_ns,
-		       const double *ts)
+/* --per-thread: an event's threads by count, largest first (ties in
+ * thread order); system-wide, threads that counted nothing are left
+ * out, as perf does. */
+static size_t thread_order(struct stat_ctx *c, size_t i)
 {
-	stat_metrics_compute(c->rows, nrows, wall_ns);
-	for (size_t k = 0; k < nrows; k++) {
-		stat_out_row(c->out, c->o, &c->rows[k], ts);
-		if (c->mset)
-			stat_mset_print(c->out, c->o, c->mset, c->rows, nrows,
-					k, wall_ns);
+	size_t k = 0;
+
+	for (size_t a = 0; a < c->nagg; a++) {
+		const struct stat_row *r = &c->rows[a * c->n + i];
+		size_t j = k;
+
+		if (c->o->target == PMU_TARGET_CPUS &&
+		    (r->status != PMU_EVENT_OK || r->count == 0))
+			continue;
+		while (j > 0 && c->rows[c->order[j - 1] * c->n + i].count <
+				r->count)
+			j--;
+		memmove(&c->order[j + 1], &c->order[j], (k - j) * sizeof(*c->order));
+		c->order[j] = a;
+		k++;
 	}
+	return k;
+}
+
+static void print_metric_only(struct stat_ctx *c, const double *ts)
+{
+	/* intervals have theirs from interval_header() */
+	if (!ts && !c->metric_header_done) {
+		stat_out_metric_header(c->out, c->o, c->rows, c->n, ts);
+		c->metric_header_done = true;
+	}
+	for (size_t a = 0; a < c->nagg; a++)
+		stat_out_metric_line(c->out, c->o, &c->rows[a * c->n], c->n, ts);
+}
+
+/* -M: the metrics of aggregate a shown after its row i (i = n: those
+ * shown after no row). */
+static void print_mset(struct stat_ctx *c, size_t a, size_t i, double wall_ns)
+{
 	if (c->mset)
-		stat_mset_print(c->out, c->o, c->mset, c->rows, nrows, nrows,
-				wall_ns);
+		stat_mset_print(c->out, c->o, c->mset, &c->rows[a * c->n], c->n,
+				i, wall_ns);
+}
+
+/* Rows of every aggregate, in perf's order: per CPU and per thread
+ * event by event, per core, socket... aggregate by aggregate. */
+static void print_rows(struct stat_ctx *c, double wall_ns, const double *ts)
+{
+	enum stat_aggr m = c->o->aggr;
+	size_t n = c->n;
+
+	for (size_t a = 0; a < c->nagg; a++)
+		stat_metrics_compute(&c->rows[a * n], n, wall_ns);
+	if (c->o->metric_only) {
+		/* the sets' lines are about counts, which this leaves out */
+		print_metric_only(c, ts);
+	} else if (m == STAT_AGGR_NONE || m == STAT_AGGR_THREAD) {
+		for (size_t i = 0; i < n; i++) {
+			size_t k = m == STAT_AGGR_THREAD ? thread_order(c, i)
+							 : c->nagg;
+
+			for (size_t j = 0; !c->hidden[i] && j < k; j++) {
+				size_t a = m == STAT_AGGR_THREAD ? c->order[j] : j;
+
+				stat_out_row(c->out, c->o, &c->rows[a * n + i], ts);
+				print_mset(c, a, i, wall_ns);
+			}
+		}
+		for (size_t a = 0; c->mset && a < c->nagg; a++)
+			print_mset(c, a, n, wall_ns);
+	} else {
+		for (size_t a = 0; a < c->nagg; a++) {
+			for (size_t i = 0; i < n; i++) {
+				if (c->hidden[i])
+					continue;
+				stat_out_row(c->out, c->o,
+					     &c->rows[a * n + i], ts);
+				print_mset(c, a, i, wall_ns);
+			}
+			print_mset(c, a, n, wall_ns);
+		}
+		/* --set: one aggregate (the options check it) */
+		stat_sets_print(c->out, c->o, c->rows, n, ts);
+	}
 	fflush(c->out);
 }
 
-static int read_values(struct stat_ctx *c)
+/* perf's headers of -I: before the first interval and every 25th, or
+ * before each one after clearing the screen (--interval-clear). */
+static void interval_header(struct stat_ctx *c, const double *ts)
 {
-	for (size_t i = 0; i < c->n; i++)
-		c->cur[i].size = sizeof(struct pmu_value);
-	int ret = c->n ? pmu_session_read(c->s, c->cur, c->n) : 0;
-
-	if (ret < 0) {
-		pmu_tool_err("cannot read counters: %s", strerror(-ret));
-		return -1;
+	if (c->intervals % 25 && !c->o->interval_clear)
+		return;
+	if (c->o->interval_clear) {
+		/* as perf clears it: on the terminal of stdout */
+		fputs("\033[H\033[2J\n", stdout);
+		fflush(stdout);
 	}
-	return 0;
+	if (c->o->metric_only)
+		stat_out_metric_header(c->out, c->o, c->rows, c->n, ts);
+	else
+		stat_out_interval_header(c->out, c->o);
 }
 
 /* -I: print what was counted since the previous tick. */
 static void print_interval(struct stat_ctx *c)
 {
 	double now = now_s(), ts = now - c->t0;
-	size_t k = 0;
+	size_t n = c->n;
 
+	if (c->o->interval_count && c->intervals >= c->o->interval_count)
+		return;
 	if (read_values(c) < 0)
 		return;
-	for (size_t i = 0; i < c->n; i++) {
-		struct pmu_value d = c->cur[i];
+	stat_sets_interval(c->sets, c->s);
+	for (size_t k = 0; k < c->nagg * n; k++) {
+		struct pmu_value d = c->cur[k];
 
-		d.raw -= c->prev[i].raw;
-		d.enabled -= c->prev[i].enabled;
-		d.running -= c->prev[i].running;
+		d.raw -= c->prev[k].raw;
+		d.enabled -= c->prev[k].enabled;
+		d.running -= c->prev[k].running;
 		d.scaled = pmu_scale(d.raw, d.enabled, d.running);
-		c->prev[i] = c->cur[i];
-		if (!c->hidden[i])
-			fill_row(&c->rows[k++], c, i, &d);
+		c->prev[k] = c->cur[k];
+		fill_row(&c->rows[k], c, k / (n ? n : 1), k % (n ? n : 1), &d);
+		stat_sets_row_interval(c->sets, &c->rows[k], c->s, k % n, &d);
+		/* -I -r: perf's spread of the intervals seen so far */
+		if (c->o->repeat > 1 && c->rows[k].status == PMU_EVENT_OK)
+			acc_add(&c->iacc[k], c->rows[k].count);
+		if (c->o->repeat > 1)
+			c->rows[k].noise_pct = acc_noise_pct(&c->iacc[k]);
 	}
-	print_rows(c, k, (now - c->last_ts) * 1e9, &ts);
+	for (size_t a = 0; a < c->nagg; a++)
+		stat_metrics_compute(&c->rows[a * n], n,
+				     (now - c->last_ts) * 1e9);
+	interval_header(c, &ts);
+	print_rows(c, (now - c->last_ts) * 1e9, &ts);
 	c->last_ts = now;
+	c->intervals++;
 }
 
-/* Fold the final reading of one run into the per-event accumulators. */
+/* Fold the final reading of one run into the accumulators. */
 static void accumulate_run(struct stat_ctx *c)
 {
 	struct stat_row r;
 
 	if (read_values(c) < 0)
 		return;
-	for (size_t i = 0; i < c->n; i++) {
-		fill_row(&r, c, i, &c->cur[i]);
+	stat_sets_run_end(c->sets, c->s, c->cur);
+	for (size_t k = 0; c->n && k < c->nagg * c->n; k++) {
+		fill_row(&r, c, k / c->n, k % c->n, &c->cur[k]);
 		if (r.status == PMU_EVENT_NOT_SUPPORTED)
-			c->acc[i].not_supported = true;
+			c->acc[k].not_supported = true;
 		if (r.status != PMU_EVENT_OK)
 			continue;
-		acc_add(&c->acc[i], r.count);
-		c->acc[i].running += r.running;
-		c->acc[i].enabled += r.enabled;
+		acc_add(&c->acc[k], r.count);
+		c->acc[k].running += r.running;
+		c->acc[k].enabled += r.enabled;
 	}
 }
 
@@ -390,19 +743,18 @@ static void print_summary(struct stat_ctx *c, bool have_rusage)
 		.sys_s = c->ru.ru_stime.tv_sec + c->ru.ru_stime.tv_usec * 1e-6,
 		.have_rusage = have_rusage,
 	};
-	size_t k = 0;
+	/* perf shows the spread of each figure only for the global ones */
+	bool noise = c->o->repeat > 1 && c->o->aggr == STAT_AGGR_GLOBAL;
 
 	if (c->o->repeat > 1)
 		t.elapsed_noise_s = c->elapsed.mean * acc_noise_pct(&c->elapsed) / 100;
 	stat_out_header(c->out, c->o);
-	for (size_t i = 0; i < c->n; i++) {
+	for (size_t k = 0; c->n && k < c->nagg * c->n; k++) {
 		struct stat_row *r = &c->rows[k];
-		const struct stat_acc *a = &c->acc[i];
+		const struct stat_acc *a = &c->acc[k];
 		struct pmu_value zero = { .size = sizeof(zero) };
 
-		if (c->hidden[i])
-			continue;
-		fill_row(r, c, i, &zero);
+		fill_row(r, c, k / c->n, k % c->n, &zero);
 		r->status = a->not_supported ? PMU_EVENT_NOT_SUPPORTED
 			  : a->n ? PMU_EVENT_OK : PMU_EVENT_NOT_COUNTED;
 		r->count = a->mean;
@@ -410,10 +762,10 @@ static void print_summary(struct stat_ctx *c, bool have_rusage)
 		r->enabled = a->n ? a->enabled / a->n : 0;
 		r->show_running = !c->o->no_scale && a->n &&
 				  a->running < a->enabled;
-		r->noise_pct = c->o->repeat > 1 ? acc_noise_pct(a) : -1;
-		k++;
+		r->noise_pct = noise ? acc_noise_pct(a) : -1;
+		stat_sets_row_summary(c->sets, r, c->s, k % c->n);
 	}
-	print_rows(c, k, c->elapsed.mean * 1e9, NULL);
+	print_rows(c, c->elapsed.mean * 1e9, NULL);
 	stat_out_footer(c->out, c->o, &t);
 	fflush(c->out);
 }
@@ -437,19 +789,6 @@ static int wait_signal(const sigset_t *set, double deadline, siginfo_t *si)
 	return sig < 0 && errno == EAGAIN ? 0 : sig;
 }
 
-/* On a tick past the deadline, print an interval and move the deadline. */
-static void interval_tick(struct stat_ctx *c, double *next)
-{
-	double step = c->o->interval_ms / 1000.0;
-	double now = now_s();
-
-	if (*next <= 0 || now < *next)
-		return;
-	print_interval(c);
-	while (*next <= now)
-		*next += step;
-}
-
 static void wait_set(sigset_t *set, bool with_child)
 {
 	sigemptyset(set);
@@ -459,11 +798,58 @@ static void wait_set(sigset_t *set, bool with_child)
 		sigaddset(set, SIGCHLD);
 }
 
+/* -D: counting starts now; intervals and elapsed time count from here. */
+static void enable_counting(struct stat_ctx *c, double *next)
+{
+	if (c->s)
+		pmu_session_start(c->s);
+	if (c->o->format == STAT_TEXT)
+		fputs("Events enabled\n", stderr);
+	c->enable_at = 0;
+	c->t0 = c->last_ts = now_s();
+	if (c->o->interval_ms)
+		*next = c->t0 + c->o->interval_ms / 1000.0;
+}
+
+/* The earliest of the interval tick, the -D start and the timeout. */
+static double next_deadline(const struct stat_ctx *c, double tick)
+{
+	double d = c->enable_at > 0 ? c->enable_at : tick;
+
+	if (c->enable_at > 0 && tick > 0 && tick < d)
+		d = tick;
+	if (c->stop_at > 0 && (d <= 0 || c->stop_at < d))
+		d = c->stop_at;
+	return d;
+}
+
+/* Past a deadline: start counting, print an interval, or (returns true)
+ * the timeout has come. */
+static bool deadlines(struct stat_ctx *c, double *next)
+{
+	double now = now_s(), step = c->o->interval_ms / 1000.0;
+
+	if (c->enable_at > 0 && now >= c->enable_at)
+		enable_counting(c, next);
+	if (c->stop_at > 0 && now >= c->stop_at) {
+		c->stop_at = 0;
+		c->timed_out = true;
+		return true;
+	}
+	if (c->enable_at <= 0 && *next > 0 && now >= *next) {
+		print_interval(c);
+		while (*next <= now)
+			*next += step;
+	}
+	return false;
+}
+
 /* The command gets Ctrl-C from the terminal itself; a signal sent to pmu
  * alone (kill, si_code <= 0) is passed on so the command can stop. */
 static int wait_child(struct stat_ctx *c, pid_t pid, int *status)
 {
-	double next = c->o->interval_ms ? c->t0 + c->o->interval_ms / 1000.0 : 0;
+	double next = c->o->interval_ms && c->enable_at <= 0
+		? c->t0 + c->o->interval_ms / 1000.0 : 0;
 	sigset_t set;
 	siginfo_t si;
 
@@ -476,11 +862,11 @@ static int wait_child(struct stat_ctx *c, pid_t pid, int *status)
 			return 0;
 		if (r < 0 && errno != EINTR)
 			return -1;
-		sig = wait_signal(&set, next, &si);
+		sig = wait_signal(&set, next_deadline(c, next), &si);
 		if ((sig == SIGINT || sig == SIGTERM) && si.si_code <= 0)
 			kill(pid, sig);
-		else if (sig == 0)
-			interval_tick(c, &next);
+		else if (sig == 0 && deadlines(c, &next))
+			kill(pid, SIGTERM);
 	}
 }
 
@@ -495,10 +881,12 @@ static bool target_gone(const struct stat_opts *o)
 	return true;
 }
 
-/* No command: count until SIGINT/SIGTERM or until the process is gone. */
+/* No command: count until SIGINT/SIGTERM, the timeout, the last
+ * interval of --interval-count, or until the process is gone. */
 static void wait_target(struct stat_ctx *c)
 {
-	double next = c->o->interval_ms ? c->t0 + c->o->interval_ms / 1000.0 : 0;
+	double next = c->o->interval_ms && c->enable_at <= 0
+		? c->t0 + c->o->interval_ms / 1000.0 : 0;
 	bool poll = c->o->target == PMU_TARGET_PID ||
 		    c->o->target == PMU_TARGET_TID;
 	sigset_t set;
@@ -506,7 +894,7 @@ static void wait_target(struct stat_ctx *c)
 
 	wait_set(&set, false);
 	for (;;) {
-		double deadline = next;
+		double deadline = next_deadline(c, next);
 		int sig;
 
 		if (poll && (deadline <= 0 || deadline > now_s() + 1))
@@ -514,11 +902,12 @@ static void wait_target(struct stat_ctx *c)
 		sig = wait_signal(&set, deadline, &si);
 		if (sig == SIGINT || sig == SIGTERM)
 			return;
-		if (sig == 0) {
-			interval_tick(c, &next);
-			if (target_gone(c->o))
-				return;
-		}
+		if (sig != 0)
+			continue;
+		if (deadlines(c, &next) || target_gone(c->o))
+			return;
+		if (c->o->interval_count && c->intervals >= c->o->interval_count)
+			return;
 	}
 }
 
@@ -567,7 +956,8 @@ static void finish_run(struct stat_ctx *c, double t0)
 {
 	double t1 = now_s();
 
-	pmu_session_stop(c->s);
+	if (c->s)
+		pmu_session_stop(c->s);
 	if (c->o->interval_ms)
 		print_interval(c);
 	else
@@ -575,14 +965,51 @@ static void finish_run(struct stat_ctx *c, double t0)
 	acc_add(&c->elapsed, t1 - t0);
 }
 
+/* Counting starts at the command's exec, after -D's delay, or (-D -1)
+ * never; elapsed time counts from the start, as perf's does. */
+static void arm_run(struct stat_ctx *c)
+{
+	const struct stat_opts *o = c->o;
+
+	c->t0 = c->last_ts = now_s();
+	c->enable_at = o->delay_ms > 0 ? c->t0 + o->delay_ms / 1000.0 : 0;
+	c->stop_at = o->timeout_ms ? c->t0 + o->timeout_ms / 1000.0 : 0;
+	if (o->delay_ms && o->format == STAT_TEXT)
+		fputs("Events disabled\n", stderr);
+	if (!o->delay_ms && c->s && (!o->argv || o->target != PMU_TARGET_CHILD))
+		pmu_session_start(c->s);
+}
+
+/* perf names a command a signal ended, as the shell would. */
+static void say_signal(const struct stat_ctx *c, int status)
+{
+	if (WIFSIGNALED(status) && c->o->format == STAT_TEXT)
+		fprintf(stderr, "%s: %s\n", c->o->argv[0],
+			strsignal(WTERMSIG(status)));
+}
+
+/* --emulate: the session first, for the command line it runs. */
+static int emu_prepare(struct stat_ctx *c, char ***cmd)
+{
+	int rc = make_session(c);
+
+	return rc ? rc : stat_emu_command((struct stat_opts *)c->o, c->s, cmd);
+}
+
 static int run_one(struct stat_ctx *c, bool first, int *status)
 {
 	struct launch l;
+	char **cmd = NULL;
 	int rc, e;
 
 	pmu_session_free(c->s);
 	c->s = NULL;
-	rc = launch_prepare(&l, c->o->argv, &c->child_mask);
+	if (c->o->emulate && (rc = emu_prepare(c, &cmd))) {
+		free(cmd);
+		return rc;
+	}
+	rc = launch_prepare(&l, cmd ? cmd : c->o->argv, &c->child_mask);
+	free(cmd);
 	if (rc < 0) {
 		pmu_tool_err("cannot start '%s': %s", c->o->argv[0], strerror(-rc));
 		return EXIT_PMU_INPUT;
@@ -592,11 +1019,7 @@ static int run_one(struct stat_ctx *c, bool first, int *status)
 		launch_abort(&l);
 		return rc;
 	}
-	if (c->o->target != PMU_TARGET_CHILD)
-		pmu_session_start(c->s);
-	if (first && c->o->interval_ms)
-		stat_out_interval_header(c->out, c->o);
-	c->t0 = c->last_ts = now_s();
+	arm_run(c);
 	e = launch_release(&l);
 	if (e == EPIPE)
 		return report_early_death(c->o->argv[0], &l);
@@ -609,6 +1032,7 @@ static int run_one(struct stat_ctx *c, bool first, int *status)
 		pmu_tool_err("waiting for '%s': %s", c->o->argv[0], strerror(errno));
 		return EXIT_PMU_INPUT;
 	}
+	say_signal(c, *status);
 	finish_run(c, c->t0);
 	return 0;
 }
@@ -627,7 +1051,8 @@ static int run_command(struct stat_ctx *c)
 		 * was measured, once */
 		print_summary(c, c->o->repeat == 1 &&
 				 c->o->target == PMU_TARGET_CHILD);
-	return exit_code(status);
+	/* stopped at --timeout as asked: a success, as for perf */
+	return c->timed_out ? 0 : exit_code(status);
 }
 
 static int run_target(struct stat_ctx *c)
@@ -636,11 +1061,8 @@ static int run_target(struct stat_ctx *c)
 
 	if (rc)
 		return rc;
-	if (c->o->interval_ms)
-		stat_out_interval_header(c->out, c->o);
 	explain_once(c);
-	pmu_session_start(c->s);
-	c->t0 = c->last_ts = now_s();
+	arm_run(c);
 	wait_target(c);
 	finish_run(c, c->t0);
 	if (!c->o->interval_ms)
@@ -672,9 +1094,10 @@ static int run_stream(struct stat_ctx *c)
 		rc = prepare_run(c, 0, i == 0);
 		if (rc)
 			break;
-		pmu_session_start(c->s);
+		if (c->s)
+			pmu_session_start(c->s);
 		c->t0 = c->last_ts = now_s();
-		if (pmu_session_feed(c->s, text, len, &err) < 0) {
+		if (c->s && pmu_session_feed(c->s, text, len, &err) < 0) {
 			pmu_tool_err("%s: %s", c->o->stream, err.message);
 			rc = EXIT_PMU_INPUT;
 			break;
@@ -687,432 +1110,137 @@ static int run_stream(struct stat_ctx *c)
 	return rc;
 }
 
-/* What getopt_long returns for each option: the short letter, or a
- * value past any letter for options that have none. */
-enum opt_id {
-	OPT_EVENT = 'e', OPT_PID = 'p', OPT_TID = 't', OPT_ALL = 'a',
-	OPT_CPU = 'C', OPT_INTERVAL = 'I', OPT_REPEAT = 'r', OPT_SEP = 'x',
-	OPT_JSON = 'j', OPT_OUTPUT = 'o', OPT_VERBOSE = 'v', OPT_HELP = 'h',
-	OPT_NO_SCALE = 256, OPT_SIM_MODEL, OPT_STREAM,
-	OPT_METRICS = 'M', OPT_METRIC_NO_GROUP = 300,
-};
-
-static const struct option long_opts[] = {
-	{ "event", required_argument, NULL, OPT_EVENT },
-	{ "pid", required_argument, NULL, OPT_PID },
-	{ "tid", required_argument, NULL, OPT_TID },
-	{ "all-cpus", no_argument, NULL, OPT_ALL },
-	{ "cpu", required_argument, NULL, OPT_CPU },
-	{ "interval-print", required_argument, NULL, OPT_INTERVAL },
-	{ "repeat", required_argument, NULL, OPT_REPEAT },
-	{ "field-separator", required_argument, NULL, OPT_SEP },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "output", required_argument, NULL, OPT_OUTPUT },
-	{ "no-scale", no_argument, NULL, OPT_NO_SCALE },
-	{ "sim-model", required_argument, NULL, OPT_SIM_MODEL },
-	{ "stream", required_argument, NULL, OPT_STREAM },
-	{ "metrics", required_argument, NULL, OPT_METRICS },
-	{ "metric-no-group", no_argument, NULL, OPT_METRIC_NO_GROUP },
-	{ "verbose", no_argument, NULL, OPT_VERBOSE },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 },
-};
-
-static void usage(FILE *f)
+static int list_push(pid_t **v, size_t *n, size_t *cap, pid_t id)
 {
-	fputs("usage: pmu stat [OPTIONS] [--] COMMAND [ARGS...]\n"
-	      "       pmu stat [OPTIONS] -p PIDS | -t TIDS | -a [-C CPUS]\n"
-	      "       pmu stat [OPTIONS] --sim-model MODEL --stream FILE\n\n"
-	      "Count events while COMMAND runs (or, without a command, on a\n"
-	      "process, thread or CPUs until Ctrl-C) and print a perf-stat table.\n\n"
-	      "  -e, --event EVENTS        events to count: comma list, {a,b} groups,\n"
-	      "                            modifiers (:u :k ...), pmu/term=v/, sys:tracepoint;\n"
-	      "                            repeatable (default: perf's default set)\n"
-	      "  -p, --pid PID[,PID...]    count every thread of existing processes\n"
-	      "  -t, --tid TID[,TID...]    count existing threads\n"
-	      "  -a, --all-cpus            count system-wide on every CPU\n"
-	      "  -C, --cpu CPUS            count system-wide on CPUS only, e.g. 0-3,5\n"
-	      "  -I, --interval-print MS   print counts every MS milliseconds (>= 1)\n"
-	      "  -r, --repeat N            run COMMAND N times, print means and spread\n"
-	      "  -x, --field-separator SEP CSV output with separator SEP\n"
-	      "  -j, --json                one JSON object per event and line\n"
-	      "  -o, --output FILE         write the counts to FILE instead of stderr\n"
-	      "      --no-scale            print raw counts, do not scale multiplexed events\n"
-	      "  -M, --metrics NAMES       metrics and metric groups of this CPU's model\n"
-	      "                            ('pmu list --metrics'), comma list; repeatable\n"
-	      "      --metric-no-group     do not group the events of a metric\n"
-	      "      --sim-model MODEL     count on a simulated PMU ('pmu info --list-models')\n"
-	      "      --stream FILE         ... the event stream FILE runs on it ('-': stdin;\n"
-	      "                            docs/stream-format.md) instead of a COMMAND\n"
-	      "  -v, --verbose             print library diagnostics and opened events\n"
-	      "  -h, --help                print this help\n\n"
-	      "Exit status: the command's own (128+N when killed by signal N),\n"
-	      "1 for errors in pmu's input, 2 for usage errors. See pmu-stat(1).\n", f);
-}
+	if (*n == *cap) {
+		size_t nc = *cap ? 2 * *cap : 256;
+		pid_t *nv = realloc(*v, nc * sizeof(*nv));
 
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("pmu: stat: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\nRun 'pmu stat --help' for the options.\n", stderr);
-	return EXIT_PMU_USAGE;
-}
-
-static bool parse_long(const char *s, long min, long max, long *out)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max)
-		return false;
-	*out = v;
-	return true;
-}
-
-/* A CPU list the library refused, in the words of -C. */
-static int cpu_list_error(const char *list, int rc,
-			  const struct pmu_error *err, long ncpus)
-{
-	if (rc == -ENOMEM) {
-		pmu_tool_err("out of memory");
-		return EXIT_PMU_INPUT;
+		if (!nv)
+			return -1;
+		*v = nv;
+		*cap = nc;
 	}
-	if (err->kind == PMU_ERR_NO_TARGET)
-		return usage_error("CPU %s in -C '%s' does not exist: this "
-				   "machine has CPUs 0-%ld", err->token, list,
-				   ncpus - 1);
-	if (err->kind == PMU_ERR_BAD_VALUE)
-		return usage_error("bad CPU range in -C '%s': expected A-B "
-				   "with A <= B", list);
-	if (!list[0])
-		return usage_error("empty CPU list for -C");
-	if (!err->token[0] && (size_t)err->offset == strlen(list))
-		return usage_error("bad CPU list '%s' for -C: trailing ','",
-				   list);
-	return usage_error("bad CPU list '%s' for -C at '%s': expected e.g. "
-			   "0-3,5", list, list + err->offset);
-}
-
-/* "0-3,5": syntax and CPUs this machine has; the library checks which
- * are online. */
-static int check_cpu_list(const char *list)
-{
-	long ncpus = sysconf(_SC_NPROCESSORS_CONF);
-	struct pmu_error err = { .size = sizeof(err) };
-	ssize_t n = pmu_cpulist_parse(list, NULL, 0, &err);
-	int *cpus, top;
-
-	if (n < 0)
-		return cpu_list_error(list, (int)n, &err, ncpus);
-	cpus = malloc((size_t)n * sizeof(*cpus));
-	if (!cpus) {
-		pmu_tool_err("out of memory");
-		return EXIT_PMU_INPUT;
-	}
-	pmu_cpulist_parse(list, cpus, (size_t)n, NULL);
-	top = cpus[n - 1];
-	free(cpus);
-	if (top >= ncpus)
-		return usage_error("CPU %d in -C '%s' does not exist: this "
-				   "machine has CPUs 0-%ld", top, list,
-				   ncpus - 1);
+	(*v)[(*n)++] = id;
 	return 0;
 }
 
-static int set_target(struct stat_opts *o, enum pmu_target_kind t,
-		      const char *flag)
+/* The numeric entries of a /proc directory. */
+static void list_ids(const char *path, pid_t **v, size_t *n, size_t *cap)
 {
-	if (o->target != PMU_TARGET_CHILD && o->target != t)
-		return usage_error("%s cannot be combined with another target "
-				   "(-p, -t, -a/-C): choose one", flag);
-	o->target = t;
-	return 0;
-}
+	DIR *d = opendir(path);
+	struct dirent *de;
 
-/* "12,34": every token a whole number > 0; repeated options add up. */
-static int set_pid(struct stat_opts *o, enum opt_id id, const char *val)
-{
-	const char *flag = id == OPT_PID ? "-p" : "-t";
-	const char *what = id == OPT_PID ? "process" : "thread";
-	size_t n = 1, len;
-	pid_t *ids;
-	int rc = set_target(o, id == OPT_PID ? PMU_TARGET_PID : PMU_TARGET_TID,
-			    flag);
+	while (d && (de = readdir(d))) {
+		char *end;
+		long id = strtol(de->d_name, &end, 10);
 
-	if (rc)
-		return rc;
-	for (const char *q = val; *q; q++)
-		n += *q == ',';
-	ids = realloc(o->pids, (o->npids + n) * sizeof(*ids));
-	if (!ids) {
-		pmu_tool_err("out of memory");
-		return EXIT_PMU_INPUT;
-	}
-	o->pids = ids;
-	for (const char *q = val;; q += len + 1) {
-		char tok[32];
-		long v;
-
-		len = strcspn(q, ",");
-		if (len == 0)
-			return usage_error("empty %s id in %s '%s': expected %s "
-					   "ids > 0 separated by ','", what,
-					   flag, val, what);
-		snprintf(tok, sizeof(tok), "%.*s", (int)len, q);
-		if (len >= sizeof(tok) || !parse_long(tok, 1, INT_MAX, &v))
-			return usage_error("bad %s value '%.*s' in '%s': expected "
-					   "%s ids > 0 separated by ','", flag,
-					   (int)len, q, val, what);
-		o->pids[o->npids++] = (pid_t)v;
-		if (!q[len])
-			return 0;
-	}
-}
-
-static int set_numeric(struct stat_opts *o, enum opt_id id, const char *val)
-{
-	long v;
-
-	if (id == OPT_INTERVAL) {
-		if (!parse_long(val, 1, 86400000L, &v))
-			return usage_error("bad -I value '%s': expected a whole "
-					   "number of milliseconds >= 1", val);
-		o->interval_ms = v;
-	} else {
-		if (!parse_long(val, 1, 1000000L, &v))
-			return usage_error("bad -r value '%s': expected a number "
-					   "of runs >= 1", val);
-		o->repeat = (int)v;
-	}
-	return 0;
-}
-
-static int set_format(struct stat_opts *o, enum opt_id id, const char *val)
-{
-	enum stat_format f = id == OPT_JSON ? STAT_JSON : STAT_CSV;
-
-	if (o->format != STAT_TEXT && o->format != f)
-		return usage_error("-x and -j/--json both given: choose one "
-				   "output format");
-	if (id == OPT_SEP && !val[0])
-		return usage_error("empty separator for -x: give e.g. -x ,");
-	o->format = f;
-	if (id == OPT_SEP)
-		o->sep = val;
-	return 0;
-}
-
-static int apply_opt(struct stat_opts *o, enum opt_id id, const char *val)
-{
-	switch (id) {
-	case OPT_EVENT:
-		o->events[o->nevents++] = val;
-		return 0;
-	case OPT_METRICS:
-		o->metrics[o->nmetrics++] = val;
-		return 0;
-	case OPT_METRIC_NO_GROUP:
-		o->metric_no_group = true;
-		return 0;
-	case OPT_PID:
-	case OPT_TID:
-		return set_pid(o, id, val);
-	case OPT_CPU:
-		o->cpus = val;
-		__attribute__((fallthrough)); /* -C implies system-wide */
-	case OPT_ALL:
-		return set_target(o, PMU_TARGET_CPUS, id == OPT_CPU ? "-C" : "-a");
-	case OPT_INTERVAL:
-	case OPT_REPEAT:
-		return set_numeric(o, id, val);
-	case OPT_SEP:
-	case OPT_JSON:
-		return set_format(o, id, val);
-	case OPT_OUTPUT:
-		o->outfile = val;
-		return 0;
-	case OPT_NO_SCALE:
-		o->no_scale = true;
-		return 0;
-	case OPT_SIM_MODEL:
-		o->sim_model = val;
-		return 0;
-	case OPT_STREAM:
-		o->stream = val;
-		return 0;
-	case OPT_VERBOSE:
-		o->verbose = true;
-		return 0;
-	case OPT_HELP:
-		usage(stdout);
-		return -1;
-	}
-	return 0;
-}
-
-/* The short options of long_opts, for getopt_long: "+" ends the
- * options at the command (as perf does: "pmu stat -e x cmd -flag"), ":"
- * reports a missing value as ':' so that the messages are ours. */
-static void short_opts(char *buf)
-{
-	char *p = buf;
-
-	*p++ = '+';
-	*p++ = ':';
-	for (const struct option *lo = long_opts; lo->name; lo++) {
-		if (lo->val >= 256)
-			continue;
-		*p++ = (char)lo->val;
-		if (lo->has_arg == required_argument)
-			*p++ = ':';
-	}
-	*p = '\0';
-}
-
-static const char *long_name(int val)
-{
-	for (const struct option *lo = long_opts; lo->name; lo++)
-		if (lo->val == val)
-			return lo->name;
-	return "?";
-}
-
-/* What getopt_long refused (c is '?' or ':') in `arg`, the argument it
- * was reading, in the words pmu stat has always used. */
-static int option_error(int c, const char *arg)
-{
-	bool is_long = arg[0] == '-' && arg[1] == '-';
-
-	if (c == ':' && is_long)
-		return usage_error("option '--%s' needs a value",
-				   long_name(optopt));
-	if (c == ':')
-		return usage_error("option '-%c' needs a value", optopt);
-	/* a known long option (optopt set) given a value it does not take */
-	if (is_long && optopt)
-		return usage_error("option '--%s' takes no value",
-				   long_name(optopt));
-	if (is_long)
-		return usage_error("unknown option '%s'", arg);
-	return usage_error("unknown option '-%c' in '%s'", optopt, arg);
-}
-
-/* A simulated run counts its stream: nothing else to target. */
-static int check_sim(const struct stat_opts *o)
-{
-	if (!o->sim_model != !o->stream)
-		return usage_error("--sim-model and --stream go together: the "
-				   "stream is the program the simulated PMU "
-				   "counts");
-	if (o->argv)
-		return usage_error("--stream is what runs on --sim-model; "
-				   "drop the command '%s'", o->argv[0]);
-	if (o->target != PMU_TARGET_CHILD)
-		return usage_error("--sim-model counts its stream, not a "
-				   "process, thread or CPU: drop -p/-t/-a/-C");
-	if (o->interval_ms)
-		return usage_error("-I needs a run that takes time; a stream "
-				   "is counted at once: drop -I");
-	return 0;
-}
-
-static int check_combination(struct stat_opts *o)
-{
-	if (o->sim_model || o->stream)
-		return check_sim(o);
-	if (!o->argv && o->target == PMU_TARGET_CHILD) {
-		usage(stderr);
-		return usage_error("nothing to count: give a COMMAND or a "
-				   "target (-p PID, -t TID, -a)");
-	}
-	if (o->repeat > 1 && !o->argv)
-		return usage_error("-r %d repeats a COMMAND: give one after --",
-				   o->repeat);
-	if (o->repeat > 1 && o->interval_ms)
-		return usage_error("-r and -I cannot be combined: drop one");
-	if (o->cpus)
-		return check_cpu_list(o->cpus);
-	return 0;
-}
-
-/* Returns 0 to go on, -1 when done (help), or an exit status. */
-static int parse_args(struct stat_opts *o, int argc, char **argv)
-{
-	char optstring[2 * (sizeof(long_opts) / sizeof(long_opts[0])) + 3];
-	int c, rc;
-
-	o->events = calloc((size_t)argc + 1, sizeof(*o->events));
-	o->metrics = calloc((size_t)argc + 1, sizeof(*o->metrics));
-	if (!o->events || !o->metrics)
-		return EXIT_PMU_INPUT;
-	o->repeat = 1;
-	o->sep = ",";
-	o->target = PMU_TARGET_CHILD;
-	short_opts(optstring);
-	optind = 1;
-	opterr = 0;
-	for (;;) {
-		/* optind before the call names the argument being read, also
-		 * within a bundle such as "-ae". */
-		int at = optind;
-
-		c = getopt_long(argc, argv, optstring, long_opts, NULL);
-		if (c == -1)
+		if (id > 0 && !*end && list_push(v, n, cap, (pid_t)id))
 			break;
-		rc = c == '?' || c == ':' ? option_error(c, argv[at])
-					  : apply_opt(o, (enum opt_id)c, optarg);
-		if (rc)
-			return rc;
 	}
-	o->argv = optind < argc ? argv + optind : NULL;
-	o->default_events = o->nevents == 0 && o->nmetrics == 0;
-	return check_combination(o);
+	if (d)
+		closedir(d);
+}
+
+static pid_t *all_threads(size_t *n)
+{
+	pid_t *procs = NULL, *v = NULL;
+	size_t np = 0, pcap = 0, cap = 0;
+	char path[64];
+
+	*n = 0;
+	list_ids("/proc", &procs, &np, &pcap);
+	for (size_t i = 0; i < np; i++) {
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)procs[i]);
+		list_ids(path, &v, n, &cap);
+	}
+	free(procs);
+	return v;
 }
 
 static void ctx_free(struct stat_ctx *c)
 {
 	pmu_metric_set_free(c->mset);
 	pmu_session_free(c->s);
+	stat_sets_free(c->sets);
+	for (size_t i = 0; c->cgroup && i < c->ncg; i++)
+		free(c->cgroup[i]);
+	free(c->cgroup);
+	free(c->agg);
+	free(c->unit_agg);
 	free(c->cur);
 	free(c->prev);
+	free(c->tmp);
 	free(c->rows);
 	free(c->acc);
+	free(c->iacc);
+	free(c->order);
 	free(c->hidden);
 	if (c->out && c->out != stderr)
 		fclose(c->out);
 }
 
+/* -o FILE (--append: at its end), with perf's line saying when. */
+static int open_output(struct stat_ctx *c)
+{
+	const struct stat_opts *o = c->o;
+	time_t now;
+
+	if (!o->outfile)
+		return 0;
+	now = time(NULL);
+	c->out = fopen(o->outfile, o->append ? "a" : "w");
+	if (!c->out) {
+		pmu_tool_err("cannot write -o '%s': %s", o->outfile,
+			     strerror(errno));
+		c->out = stderr;
+		return EXIT_PMU_INPUT;
+	}
+	fprintf(c->out, "# started on %s\n", ctime(&now));
+	return 0;
+}
+
+/* Whether the locale the environment names for numbers may group
+ * digits: C, POSIX and C.<charset> never do, and loading them (as
+ * setlocale would) costs every run files and memory for nothing. */
+static bool numeric_locale_groups(void)
+{
+	static const char *const vars[] = { "LC_ALL", "LC_NUMERIC", "LANG" };
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		const char *v = getenv(vars[i]);
+
+		if (!v || !*v)
+			continue;
+		return strcmp(v, "C") && strcmp(v, "POSIX") &&
+		       strncmp(v, "C.", 2);
+	}
+	return false;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o = { 0 };
-	struct stat_ctx c = { .o = &o, .out = stderr };
+	struct stat_ctx c = { .o = &o, .out = stderr, .explain = SIZE_MAX };
 	sigset_t block;
 	int rc;
 
 	/* Line buffering: one write per line instead of one per field. */
 	setvbuf(stderr, NULL, _IOLBF, 0);
-	rc = parse_args(&o, argc, argv);
+	rc = stat_parse_args(&o, argc, argv);
+	if (!rc)
+		rc = open_output(&c);
 	if (rc) {
-		free(o.events);
-		free(o.metrics);
-		free(o.pids);
+		stat_opts_free(&o);
+		ctx_free(&c);
 		return rc < 0 ? 0 : rc;
 	}
-	if (o.outfile && !(c.out = fopen(o.outfile, "w"))) {
-		pmu_tool_err("cannot write -o '%s': %s", o.outfile, strerror(errno));
-		free(o.events);
-		free(o.metrics);
-		free(o.pids);
-		return EXIT_PMU_INPUT;
-	}
+	/* -B, perf's default in the text table: the locale's separators;
+	 * a locale without any prints the same digits, without the cost */
+	if (o.format == STAT_TEXT && o.big_num != 0 && numeric_locale_groups())
+		setlocale(LC_NUMERIC, "");
+	else
+		o.big_num = 0;
 	if (o.verbose)
 		pmu_set_print(verbose_print);
 	/* Signals are taken synchronously; the command starts with pmu's
@@ -1124,8 +1252,6 @@ int cmd_stat(int argc, char **argv)
 	rc = o.sim_model ? run_stream(&c)
 	     : o.argv ? run_command(&c) : run_target(&c);
 	ctx_free(&c);
-	free(o.events);
-	free(o.metrics);
-	free(o.pids);
+	stat_opts_free(&o);
 	return rc;
 }

@@ -12,11 +12,56 @@
 
 enum stat_format { STAT_TEXT, STAT_CSV, STAT_JSON };
 
+/* How counts of CPUs and threads are put together (perf's aggr modes). */
+enum stat_aggr {
+	STAT_AGGR_GLOBAL,          /* one figure per event */
+	STAT_AGGR_NONE,            /* -A: one per CPU */
+	STAT_AGGR_THREAD,          /* --per-thread */
+	STAT_AGGR_CORE,
+	STAT_AGGR_SOCKET,
+	STAT_AGGR_DIE,
+	STAT_AGGR_NODE,
+	STAT_AGGR_CACHE,
+};
+
+/* -G NAMES after the first `after` -e options. */
+struct stat_cgroup_opt {
+	size_t after;
+	const char *names;
+};
+
+#define STAT_MAX_SETS 256
+
+/* --set EVENTS (repeatable; -e after it adds to the last set) and
+ * --switch POLICY. */
+struct stat_set_opts {
+	bool on;                   /* --set given */
+	size_t first[STAT_MAX_SETS]; /* events[] index where set k+1 begins */
+	size_t nfirst;
+	const char *sw_arg;        /* --switch as given, NULL: none */
+	struct pmu_switch_opts sw;
+	char sw_event[256];
+};
+
 /* What the command line asked for. */
 struct stat_opts {
 	const char **events;       /* -e values, in order */
 	size_t nevents;
 	bool default_events;       /* no -e: perf's default set */
+	int detailed;              /* -d repeated: 0..3 */
+	bool null_run;             /* -n: no default events */
+	bool transaction;          /* -T */
+	struct stat_cgroup_opt *cgroups; /* -G, in order */
+	size_t ncgroups;
+	enum stat_aggr aggr;
+	int cache_level;           /* --per-cache=LN, 0: the highest */
+	long delay_ms;             /* -D: 0 none, -1 start disabled */
+	long timeout_ms;           /* --timeout, 0 none */
+	long interval_count;       /* --interval-count, 0 none */
+	bool interval_clear;
+	bool metric_only;
+	int big_num;               /* -B 1, --no-big-num 0, default -1 */
+	bool append;               /* --append (with -o) */
 	enum pmu_target_kind target;
 	pid_t *pids;               /* -p / -t lists, in the order given */
 	size_t npids;
@@ -33,11 +78,36 @@ struct stat_opts {
 	bool metric_no_group;      /* --metric-no-group */
 	const char *sim_model;     /* --sim-model: count a stream on it */
 	const char *stream;        /* --stream */
+	bool emulate;              /* --emulate: the command under the emulator */
+	const char *emu_model;     /* --emulate-model */
+	char *emu_settings;        /* --emulate-regions, --emulate-opt, -I */
+	const char *emulated;      /* the model emulated, once known */
 	char **argv;               /* the command, NULL when none */
+	struct stat_set_opts sets; /* --set, --switch (stat_sets.c) */
+};
+
+/* perf's formats of derived figures. */
+enum stat_mfmt {
+	STAT_MF_RATE,              /* %8.3f */
+	STAT_MF_PCT,               /* %7.2f%% */
+	STAT_MF_IPC,               /* %7.2f and a space */
+	STAT_MF_PCT5,              /* %5.2f%% */
+	STAT_MF_WHOLE,             /* %8.0f */
+};
+
+/* One aggregate of CPUs or threads: what a row's prefix names. */
+struct stat_agg {
+	int cpu, socket, die, core, node, cache_level, cache_id; /* -1: n/a */
+	int tid;
+	char comm[16];
+	int nr;                    /* CPUs (or threads) in it */
 };
 
 /* One printed line: an event over a run, an interval or a mean of runs. */
 struct stat_row {
+	const struct stat_agg *agg; /* NULL: the global figure */
+	const char *cgroup;        /* -G name of the event, NULL: none */
+	bool cgroups;              /* some event has a cgroup (CSV column) */
 	const char *name;
 	const char *unit;          /* "" when the event has none */
 	double scale;              /* raw count -> unit */
@@ -48,7 +118,13 @@ struct stat_row {
 	bool show_running;         /* print (xx.xx%) */
 	double metric;
 	const char *metric_unit;   /* NULL: no derived figure */
+	enum stat_mfmt metric_fmt; /* how the text table prints it */
 	bool metric_is_pct;
+	/* event sets (stat_sets.c): set < 0 when the run has none */
+	int set;
+	double raw;                /* unscaled count */
+	double err;                /* one standard error of count; < 0: none */
+	double set_runs, set_active_ns;
 };
 
 /* Wall and CPU time of the measured command. */
@@ -61,6 +137,11 @@ struct stat_times {
 
 /* stat_metrics.c: fill metric fields of every row; wall_ns = elapsed. */
 void stat_metrics_compute(struct stat_row *rows, size_t n, double wall_ns);
+/* What --metric-only shows: perf leaves out the per-second rates and
+ * CPUs utilized. */
+bool stat_metric_shown_alone(const struct stat_row *r);
+/* A row's derived figure as the text table prints it. */
+void stat_metric_format(char *buf, size_t sz, const struct stat_row *r);
 
 /* stat_mexpr.c: -M, the catalog's metrics.  Build the set from the -M
  * lists (0, or an exit status after saying why), add its events to a
@@ -81,6 +162,67 @@ void stat_out_row(FILE *f, const struct stat_opts *o,
 		  const struct stat_row *r, const double *timestamp);
 void stat_out_footer(FILE *f, const struct stat_opts *o,
 		     const struct stat_times *t);
+/* --metric-only: the line of metric names, then one line of values per
+ * aggregate (rows[0..n) of one aggregate each time). */
+void stat_out_metric_header(FILE *f, const struct stat_opts *o,
+			    const struct stat_row *rows, size_t n,
+			    const double *timestamp);
+void stat_out_metric_line(FILE *f, const struct stat_opts *o,
+			  const struct stat_row *rows, size_t n,
+			  const double *timestamp);
+
+/* stat_opts.c: the command line; 0 to go on, -1 when done (--help),
+ * else an exit status (after a message). */
+int stat_parse_args(struct stat_opts *o, int argc, char **argv);
+void stat_opts_free(struct stat_opts *o);
+void stat_usage(FILE *f);
+int stat_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* stat_aggr.c: the aggregates of a session's units, and unit -> index. */
+int stat_aggr_build(struct pmu_session *s, const struct stat_opts *o,
+		    struct stat_agg **aggs, size_t *nagg, size_t **unit_agg,
+		    size_t *nunits);
+
+/* stat_emu.c: --emulate's options, checks and session. */
+int stat_emu_option(struct stat_opts *o, const char *name, const char *val);
+int stat_emu_check(struct stat_opts *o);
+void stat_emu_session_opts(const struct stat_opts *o,
+			   struct pmu_session_opts *so);
+/* The command line of the child (*cmd, freed by the caller) for session
+ * s, which the caller made with the options of stat_emu_session_opts;
+ * 0 or an exit status after a message. */
+int stat_emu_command(struct stat_opts *o, struct pmu_session *s, char ***cmd);
+/* stat_sets.c: event sets (--set, --switch). */
+struct stat_sets;
+/* --set (is_set) or --switch; 0 or an exit status after a message. */
+int stat_sets_opt(struct stat_opts *o, bool is_set, const char *val);
+/* What --set/--switch need of the other options. */
+int stat_sets_check(const struct stat_opts *o);
+/* Before events[i] is added: start its set if it begins one. */
+int stat_sets_before_add(struct pmu_session *s, const struct stat_opts *o,
+			 size_t i);
+/* After every event is added: the switch policy. */
+int stat_sets_after_add(struct pmu_session *s, const struct stat_opts *o);
+/* Bookkeeping of a run of several sets (NULL otherwise: every call below
+ * accepts NULL and then does nothing). */
+struct stat_sets *stat_sets_new(struct pmu_session *s, size_t nev);
+void stat_sets_free(struct stat_sets *t);
+/* A run begins (-r): its intervals count from its session's start. */
+void stat_sets_run_start(struct stat_sets *t);
+void stat_sets_run_end(struct stat_sets *t, struct pmu_session *s,
+		       const struct pmu_value *v);
+void stat_sets_interval(struct stat_sets *t, struct pmu_session *s);
+void stat_sets_row_interval(const struct stat_sets *t, struct stat_row *r,
+			    const struct pmu_session *s, size_t i,
+			    const struct pmu_value *d);
+void stat_sets_row_summary(const struct stat_sets *t, struct stat_row *r,
+			   const struct pmu_session *s, size_t i);
+/* Text: a line per set after the rows; -x and --json: extra fields. */
+void stat_sets_print(FILE *f, const struct stat_opts *o,
+		     const struct stat_row *rows, size_t n, const double *ts);
+void stat_sets_csv(FILE *f, const struct stat_opts *o,
+		   const struct stat_row *r);
+void stat_sets_json(FILE *f, const struct stat_row *r);
 
 /* launch.c: fork a command that waits until released, then execs. */
 struct launch {

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PMU_DRIVERS_EMU_DRV_H
+#define PMU_DRIVERS_EMU_DRV_H
+
+/*
+ * The emu driver: a simulated PMU (any model of lib/model) counting a
+ * real program, which runs under the project's Valgrind tool (emu/).
+ * The session places events on the model's counters, as for the sim
+ * driver; this driver turns the placement into a perfctr control,
+ * checks it on a local simulated PMU (same errors as the sim driver),
+ * keeps only the events the emulation produces, and hands the control
+ * and the feed rules to the tool, which runs the counters:
+ *  - CHILD targets: a command started with pmu_session_command()'s
+ *    command line; config file and FIFO in a private directory
+ *    (emu_child.c);
+ *  - SELF: the calling program itself, when it runs under the tool;
+ *    client requests (emu_self.c).
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "drivers/driver.h"
+#include "drivers/emu_proto.h"
+#include "model/model.h"
+
+struct emu_settings {
+	struct pmu_emu_cache_geom i1, d1, ll;
+	uint32_t predictor;          /* enum pmu_emu_predictor */
+	struct pmu_emu_costs costs;
+	bool regions;                /* count between the markers only */
+	uint32_t report_ms;
+	uint32_t max_samples;
+};
+
+/* What the tool reported, summed over the processes of the program. */
+struct emu_counts {
+	uint64_t sum[PMU_MAX_CTRS];
+	uint64_t tsc;
+	uint64_t kind[PMU_EMU_NKIND];
+	uint64_t lost;
+	uint64_t cycles;             /* SELF: simulated cycles enabled */
+};
+
+/* The FIFO's byte stream turned into records (emu_records.c). */
+struct emu_records {
+	unsigned char buf[2 * 4096];  /* a partial record (PIPE_BUF max) */
+	size_t have;
+	struct emu_counts c;
+	struct pmu_emu_rec_sample *smp;
+	size_t nsmp, cap;
+	bool broken;                 /* a record made no sense */
+};
+
+void pmu__emu_records_add(struct emu_records *r, const void *data,
+			  size_t len);
+/* Move up to max kept samples, oldest first, out to `out`. */
+size_t pmu__emu_records_take(struct emu_records *r,
+			     struct pmu_emu_rec_sample *out, size_t max);
+void pmu__emu_records_clear(struct emu_records *r);
+
+enum emu_slot_kind { EMU_SLOT_NONE, EMU_SLOT_TSC, EMU_SLOT_PMC };
+
+struct emu_slot {
+	enum emu_slot_kind kind;
+	unsigned idx;                /* virtual counter */
+};
+
+struct emu_child;
+
+struct emu_drv {
+	struct pmu__drv drv;         /* first: the ops table */
+	const struct pmu_hwmodel *m;
+	struct emu_settings set;
+	bool is_open, enabled, ever_enabled;
+	enum { EMU_MODE_NONE, EMU_MODE_CHILD, EMU_MODE_SELF } mode;
+	size_t nev;
+	const struct pmu__ev_state *st;
+	struct emu_slot *slot;
+	struct pmu_emu_context ctx;
+	uint64_t t_enabled, t_mark;  /* CHILD: ns of the monotonic clock */
+	struct emu_child *child;     /* CHILD: made by the command */
+	long id;                     /* SELF: the tool's context */
+};
+
+/* emu_drv.c */
+int pmu__emu_driver_new(const char *model, const char *settings,
+			struct pmu__drv **out, struct pmu_error *err);
+/* i-mode overflow samples taken so far (oldest first, each returned
+ * once); a negative errno when the driver is not an open emu driver. */
+long pmu__emu_samples(struct pmu__drv *d, struct pmu_emu_rec_sample *out,
+		      size_t max);
+/* What the emulator saw (kind totals), summed like the counts. */
+int pmu__emu_kinds(struct pmu__drv *d, uint64_t kind[PMU_EMU_NKIND]);
+
+/* emu_opts.c: settings; the model's or this host's caches first. */
+int pmu__emu_settings(const struct pmu_hwmodel *m, bool model_given,
+		      const char *text, struct emu_settings *s,
+		      struct pmu_error *err);
+
+/* emu_find.c: the command line that runs argv under the tool. */
+int pmu__emu_command(struct emu_drv *d, char *const *argv, char ***out,
+		     struct pmu_error *err);
+
+/* emu_child.c */
+int pmu__emu_child_new(struct emu_child **out, struct pmu_error *err);
+const char *pmu__emu_child_dir(const struct emu_child *c);
+int pmu__emu_child_start(struct emu_child *c, const struct pmu_emu_config *cfg,
+			 struct pmu_error *err);
+void pmu__emu_child_drain(struct emu_child *c);
+void pmu__emu_child_counts(struct emu_child *c, struct emu_counts *out);
+long pmu__emu_child_samples(struct emu_child *c,
+			    struct pmu_emu_rec_sample *out, size_t max);
+void pmu__emu_child_free(struct emu_child *c);
+
+/* emu_self.c: the calling program, under the tool. */
+int pmu__emu_self_open(struct emu_drv *d, struct pmu_error *err);
+void pmu__emu_self_close(struct emu_drv *d);
+int pmu__emu_self_op(struct emu_drv *d, unsigned req);
+int pmu__emu_self_read(struct emu_drv *d, struct emu_counts *out);
+long pmu__emu_self_samples(struct emu_drv *d, struct pmu_emu_rec_sample *out,
+			   size_t max);
+
+#endif

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: MIT */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile/dso_priv.h"
+
+/* A function's name as the program spells it: the linkage name
+ * demangled (C++), else DW_AT_name, following abstract origins. */
+static const char *die_func_name(struct pmu__dso *d, Dwarf_Die *die)
+{
+	Dwarf_Attribute at;
+	const char *n;
+
+	if ((dwarf_attr_integrate(die, DW_AT_linkage_name, &at) ||
+	     dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &at)) &&
+	    (n = dwarf_formstring(&at)))
+		return pmu__dso_str(d, n, true);
+	if (dwarf_attr_integrate(die, DW_AT_name, &at) &&
+	    (n = dwarf_formstring(&at)))
+		return pmu__dso_str(d, n, false);
+	return NULL;
+}
+
+/* Where an inlined instance was called from. */
+static void call_site(struct pmu__dso *d, Dwarf_Die *cu, Dwarf_Die *inl,
+		      const char **file, unsigned *line)
+{
+	Dwarf_Attribute at;
+	Dwarf_Word fi = 0, ln = 0;
+	Dwarf_Files *files;
+	size_t nfiles;
+	const char *f;
+
+	*file = NULL;
+	*line = 0;
+	if (dwarf_attr(inl, DW_AT_call_line, &at) && !dwarf_formudata(&at, &ln))
+		*line = (unsigned)ln;
+	if (!dwarf_attr(inl, DW_AT_call_file, &at) || dwarf_formudata(&at, &fi))
+		return;
+	if (dwarf_getsrcfiles(cu, &files, &nfiles) || fi >= nfiles)
+		return;
+	if ((f = dwarf_filesrc(files, fi, NULL, NULL)))
+		*file = pmu__dso_str(d, f, false);
+}
+
+static void inline_chain(struct pmu__dso *d, Dwarf_Die *cu,
+			 struct pmu__addr_info *a)
+{
+	Dwarf_Die *scopes = NULL;
+	int n = dwarf_getscopes(cu, a->addr, &scopes);
+	struct pmu__inl *v;
+	size_t k = 0;
+	const char *file = a->file;
+	unsigned line = a->line;
+
+	bool outer = false;
+
+	if (n <= 0 || !(v = calloc((size_t)n + 1, sizeof(*v)))) {
+		free(scopes);
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+
+		if (tag != DW_TAG_inlined_subroutine &&
+		    tag != DW_TAG_subprogram)
+			continue;
+		v[k].func = die_func_name(d, &scopes[i]);
+		v[k].file = file;
+		v[k].line = line;
+		k++;
+		if (tag == DW_TAG_subprogram) {
+			outer = true;
+			break;
+		}
+		call_site(d, cu, &scopes[i], &file, &line);
+	}
+	free(scopes);
+	/* past an inlined instance libdw goes on with the scopes of its
+	 * abstract definition: the function it was inlined into is the
+	 * symbol's, at the call site */
+	if (!outer && k) {
+		v[k].file = file;
+		v[k].line = line;
+		k++;
+	}
+	/* the outermost is the symbol's own function: its name is the
+	 * symbol table's, which perf shows */
+	if (k && a->sym)
+		v[k - 1].func = a->sym->name;
+	if (k)
+		a->inl = v;
+	else
+		free(v);
+	a->ninl = k;
+}
+
+void pmu__dso_lines(struct pmu__dso *d, struct pmu__addr_info *a)
+{
+	Dwarf_Die cu;
+	Dwarf_Line *l;
+	int line = 0;
+	const char *f;
+
+	if (!dwarf_addrdie(d->dw, a->addr, &cu))
+		return;
+	if ((l = dwarf_getsrc_die(&cu, a->addr))) {
+		if ((f = dwarf_linesrc(l, NULL, NULL)))
+			a->file = pmu__dso_str(d, f, false);
+		dwarf_lineno(l, &line);
+		a->line = (unsigned)line;
+	}
+	inline_chain(d, &cu, a);
+}

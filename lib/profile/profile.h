@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PMU_PROFILE_PROFILE_H
+#define PMU_PROFILE_PROFILE_H
+
+#include <pmu/profile.h>
+
+#include "profile/dso.h"
+#include "profile/machine.h"
+#include "profile/perfdata.h"
+
+/* A record's place in time order. */
+struct pmu__rec_ref {
+	uint64_t time;
+	uint64_t off;
+};
+
+struct pmu_profile {
+	struct pd_file f;
+	struct pmu__dso_set *dsos;
+	struct pmu__machine m;
+	bool no_lines, no_inline;
+	struct pmu__rec_ref *order;   /* the current round, in time order */
+	size_t norder, cur, cap_order;
+	uint64_t scan;                /* file offset of the next round */
+	uint64_t last_time;
+	/* counted at open */
+	uint64_t nsamples, lost, nlost, total_period, nunknown;
+	bool callchains;
+	/* the current sample */
+	struct pmu_frame *fr;
+	size_t nfr, cap_fr;
+	struct pmu__dso *kernel;
+	uint64_t stack_err;           /* DWARF unwinds that failed */
+	void *unwind;                 /* unwinder state (unwind.c) */
+	char comm_buf[24];            /* ":TID" for a thread without COMM */
+};
+
+/* Frames of one address of the current sample; leaf: the sampled ip
+ * (callers are looked up at ip - 1, inside their call instruction). */
+int pmu__profile_add_ip(struct pmu_profile *p, int pid, uint64_t ip,
+			bool kernel, bool leaf);
+
+/* The next record in time order, and what it changes (profile.c). */
+const struct perf_event_header *pmu__profile_next_record(struct pmu_profile *p);
+void pmu__profile_on_record(struct pmu_profile *p,
+			    const struct perf_event_header *h);
+
+/* DWARF unwinding of a sample's user stack into frames (unwind.c);
+ * returns the number of frames added. */
+size_t pmu__unwind(struct pmu_profile *p, int pid, int tid,
+		   const struct pd_sample *s);
+void pmu__unwind_free(struct pmu_profile *p);
+
+#endif

@@ -1,0 +1,417 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <pmu/host.h>
+
+#include "drivers/perf.h"
+#include "profile/record.h"
+#include "util/error.h"
+#include "util/opts.h"
+#include "util/outstruct.h"
+
+/* perf's user register set on x86-64: every general register but the
+ * segment ones (ax bx cx dx si di bp sp ip flags cs ss r8-r15). */
+#define X86_64_REGS_USER 0xff0fffULL
+
+static const char *default_events(void)
+{
+	struct pmu_host_info h = { .size = sizeof(h) };
+
+	/* perf's rule: cycles where a PMU counts them, else cpu-clock */
+	if (!pmu_host_info(&h) && h.has_hw_pmu)
+		return "cycles";
+	return "cpu-clock";
+}
+
+static void set_sampling(struct pmu_record *r, const struct pmu_record_opts *o,
+			 struct perf_event_attr *a, bool first)
+{
+	uint64_t freq = PMU__OPTS_GET(o, freq, 0);
+	uint64_t period = PMU__OPTS_GET(o, period, 0);
+	enum pmu_callgraph_mode cg = PMU__OPTS_GET(o, callgraph,
+						   PMU_CALLGRAPH_MODE_NONE);
+	uint32_t stack = PMU__OPTS_GET(o, stack_size, 0);
+
+	if (period) {
+		a->freq = 0;
+		a->sample_period = period;
+	} else {
+		a->freq = 1;
+		a->sample_freq = freq ? freq : 4000;
+	}
+	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			  PERF_SAMPLE_PERIOD;
+	if (r->cpu_field)
+		a->sample_type |= PERF_SAMPLE_CPU;
+	if (r->evl.n > 1)
+		a->sample_type |= PERF_SAMPLE_IDENTIFIER;
+	if (cg == PMU_CALLGRAPH_MODE_FP)
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	if (cg == PMU_CALLGRAPH_MODE_DWARF) {
+		/* the kernel's part by the kernel, the user part later */
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
+				  PERF_SAMPLE_STACK_USER;
+		a->sample_regs_user = X86_64_REGS_USER;
+		a->sample_stack_user = stack ? (stack + 7) & ~7u : 8192;
+		a->exclude_callchain_user = 1;
+	}
+	a->sample_id_all = 1;
+	a->read_format = PERF_FORMAT_ID;
+	/* one event tells about the machine: comm, maps, forks */
+	a->mmap = a->comm = a->task = a->mmap2 = a->comm_exec = first;
+}
+
+static int parse_events(struct pmu_record *r, const struct pmu_record_opts *o,
+			struct pmu_error *err)
+{
+	const char *ev = PMU__OPTS_GET(o, events, NULL);
+	struct pmu__parse_ctx ctx = { 0 };
+	int ret = pmu__evlist_parse(&r->evl, ev ? ev : default_events(), &ctx,
+				    err);
+
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < r->evl.n; i++) {
+		/* every event samples on its own: groups would read only
+		 * their leader's period */
+		r->evl.ev[i].group = (int)i;
+		r->evl.ev[i].leader = true;
+		r->evl.ev[i].flags &= ~PMU__EV_SAMPLE_READ;
+		set_sampling(r, o, &r->evl.ev[i].attr, i == 0);
+	}
+	return 0;
+}
+
+static int check_events(struct pmu_record *r, struct pmu_error *err)
+{
+	for (size_t i = 0; i < r->evl.n; i++) {
+		if (!r->st[i].err)
+			continue;
+		return pmu__error(err, r->st[i].err, PMU_ERR_NOT_SUPPORTED,
+				  r->evl.ev[i].name, -1,
+				  "cannot sample '%s': %s", r->evl.ev[i].name,
+				  r->st[i].reason);
+	}
+	return 0;
+}
+
+static int open_events(struct pmu_record *r, const struct pmu_record_opts *o,
+		       struct pmu_error *err)
+{
+	enum pmu_target_kind k = PMU__OPTS_GET(o, target, PMU_TARGET_CHILD);
+	struct pmu__target t = {
+		.kind = (enum pmu__target_kind)k,
+		.pids = PMU__OPTS_GET(o, pids, NULL),
+		.npids = PMU__OPTS_GET(o, npids, 0),
+		.cpus = PMU__OPTS_GET(o, cpus, NULL),
+		.inherit = !PMU__OPTS_GET(o, no_inherit, false),
+		.no_mmap_read = true,
+		.per_cpu = true,
+	};
+	size_t pages = PMU__OPTS_GET(o, mmap_pages, 0);
+	int ret;
+
+	if (k == PMU_TARGET_SELF)
+		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
+				  "recording needs a command, processes, "
+				  "threads or CPUs");
+	r->st = calloc(r->evl.n, sizeof(*r->st));
+	r->drv = pmu__perf_driver_new(NULL);
+	if (!r->st || !r->drv)
+		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
+				  "out of memory");
+	ret = r->drv->ops->open(r->drv, r->evl.ev, r->evl.n, NULL, &t, r->st,
+				err);
+	if (!ret)
+		ret = check_events(r, err);
+	if (!ret)
+		ret = r->drv->ops->map_buffer(r->drv, pages ? pages : 128,
+					      &r->rings, &r->nrings, err);
+	return ret;
+}
+
+static int create_file(struct pmu_record *r, struct pmu_error *err)
+{
+	int ret;
+
+	r->attr = calloc(r->evl.n, sizeof(*r->attr));
+	r->names = calloc(r->evl.n, sizeof(*r->names));
+	if (!r->attr || !r->names)
+		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
+				  "out of memory");
+	for (size_t i = 0; i < r->evl.n; i++) {
+		r->attr[i] = r->evl.ev[i].attr;
+		/* as the driver opened it */
+		r->attr[i].inherit = 1;
+		r->attr[i].disabled = 1;
+		r->attr[i].enable_on_exec = 1;
+		r->names[i] = r->evl.ev[i].name;
+	}
+	ret = pd_write_open(&r->w, r->path, r->evl.n, r->attr, r->names, err);
+	for (size_t i = 0; !ret && i < r->evl.n; i++) {
+		uint64_t ids[1024];
+		size_t n = 0;
+
+		r->drv->ops->event_ids(r->drv, i, ids, 1024, &n);
+		if (n > 1024)
+			n = 1024;
+		if (i == 0 && n)
+			r->id0 = ids[0];
+		ret = pd_write_ids(&r->w, i, ids, n);
+	}
+	return ret;
+}
+
+static int save_argv(struct pmu_record *r, const struct pmu_record_opts *o)
+{
+	int argc = PMU__OPTS_GET(o, argc, 0);
+	char *const *argv = PMU__OPTS_GET(o, argv, NULL);
+
+	if (!argv || argc <= 0)
+		return 0;
+	r->argv = calloc((size_t)argc + 1, sizeof(*r->argv));
+	if (!r->argv)
+		return -ENOMEM;
+	for (int i = 0; i < argc; i++)
+		r->argv[i] = strdup(argv[i] ? argv[i] : "");
+	r->argc = argc;
+	return 0;
+}
+
+static int start(struct pmu_record *r, const struct pmu_record_opts *o)
+{
+	enum pmu_target_kind k = PMU__OPTS_GET(o, target, PMU_TARGET_CHILD);
+	int ret = pmu__record_synth_kernel(r);
+
+	if (!ret && (k == PMU_TARGET_PID || k == PMU_TARGET_TID))
+		ret = pmu__record_synth_procs(r, PMU__OPTS_GET(o, pids, NULL),
+					      PMU__OPTS_GET(o, npids, 0),
+					      k == PMU_TARGET_TID);
+	if (!ret && k == PMU_TARGET_CPUS)
+		ret = pmu__record_synth_procs(r, NULL, 0, false);
+	/* a child starts at its exec (enable_on_exec); others now */
+	if (!ret && k != PMU_TARGET_CHILD)
+		ret = r->drv->ops->enable(r->drv);
+	return ret;
+}
+
+struct pmu_record *pmu_record_open(const char *path,
+				   const struct pmu_record_opts *opts,
+				   struct pmu_error *err)
+{
+	struct pmu_record *r;
+	int ret;
+
+	if ((ret = PMU__OPTS_CHECK(opts, pmu_record_opts, err))) {
+		errno = -ret;
+		return NULL;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r || !(r->path = strdup(path ? path : "perf.data"))) {
+		free(r);
+		pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1, "out of memory");
+		errno = ENOMEM;
+		return NULL;
+	}
+	r->cpu_field = PMU__OPTS_GET(opts, target, PMU_TARGET_CHILD) ==
+		       PMU_TARGET_CPUS;
+	ret = parse_events(r, opts, err);
+	if (!ret)
+		ret = open_events(r, opts, err);
+	if (!ret)
+		ret = create_file(r, err);
+	if (!ret && save_argv(r, opts))
+		ret = pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
+				 "out of memory");
+	if (!ret && (ret = start(r, opts)))
+		pmu__error(err, ret, PMU_ERR_SYSTEM, r->path, -1,
+			   "cannot start recording into %s: %s", r->path,
+			   strerror(-ret));
+	if (ret) {
+		pmu_record_free(r);
+		errno = -ret;
+		return NULL;
+	}
+	return r;
+}
+
+static void note_time(struct pmu_record *r, const struct perf_event_header *h)
+{
+	uint64_t t;
+
+	/* IP, TID, TIME lead every sample (no IDENTIFIER: one event) */
+	size_t at = 8 + (r->evl.n > 1 ? 8 : 0) + 16;
+
+	if (at + 8 > h->size)
+		return;
+	memcpy(&t, (const char *)h + at, 8);
+	if (!r->have_time)
+		r->first_time = t;
+	r->last_time = t;
+	r->have_time = true;
+}
+
+static int drain_ring(struct pmu_record *r, struct pmu__ring *g, bool *any)
+{
+	const struct perf_event_header *h;
+	int ret = 0;
+
+	if (!pmu__ring_begin(g))
+		return 0;
+	*any = true;
+	while (!ret && (h = pmu__ring_next(g))) {
+		if (h->type == PERF_RECORD_SAMPLE) {
+			r->stats.samples++;
+			note_time(r, h);
+		} else {
+			pmu__record_note(r, h);
+		}
+		ret = pd_write_data(&r->w, h, h->size);
+	}
+	pmu__ring_end(g);
+	return ret;
+}
+
+static int drain(struct pmu_record *r)
+{
+	static const struct perf_event_header round = {
+		.type = PD_REC_FINISHED_ROUND, .size = 8 };
+	bool any = false;
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < r->nrings; i++)
+		ret = drain_ring(r, &r->rings[i], &any);
+	/* no record of a later round is older than this one's: perf
+	 * sorts within rounds */
+	if (!ret && any) {
+		r->stats.wakeups++;
+		ret = pd_write_data(&r->w, &round, sizeof(round));
+	}
+	return ret;
+}
+
+int pmu_record_poll(struct pmu_record *r, int timeout_ms)
+{
+	struct pollfd *pf;
+	int ret;
+
+	if (!r || !r->w.f)
+		return -EINVAL;
+	pf = calloc(r->nrings + 1, sizeof(*pf));
+	if (!pf)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->nrings; i++)
+		pf[i] = (struct pollfd){ .fd = r->rings[i].fd, .events = POLLIN };
+	ret = poll(pf, r->nrings, timeout_ms);
+	free(pf);
+	if (ret < 0 && errno != EINTR)
+		return -errno;
+	ret = ret < 0 ? -EINTR : 0;
+	int d = drain(r);
+
+	return d ? d : ret;
+}
+
+static void lost_total(struct pmu_record *r)
+{
+	r->stats.lost = 0;
+	for (size_t i = 0; i < r->nrings; i++)
+		r->stats.lost += r->rings[i].lost;
+}
+
+int pmu_record_finish(struct pmu_record *r, struct pmu_record_stats *st,
+		      struct pmu_error *err)
+{
+	struct stat sb;
+	int ret;
+
+	if (!r || !r->w.f)
+		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
+				  "no recording under way");
+	r->drv->ops->disable(r->drv);
+	ret = drain(r);
+	if (ret)
+		return pmu__error(err, ret, PMU_ERR_SYSTEM, r->path, -1,
+				  "cannot write %s: %s", r->path,
+				  strerror(-ret));
+	lost_total(r);
+	ret = pmu__record_features(r);
+	if (!ret)
+		ret = pd_write_finish(&r->w, err);
+	else
+		pmu__error(err, ret, PMU_ERR_SYSTEM, NULL, -1, "out of memory");
+	if (ret)
+		return ret;
+	r->stats.bytes = stat(r->path, &sb) ? 0 : (uint64_t)sb.st_size;
+	r->stats.size = sizeof(r->stats);
+	if (st && pmu__out_ok(st, st->size))
+		PMU__OUT(st, &r->stats);
+	return 0;
+}
+
+static int restart_file(struct pmu_record *r, struct pmu_error *err)
+{
+	int ret = pd_write_open(&r->w, r->path, r->evl.n, r->attr, r->names,
+				err);
+
+	for (size_t i = 0; !ret && i < r->evl.n; i++) {
+		uint64_t ids[1024];
+		size_t n = 0;
+
+		r->drv->ops->event_ids(r->drv, i, ids, 1024, &n);
+		ret = pd_write_ids(&r->w, i, ids, n > 1024 ? 1024 : n);
+	}
+	/* what the machine looks like so far: the new file must resolve
+	 * samples on its own */
+	if (!ret && r->nkeep)
+		ret = pd_write_data(&r->w, r->keep, r->nkeep);
+	r->have_time = false;
+	return ret;
+}
+
+int pmu_record_switch(struct pmu_record *r, const char *done_path,
+		      struct pmu_error *err)
+{
+	int ret;
+
+	if (!r || !r->w.f || !done_path)
+		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
+				  "no recording under way");
+	ret = drain(r);
+	if (!ret)
+		ret = pmu__record_features(r);
+	if (!ret)
+		ret = pd_write_finish(&r->w, err);
+	pd_write_close(&r->w);
+	if (!ret && rename(r->path, done_path))
+		ret = pmu__error(err, -errno, PMU_ERR_SYSTEM, done_path, -1,
+				 "cannot rename %s to %s: %s", r->path,
+				 done_path, strerror(errno));
+	return ret ? ret : restart_file(r, err);
+}
+
+void pmu_record_free(struct pmu_record *r)
+{
+	if (!r)
+		return;
+	pd_write_close(&r->w);
+	pmu__driver_free(r->drv);
+	pmu__evlist_clear(&r->evl);
+	for (int i = 0; i < r->argc; i++)
+		free(r->argv[i]);
+	for (size_t i = 0; i < r->nfiles; i++)
+		free(r->files[i]);
+	free(r->files);
+	free(r->argv);
+	free(r->keep);
+	free(r->st);
+	free(r->attr);
+	free(r->names);
+	free(r->path);
+	free(r);
+}

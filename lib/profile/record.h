@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PMU_PROFILE_RECORD_H
+#define PMU_PROFILE_RECORD_H
+
+#include <pmu/profile.h>
+
+#include "drivers/driver.h"
+#include "drivers/perf_ring.h"
+#include "events/evlist.h"
+#include "profile/perfdata.h"
+
+struct pmu_record {
+	struct pmu__evlist evl;
+	struct pmu__ev_state *st;
+	struct pmu__drv *drv;
+	struct pmu__ring *rings;
+	size_t nrings;
+	struct pd_writer w;
+	char *path;
+	struct perf_event_attr *attr;   /* as opened, for the file */
+	char **names;
+	uint64_t id0;                   /* first event's first id */
+	bool cpu_field;                 /* samples carry CPU */
+	/* records that describe the machine (COMM, MMAP2, FORK), kept to
+	 * start a switched-to file with them */
+	unsigned char *keep;
+	size_t nkeep, cap_keep;
+	/* the files mapped, for build-ids */
+	char **files;
+	size_t nfiles, cap_files;
+	struct pmu_record_stats stats;
+	int argc;
+	char **argv;
+	bool have_time;
+	uint64_t first_time, last_time;
+};
+
+/* Records pmu writes itself: the kernel's map, and (-p, -t, -a) the
+ * threads and maps of processes that existed before recording. */
+int pmu__record_synth_kernel(struct pmu_record *r);
+int pmu__record_synth_procs(struct pmu_record *r, const pid_t *pids,
+			    size_t n, bool threads);
+/* A sample_id trailer for a synthesized record of pid/tid. */
+size_t pmu__record_trailer(const struct pmu_record *r, uint32_t pid,
+			   uint32_t tid, unsigned char *out);
+/* Header features and build-ids of the files mapped. */
+int pmu__record_features(struct pmu_record *r);
+/* Note a record written (keeps COMM/MMAP/FORK, collects file names). */
+void pmu__record_note(struct pmu_record *r, const struct perf_event_header *h);
+
+#endif

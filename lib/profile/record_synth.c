@@ -1,0 +1,379 @@
+/* SPDX-License-Identifier: MIT */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysinfo.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <pmu/host.h>
+#include <pmu/pmu.h>
+
+#include "profile/dso.h"
+#include "profile/record.h"
+
+size_t pmu__record_trailer(const struct pmu_record *r, uint32_t pid,
+			   uint32_t tid, unsigned char *out)
+{
+	uint64_t st = r->attr[0].sample_type, v, z = 0;
+	size_t n = 0;
+
+	if (st & PERF_SAMPLE_TID) {
+		v = (uint64_t)tid << 32 | pid;
+		memcpy(out + n, &v, 8);
+		n += 8;
+	}
+	if (st & PERF_SAMPLE_TIME) {
+		memcpy(out + n, &z, 8);   /* before anything sampled */
+		n += 8;
+	}
+	if (st & PERF_SAMPLE_ID) {
+		memcpy(out + n, &r->id0, 8);
+		n += 8;
+	}
+	if (st & PERF_SAMPLE_CPU) {
+		memcpy(out + n, &z, 8);
+		n += 8;
+	}
+	if (st & PERF_SAMPLE_IDENTIFIER) {
+		memcpy(out + n, &r->id0, 8);
+		n += 8;
+	}
+	return n;
+}
+
+static int emit(struct pmu_record *r, unsigned char *rec, size_t len)
+{
+	struct perf_event_header *h = (struct perf_event_header *)rec;
+
+	h->size = (uint16_t)len;
+	pmu__record_note(r, h);
+	return pd_write_data(&r->w, rec, len);
+}
+
+static int emit_mmap2(struct pmu_record *r, uint32_t pid, uint32_t tid,
+		      uint64_t start, uint64_t len, uint64_t pgoff,
+		      const char *file, uint16_t misc)
+{
+	unsigned char rec[4096 + 256] = { 0 };
+	struct perf_event_header *h = (struct perf_event_header *)rec;
+	size_t n = strlen(file) + 1, at;
+	uint64_t v[3] = { start, len, pgoff };
+	uint32_t prot = 5, flags = 2; /* PROT_READ|PROT_EXEC, MAP_PRIVATE */
+
+	if (n > 4096)
+		return 0;
+	h->type = PERF_RECORD_MMAP2;
+	h->misc = misc;
+	memcpy(rec + 8, &pid, 4);
+	memcpy(rec + 12, &tid, 4);
+	memcpy(rec + 16, v, 24);
+	memcpy(rec + 8 + 56, &prot, 4);
+	memcpy(rec + 8 + 60, &flags, 4);
+	memcpy(rec + 8 + 64, file, n);
+	at = (8 + 64 + n + 7) & ~7u;
+	at += pmu__record_trailer(r, pid, tid, rec + at);
+	return emit(r, rec, at);
+}
+
+static int emit_comm(struct pmu_record *r, uint32_t pid, uint32_t tid,
+		     const char *comm)
+{
+	unsigned char rec[128] = { 0 };
+	struct perf_event_header *h = (struct perf_event_header *)rec;
+	size_t n = strnlen(comm, 15) + 1, at;
+
+	h->type = PERF_RECORD_COMM;
+	memcpy(rec + 8, &pid, 4);
+	memcpy(rec + 12, &tid, 4);
+	memcpy(rec + 16, comm, n - 1);
+	at = (16 + n + 7) & ~7u;
+	at += pmu__record_trailer(r, pid, tid, rec + at);
+	return emit(r, rec, at);
+}
+
+/* perf names the kernel's map after the symbol it is relocated by:
+ * "[kernel.kallsyms]_text", from _text to the end of the address
+ * space, file offset = _text. */
+int pmu__record_synth_kernel(struct pmu_record *r)
+{
+	FILE *f = fopen("/proc/kallsyms", "re");
+	char line[256];
+	unsigned long long text = 0;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long long a;
+		char t, name[128];
+
+		if (sscanf(line, "%llx %c %127s", &a, &t, name) == 3 &&
+		    !strcmp(name, "_text")) {
+			text = a;
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	if (!text)
+		return 0; /* addresses hidden: kernel frames stay unknown */
+	return emit_mmap2(r, (uint32_t)-1, 0, text, ~0ULL - text, text,
+			  "[kernel.kallsyms]_text", PERF_RECORD_MISC_KERNEL);
+}
+
+static int synth_maps(struct pmu_record *r, int pid)
+{
+	char path[64], line[4600];
+	FILE *f;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	if (!(f = fopen(path, "re")))
+		return 0; /* gone already */
+	while (!ret && fgets(line, sizeof(line), f)) {
+		unsigned long long lo, hi, off;
+		char perm[8];
+		int name = 0;
+
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &lo, &hi,
+			   perm, &off, &name) < 4 || !name || perm[2] != 'x')
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		ret = emit_mmap2(r, (uint32_t)pid, (uint32_t)pid, lo, hi - lo,
+				 off, line[name] ? line + name : "//anon",
+				 PERF_RECORD_MISC_USER);
+	}
+	fclose(f);
+	return ret;
+}
+
+static int read_comm(int pid, int tid, char *comm, size_t len)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
+	if (!(f = fopen(path, "re")))
+		return -ESRCH;
+	if (!fgets(comm, (int)len, f))
+		comm[0] = 0;
+	fclose(f);
+	comm[strcspn(comm, "\n")] = 0;
+	return 0;
+}
+
+static int synth_proc(struct pmu_record *r, int pid)
+{
+	char path[64], comm[32];
+	struct dirent *d;
+	DIR *dir;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	if (!(dir = opendir(path)))
+		return 0;
+	while (!ret && (d = readdir(dir))) {
+		int tid = atoi(d->d_name);
+
+		if (tid > 0 && !read_comm(pid, tid, comm, sizeof(comm)))
+			ret = emit_comm(r, (uint32_t)pid, (uint32_t)tid, comm);
+	}
+	closedir(dir);
+	return ret ? ret : synth_maps(r, pid);
+}
+
+static int tgid_of(int tid)
+{
+	char path[64], line[128];
+	FILE *f;
+	int tgid = tid;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	if (!(f = fopen(path, "re")))
+		return tid;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	fclose(f);
+	return tgid;
+}
+
+/* pids NULL: every process (system-wide recording). */
+int pmu__record_synth_procs(struct pmu_record *r, const pid_t *pids,
+			    size_t n, bool threads)
+{
+	struct dirent *d;
+	DIR *dir;
+	int ret = 0;
+
+	for (size_t i = 0; pids && !ret && i < n; i++)
+		ret = synth_proc(r, threads ? tgid_of(pids[i]) : pids[i]);
+	if (pids || !(dir = opendir("/proc")))
+		return ret;
+	while (!ret && (d = readdir(dir))) {
+		int pid = atoi(d->d_name);
+
+		if (pid > 0)
+			ret = synth_proc(r, pid);
+	}
+	closedir(dir);
+	return ret;
+}
+
+/* ---- what was written ---- */
+
+static void keep_record(struct pmu_record *r, const struct perf_event_header *h)
+{
+	if (r->nkeep + h->size > r->cap_keep) {
+		size_t cap = r->cap_keep ? 2 * r->cap_keep : 65536;
+
+		while (cap < r->nkeep + h->size)
+			cap *= 2;
+		unsigned char *k = realloc(r->keep, cap);
+
+		if (!k)
+			return;
+		r->keep = k;
+		r->cap_keep = cap;
+	}
+	memcpy(r->keep + r->nkeep, h, h->size);
+	r->nkeep += h->size;
+}
+
+static void note_file(struct pmu_record *r, const char *name, size_t max)
+{
+	size_t n = strnlen(name, max);
+
+	if (!n || name[0] != '/')
+		return;
+	for (size_t i = r->nfiles; i-- > 0;)
+		if (strlen(r->files[i]) == n && !memcmp(r->files[i], name, n))
+			return;
+	if (r->nfiles == r->cap_files) {
+		size_t cap = r->cap_files ? 2 * r->cap_files : 64;
+		char **v = realloc(r->files, cap * sizeof(*v));
+
+		if (!v)
+			return;
+		r->files = v;
+		r->cap_files = cap;
+	}
+	if ((r->files[r->nfiles] = strndup(name, n)))
+		r->nfiles++;
+}
+
+void pmu__record_note(struct pmu_record *r, const struct perf_event_header *h)
+{
+	const char *p = (const char *)h;
+
+	switch (h->type) {
+	case PERF_RECORD_MMAP2:
+		if (h->size > 72)
+			note_file(r, p + 72, h->size - 72u);
+		keep_record(r, h);
+		break;
+	case PERF_RECORD_MMAP:
+		if (h->size > 40)
+			note_file(r, p + 40, h->size - 40u);
+		keep_record(r, h);
+		break;
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+		keep_record(r, h);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The kernel's build-id, from the notes the kernel exports. */
+static size_t kernel_build_id(uint8_t id[20])
+{
+	unsigned char buf[4096];
+	int fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf)) : -1;
+	size_t at = 0;
+
+	if (fd >= 0)
+		close(fd);
+	while (n > 0 && at + 12 <= (size_t)n) {
+		uint32_t nsz, dsz, type;
+
+		memcpy(&nsz, buf + at, 4);
+		memcpy(&dsz, buf + at + 4, 4);
+		memcpy(&type, buf + at + 8, 4);
+		size_t name = at + 12, desc = name + ((nsz + 3) & ~3u);
+
+		if (desc + dsz > (size_t)n)
+			break;
+		if (type == 3 && nsz == 4 && !memcmp(buf + name, "GNU", 4)) {
+			size_t len = dsz > 20 ? 20 : dsz;
+
+			memcpy(id, buf + desc, len);
+			return len;
+		}
+		at = desc + ((dsz + 3) & ~3u);
+	}
+	return 0;
+}
+
+static int build_ids(struct pmu_record *r)
+{
+	uint8_t id[20];
+	size_t n;
+	int ret = 0;
+
+	if ((n = kernel_build_id(id)))
+		ret = pd_write_build_id(&r->w, -1, PERF_RECORD_MISC_KERNEL, id,
+					n, "[kernel.kallsyms]");
+	for (size_t i = 0; !ret && i < r->nfiles; i++)
+		if ((n = pmu__elf_build_id(r->files[i], id)))
+			ret = pd_write_build_id(&r->w, -1, PERF_RECORD_MISC_USER,
+						id, n, r->files[i]);
+	return ret;
+}
+
+static int host_features(struct pmu_record *r)
+{
+	struct pmu_host_cpu c = { .size = sizeof(c) };
+	struct utsname u;
+	struct sysinfo si;
+	char buf[160];
+	int ret = 0;
+
+	if (!uname(&u)) {
+		ret = pd_write_feat_str(&r->w, PD_FEAT_HOSTNAME, u.nodename) ||
+		      pd_write_feat_str(&r->w, PD_FEAT_OSRELEASE, u.release) ||
+		      pd_write_feat_str(&r->w, PD_FEAT_ARCH, u.machine);
+	}
+	snprintf(buf, sizeof(buf), "pmu %s", pmu_version());
+	ret = ret || pd_write_feat_str(&r->w, PD_FEAT_VERSION, buf);
+	pmu_host_cpu(&c);
+	if (!ret && c.name[0])
+		ret = pd_write_feat_str(&r->w, PD_FEAT_CPUDESC, c.name);
+	if (!ret && c.vendor[0] && c.family >= 0) {
+		snprintf(buf, sizeof(buf), "%s,%d,%d,%d", c.vendor, c.family,
+			 c.model, c.stepping);
+		ret = pd_write_feat_str(&r->w, PD_FEAT_CPUID, buf);
+	}
+	r->w.nr_cpus_online = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
+	r->w.nr_cpus_avail = (uint32_t)sysconf(_SC_NPROCESSORS_CONF);
+	if (!sysinfo(&si))
+		r->w.total_mem = (uint64_t)si.totalram * si.mem_unit / 1024;
+	return ret ? -ENOMEM : 0;
+}
+
+int pmu__record_features(struct pmu_record *r)
+{
+	int ret = host_features(r);
+
+	if (!ret && r->argc)
+		ret = pd_write_cmdline(&r->w, r->argc, r->argv);
+	if (!ret)
+		ret = build_ids(r);
+	r->w.has_time = r->have_time;
+	r->w.first_time = r->first_time;
+	r->w.last_time = r->last_time;
+	return ret;
+}

@@ -1,0 +1,413 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "profile/report.h"
+#include "util/error.h"
+
+/*
+ * pprof's profile.proto (github.com/google/pprof, proto/profile.proto),
+ * written field by field: one location per distinct address and DSO,
+ * its inlined functions as its lines (innermost first), samples merged
+ * by stack with two values, samples/count and the event's period.
+ */
+
+struct buf {
+	unsigned char *p;
+	size_t n, cap;
+	bool oom;
+};
+
+static void put(struct buf *b, const void *d, size_t n)
+{
+	if (b->n + n > b->cap) {
+		size_t cap = b->cap ? 2 * b->cap : 4096;
+
+		while (cap < b->n + n)
+			cap *= 2;
+		unsigned char *v = realloc(b->p, cap);
+
+		if (!v) {
+			b->oom = true;
+			return;
+		}
+		b->p = v;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->n, d, n);
+	b->n += n;
+}
+
+static void varint(struct buf *b, uint64_t v)
+{
+	unsigned char t[10];
+	size_t n = 0;
+
+	do {
+		t[n++] = (unsigned char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+		v >>= 7;
+	} while (v);
+	put(b, t, n);
+}
+
+static void f_varint(struct buf *b, unsigned field, uint64_t v)
+{
+	varint(b, (uint64_t)field << 3);
+	varint(b, v);
+}
+
+static void f_bytes(struct buf *b, unsigned field, const void *d, size_t n)
+{
+	varint(b, (uint64_t)field << 3 | 2);
+	varint(b, n);
+	put(b, d, n);
+}
+
+static void f_msg(struct buf *b, unsigned field, struct buf *m)
+{
+	f_bytes(b, field, m->p, m->n);
+	b->oom |= m->oom;
+	m->n = 0;
+}
+
+/* ---- tables ---- */
+
+struct loc {
+	uint64_t addr;
+	uint32_t dso;       /* string index of the DSO path */
+	uint64_t id;
+};
+
+struct fn {
+	uint32_t name, file;
+	uint64_t id;
+};
+
+struct stack {
+	uint64_t *ids;
+	size_t n;
+	uint64_t count, period;
+};
+
+struct pp {
+	struct report *r;
+	struct buf out, tmp, tmp2;
+	struct loc *loc;
+	size_t nloc, cap_loc;
+	struct fn *fn;
+	size_t nfn, cap_fn;
+	struct stack *st;
+	size_t nst, cap_st;
+	uint32_t *st_hash;
+	size_t st_hcap;
+	uint32_t *dsos;     /* mapping id - 1 -> DSO string */
+	uint64_t *weight;   /* mapping id - 1 -> period of its leaves */
+	size_t ndsos;
+};
+
+static uint64_t find_fn(struct pp *p, uint32_t name, uint32_t file)
+{
+	for (size_t i = p->nfn; i-- > 0;)
+		if (p->fn[i].name == name && p->fn[i].file == file)
+			return p->fn[i].id;
+	if (p->nfn == p->cap_fn) {
+		size_t cap = p->cap_fn ? 2 * p->cap_fn : 256;
+		struct fn *v = realloc(p->fn, cap * sizeof(*v));
+
+		if (!v)
+			return 0;
+		p->fn = v;
+		p->cap_fn = cap;
+	}
+	p->fn[p->nfn] = (struct fn){ name, file, p->nfn + 1 };
+	return ++p->nfn;
+}
+
+static uint64_t mapping_of(struct pp *p, uint32_t dso)
+{
+	for (size_t i = 0; i < p->ndsos; i++)
+		if (p->dsos[i] == dso)
+			return i + 1;
+	uint32_t *v = realloc(p->dsos, (p->ndsos + 1) * sizeof(*v));
+	uint64_t *w;
+
+	if (!v)
+		return 0;
+	p->dsos = v;
+	if (!(w = realloc(p->weight, (p->ndsos + 1) * sizeof(*w))))
+		return 0;
+	p->weight = w;
+	p->weight[p->ndsos] = 0;
+	p->dsos[p->ndsos++] = dso;
+	return p->ndsos;
+}
+
+/* A location message: lines innermost first, each a function. */
+static void write_location(struct pp *p, uint64_t id, uint32_t dso,
+			   const struct pmu_frame *f, size_t n)
+{
+	char lab[40];
+
+	f_varint(&p->tmp, 1, id);
+	f_varint(&p->tmp, 2, mapping_of(p, dso));
+	f_varint(&p->tmp, 3, f[n - 1].ip);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t name = rpool_add(&p->r->pool,
+					  report_frame_label(&f[i], lab,
+							     sizeof(lab)));
+		uint32_t file = rpool_add(&p->r->pool,
+					  f[i].srcfile ? f[i].srcfile : "");
+
+		f_varint(&p->tmp2, 1, find_fn(p, name, file));
+		if (f[i].line)
+			f_varint(&p->tmp2, 2, f[i].line);
+		f_msg(&p->tmp, 4, &p->tmp2);
+	}
+	f_msg(&p->out, 4, &p->tmp);
+}
+
+static uint64_t location(struct pp *p, const struct pmu_frame *f, size_t n)
+{
+	uint32_t dso = rpool_add(&p->r->pool, f[n - 1].dso);
+	uint64_t addr = f[n - 1].ip;
+
+	/* linear over recent ones is enough: stacks repeat their top */
+	for (size_t i = p->nloc; i-- > 0 && i + 4096 > p->nloc;)
+		if (p->loc[i].addr == addr && p->loc[i].dso == dso)
+			return p->loc[i].id;
+	if (p->nloc == p->cap_loc) {
+		size_t cap = p->cap_loc ? 2 * p->cap_loc : 1024;
+		struct loc *v = realloc(p->loc, cap * sizeof(*v));
+
+		if (!v)
+			return 0;
+		p->loc = v;
+		p->cap_loc = cap;
+	}
+	p->loc[p->nloc] = (struct loc){ addr, dso, p->nloc + 1 };
+	write_location(p, p->nloc + 1, dso, f, n);
+	return ++p->nloc;
+}
+
+static size_t st_hash(const uint64_t *ids, size_t n)
+{
+	uint64_t h = n;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ ids[i]) * 0x9E3779B97F4A7C15ULL;
+	return (size_t)(h >> 16);
+}
+
+static int st_rehash(struct pp *p)
+{
+	size_t cap = p->st_hcap ? 2 * p->st_hcap : 1024;
+	uint32_t *h = malloc(cap * sizeof(*h));
+
+	if (!h)
+		return -ENOMEM;
+	memset(h, 0xff, cap * sizeof(*h));
+	for (size_t i = 0; i < p->nst; i++) {
+		size_t k = st_hash(p->st[i].ids, p->st[i].n) & (cap - 1);
+
+		while (h[k] != UINT32_MAX)
+			k = (k + 1) & (cap - 1);
+		h[k] = (uint32_t)i;
+	}
+	free(p->st_hash);
+	p->st_hash = h;
+	p->st_hcap = cap;
+	return 0;
+}
+
+static int add_stack(struct pp *p, const uint64_t *ids, size_t n,
+		     uint64_t period)
+{
+	size_t k;
+
+	if (2 * (p->nst + 1) > p->st_hcap && st_rehash(p))
+		return -ENOMEM;
+	for (k = st_hash(ids, n) & (p->st_hcap - 1); p->st_hash[k] != UINT32_MAX;
+	     k = (k + 1) & (p->st_hcap - 1)) {
+		struct stack *s = &p->st[p->st_hash[k]];
+
+		if (s->n == n && !memcmp(s->ids, ids, n * sizeof(*ids))) {
+			s->count++;
+			s->period += period;
+			return 0;
+		}
+	}
+	if (p->nst == p->cap_st) {
+		size_t cap = p->cap_st ? 2 * p->cap_st : 1024;
+		struct stack *v = realloc(p->st, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		p->st = v;
+		p->cap_st = cap;
+	}
+	struct stack *s = &p->st[p->nst];
+
+	if (!(s->ids = malloc((n + 1) * sizeof(*ids))))
+		return -ENOMEM;
+	memcpy(s->ids, ids, n * sizeof(*ids));
+	s->n = n;
+	s->count = 1;
+	s->period = period;
+	p->st_hash[k] = (uint32_t)p->nst++;
+	return 0;
+}
+
+/* Frames of one address (its inlined functions, then itself) make one
+ * location; the stack is leaf first. */
+static int add_sample(struct pp *p, struct pmu_profile *pr,
+		      const struct pmu_sample *s)
+{
+	size_t n, at = 0, k = 0;
+	const struct pmu_frame *f = pmu__profile_frames(pr, &n);
+	uint64_t ids[1024];
+
+	if (!report_filter(p->r->o, s, n ? &f[0] : NULL))
+		return 0;
+	if (n) {
+		uint64_t m = mapping_of(p, rpool_add(&p->r->pool, f[0].dso));
+
+		if (m)
+			p->weight[m - 1] += s->period;
+	}
+	while (at < n && k < 1024) {
+		size_t end = at;
+
+		while (end < n && f[end].kind == PMU_FRAME_INLINED)
+			end++;
+		if (end == n)
+			end = n - 1;
+		if (!(p->r->o->no_kernel && f[end].kind == PMU_FRAME_KERNEL))
+			ids[k++] = location(p, f + at, end - at + 1);
+		at = end + 1;
+	}
+	return add_stack(p, ids, k, s->period);
+}
+
+static void write_tail(struct pp *p, struct pmu_profile *pr)
+{
+	struct rpool *sp = &p->r->pool;
+	const char *ev = pmu_profile_event_name(pr, 0);
+
+	/* sample_type: samples/count, EVENT/events (or cpu/nanoseconds) */
+	bool ns = ev && (!strcmp(ev, "cpu-clock") || !strcmp(ev, "task-clock"));
+
+	f_varint(&p->tmp, 1, rpool_add(sp, "samples"));
+	f_varint(&p->tmp, 2, rpool_add(sp, "count"));
+	f_msg(&p->out, 1, &p->tmp);
+	f_varint(&p->tmp, 1, rpool_add(sp, ns ? "cpu" : ev ? ev : "events"));
+	f_varint(&p->tmp, 2, rpool_add(sp, ns ? "nanoseconds" : "count"));
+	f_msg(&p->out, 1, &p->tmp);
+	for (size_t i = 0; i < p->nst; i++) {
+		for (size_t k = 0; k < p->st[i].n; k++)
+			varint(&p->tmp2, p->st[i].ids[k]);
+		f_msg(&p->tmp, 1, &p->tmp2);
+		varint(&p->tmp2, p->st[i].count);
+		varint(&p->tmp2, p->st[i].period);
+		f_msg(&p->tmp, 2, &p->tmp2);
+		f_msg(&p->out, 2, &p->tmp);
+	}
+	/* pprof takes the first mapping for the program: the one where
+	 * most samples fell goes first */
+	size_t *ord = malloc((p->ndsos + 1) * sizeof(*ord));
+
+	for (size_t i = 0; ord && i < p->ndsos; i++) {
+		size_t j = i;
+
+		for (; j > 0 && p->weight[ord[j - 1]] < p->weight[i]; j--)
+			ord[j] = ord[j - 1];
+		ord[j] = i;
+	}
+	for (size_t k = 0; k < p->ndsos; k++) {
+		size_t i = ord ? ord[k] : k;
+
+		f_varint(&p->tmp, 1, i + 1);
+		f_varint(&p->tmp, 5, p->dsos[i]);
+		f_varint(&p->tmp, 7, 1);
+		f_msg(&p->out, 3, &p->tmp);
+	}
+	free(ord);
+	for (size_t i = 0; i < p->nfn; i++) {
+		f_varint(&p->tmp, 1, p->fn[i].id);
+		f_varint(&p->tmp, 2, p->fn[i].name);
+		f_varint(&p->tmp, 3, p->fn[i].name);
+		f_varint(&p->tmp, 4, p->fn[i].file);
+		f_msg(&p->out, 5, &p->tmp);
+	}
+	uint32_t pt = rpool_add(sp, ns ? "cpu" : ev ? ev : "events");
+	uint32_t pu = rpool_add(sp, ns ? "nanoseconds" : "count");
+
+	f_varint(&p->tmp, 1, pt);
+	f_varint(&p->tmp, 2, pu);
+	f_msg(&p->out, 11, &p->tmp);
+	/* the string table last: every index above is in it by now */
+	for (size_t i = 0; i < sp->n; i++)
+		f_bytes(&p->out, 6, sp->s[i], strlen(sp->s[i]));
+}
+
+static int gzip_out(const struct buf *b, FILE *out)
+{
+	z_stream z = { 0 };
+	unsigned char chunk[65536];
+	int ret;
+
+	/* windowBits 15 + 16: a gzip wrapper, as pprof expects */
+	if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY))
+		return -ENOMEM;
+	z.next_in = b->p;
+	z.avail_in = (uInt)b->n;
+	do {
+		z.next_out = chunk;
+		z.avail_out = sizeof(chunk);
+		ret = deflate(&z, Z_FINISH);
+		fwrite(chunk, 1, sizeof(chunk) - z.avail_out, out);
+	} while (ret == Z_OK);
+	deflateEnd(&z);
+	return ret == Z_STREAM_END && !ferror(out) ? 0 : -EIO;
+}
+
+static void pp_free(struct pp *p)
+{
+	for (size_t i = 0; i < p->nst; i++)
+		free(p->st[i].ids);
+	free(p->st);
+	free(p->st_hash);
+	free(p->loc);
+	free(p->fn);
+	free(p->dsos);
+	free(p->weight);
+	free(p->out.p);
+	free(p->tmp.p);
+	free(p->tmp2.p);
+}
+
+int report_pprof(struct report *r, struct pmu_profile *pr, FILE *out,
+		 struct pmu_error *err)
+{
+	struct pp p = { .r = r };
+	struct pmu_sample s = { .size = sizeof(s) };
+	int ret;
+
+	pmu_profile_rewind(pr);
+	while ((ret = pmu_profile_next(pr, &s)) > 0)
+		if ((ret = add_sample(&p, pr, &s)))
+			break;
+	if (!ret) {
+		write_tail(&p, pr);
+		ret = p.out.oom || p.tmp.oom || p.tmp2.oom ? -ENOMEM :
+		      gzip_out(&p.out, out);
+	}
+	pp_free(&p);
+	if (ret)
+		return pmu__error(err, ret, PMU_ERR_SYSTEM, NULL, -1,
+				  "cannot write the pprof profile: %s",
+				  ret == -ENOMEM ? "out of memory" :
+				  "write error");
+	return 0;
+}

@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile/report.h"
+#include "util/error.h"
+
+enum { F_COMM, F_PID, F_TID, F_CPU, F_TIME, F_PERIOD, F_EVENT, F_IP, F_SYM,
+       F_SYMOFF, F_DSO, F_SRCLINE, F_MAX };
+
+static const char *const field_names[F_MAX] = {
+	"comm", "pid", "tid", "cpu", "time", "period", "event", "ip", "sym",
+	"symoff", "dso", "srcline",
+};
+
+static int parse_fields(const char *list, bool *on, struct pmu_error *err)
+{
+	const char *p = list;
+
+	memset(on, 0, F_MAX * sizeof(*on));
+	while (*p) {
+		size_t n = strcspn(p, ","), k;
+
+		for (k = 0; k < F_MAX; k++)
+			if (strlen(field_names[k]) == n &&
+			    !strncmp(field_names[k], p, n))
+				break;
+		if (k == F_MAX) {
+			char tok[64];
+
+			snprintf(tok, sizeof(tok), "%.*s", (int)n, p);
+			return pmu__error(err, -EINVAL, PMU_ERR_USAGE, tok,
+					  (int)(p - list), "-F: '%s' is not a "
+					  "field (comm, pid, tid, cpu, time, "
+					  "period, event, ip, sym, symoff, dso, "
+					  "srcline)", tok);
+		}
+		on[k] = true;
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}
+
+/* One output line built by hand: printf's parsing of a format per
+ * field was most of the time perf script users wait for. */
+struct line {
+	char b[8192];
+	size_t n;
+};
+
+static void l_str(struct line *l, const char *s)
+{
+	size_t k = strlen(s);
+
+	if (k > sizeof(l->b) - l->n - 64)
+		k = sizeof(l->b) - l->n - 64;
+	memcpy(l->b + l->n, s, k);
+	l->n += k;
+}
+
+static void l_ch(struct line *l, char c)
+{
+	l->b[l->n++] = c;
+}
+
+/* Right-aligned in `width`, like %*llu / %*llx. */
+static void l_num(struct line *l, uint64_t v, unsigned base, int width,
+		  bool zero)
+{
+	char t[24];
+	int k = 0;
+
+	do {
+		t[k++] = "0123456789abcdef"[v % base];
+		v /= base;
+	} while (v);
+	for (int i = k; i < width; i++)
+		l_ch(l, zero ? '0' : ' ');
+	while (k)
+		l_ch(l, t[--k]);
+}
+
+static void l_pad(struct line *l, const char *s, int width)
+{
+	for (int i = (int)strlen(s); i < width; i++)
+		l_ch(l, ' ');
+	l_str(l, s);
+}
+
+static void l_flush(struct line *l, FILE *out)
+{
+	fwrite_unlocked(l->b, 1, l->n, out);
+	l->n = 0;
+}
+
+static void print_frame(struct line *l, const bool *on,
+			const struct pmu_frame *f, bool chain)
+{
+	if (chain)
+		l_ch(l, '\t');
+	if (on[F_IP]) {
+		l_num(l, f->kind == PMU_FRAME_KERNEL ? f->ip : f->addr, 16, 16,
+		      false);
+		l_ch(l, ' ');
+	}
+	if (on[F_SYM]) {
+		l_str(l, f->sym ? f->sym : "[unknown]");
+		if (f->sym && on[F_SYMOFF] && f->kind != PMU_FRAME_INLINED) {
+			l_str(l, "+0x");
+			l_num(l, f->sym_off, 16, 0, false);
+		}
+		if (f->kind == PMU_FRAME_INLINED)
+			l_str(l, " (inlined)");
+	}
+	if (on[F_DSO]) {
+		l_str(l, " (");
+		l_str(l, f->dso);
+		l_ch(l, ')');
+	}
+	if (on[F_SRCLINE] && f->srcfile) {
+		l_str(l, chain ? "\n\t  " : "\n  ");
+		l_str(l, f->srcfile);
+		l_ch(l, ':');
+		l_num(l, f->line, 10, 0, false);
+	}
+	l_ch(l, '\n');
+}
+
+static void print_head(struct line *l, const bool *on, struct pmu_profile *p,
+		       const struct pmu_sample *s, bool chain)
+{
+	if (on[F_COMM]) {
+		if (chain)
+			l_str(l, s->comm);
+		else
+			l_pad(l, s->comm, 16);
+		l_ch(l, ' ');
+	}
+	if (on[F_PID] && on[F_TID]) {
+		l_num(l, s->pid, 10, 5, false);
+		l_ch(l, '/');
+		size_t at = l->n;
+
+		l_num(l, s->tid, 10, 0, false);
+		for (size_t k = l->n - at; k < 5; k++)
+			l_ch(l, ' ');
+		l_ch(l, ' ');
+	} else if (on[F_PID] || on[F_TID]) {
+		l_num(l, on[F_PID] ? s->pid : s->tid, 10, 5, false);
+		l_ch(l, ' ');
+	}
+	if (on[F_CPU] && s->cpu != (uint32_t)-1) {
+		l_ch(l, '[');
+		l_num(l, s->cpu, 10, 3, true);
+		l_str(l, "] ");
+	}
+	if (on[F_TIME]) {
+		l_num(l, s->time / 1000000000, 10, 5, false);
+		l_ch(l, '.');
+		l_num(l, s->time % 1000000000 / 1000, 10, 6, true);
+		l_str(l, ": ");
+	}
+	if (on[F_PERIOD]) {
+		l_num(l, s->period, 10, 10, false);
+		l_ch(l, ' ');
+	}
+	if (on[F_EVENT]) {
+		l_str(l, pmu_profile_event_name(p, s->event));
+		l_str(l, ": ");
+	}
+}
+
+int report_script(struct pmu_profile *p, const struct pmu_report_opts *o,
+		  FILE *out, struct pmu_error *err)
+{
+	struct pmu_sample s = { .size = sizeof(s) };
+	struct line *l = malloc(sizeof(*l));
+	bool on[F_MAX];
+	int ret = parse_fields(o->fields ? o->fields :
+			       "comm,tid,time,period,event,ip,sym,symoff,dso",
+			       on, err);
+
+	if (ret || !l) {
+		free(l);
+		return ret ? ret : -ENOMEM;
+	}
+	l->n = 0;
+	pmu_profile_rewind(p);
+	while ((ret = pmu_profile_next(p, &s)) > 0) {
+		size_t n;
+		const struct pmu_frame *f = pmu__profile_frames(p, &n);
+		bool frames = on[F_IP] || on[F_SYM] || on[F_DSO] ||
+			      on[F_SRCLINE];
+		bool chain = p->callchains && n > 1 && frames;
+
+		if (!report_filter(o, &s, n ? &f[0] : NULL))
+			continue;
+		print_head(l, on, p, &s, chain);
+		if (!chain) {
+			if (n && frames)
+				print_frame(l, on, &f[0], false);
+			else
+				l_ch(l, '\n');
+			l_flush(l, out);
+			continue;
+		}
+		l_ch(l, '\n');
+		for (size_t i = 0; i < n; i++) {
+			print_frame(l, on, &f[i], true);
+			if (l->n > sizeof(l->b) / 2)
+				l_flush(l, out);
+		}
+		l_ch(l, '\n');
+		l_flush(l, out);
+	}
+	free(l);
+	return ret < 0 ? ret : ferror(out) ? -EIO : 0;
+}

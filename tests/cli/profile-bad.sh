@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Bad and odd inputs of pmu report / pmu script: each gets a clear
+# message naming the file or field, a non-zero exit for a file that is
+# not a profile, partial results where there are some, never a crash.
+. "$(dirname "$0")/lib.sh"
+require_perf
+W=$PMU_BUILD/tests/workload
+C=$(dirname "$0")/profile_check.py
+[ -x "$W" ] || { echo "1..0 # SKIP $W not built"; exit 77; }
+
+"$PMU" record -q -o "$TMP/w.data" -- "$W" 0.2 >/dev/null 2>&1
+check "a good profile to spoil" test -s "$TMP/w.data"
+size=$(stat -c %s "$TMP/w.data")
+
+run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/nonexistent.data"
+expect_eq "missing file: exit 1" "$RC" 1
+expect_match "missing file: named" "$TMP/e" 'nonexistent\.data.*No such file'
+
+: >"$TMP/empty.data"
+run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/empty.data"
+expect_eq "empty file: exit 1" "$RC" 1
+expect_match "empty file: said" "$TMP/e" 'empty\.data: empty file'
+
+head -c 4096 /dev/urandom >"$TMP/junk.data"
+run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/junk.data"
+expect_eq "not a perf.data file: exit 1" "$RC" 1
+expect_match "not a perf.data file: the magic is named" "$TMP/e" 'magic.*not a perf.data file'
+
+head -c 60 "$TMP/w.data" >"$TMP/hdr.data"
+run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/hdr.data"
+expect_eq "cut inside the header: exit 1" "$RC" 1
+expect_match "cut inside the header: said" "$TMP/e" 'header'
+
+head -c $((size * 2 / 3)) "$TMP/w.data" >"$TMP/cut.data"
+run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/cut.data" --sort sym --no-children
+expect_eq "truncated data: partial report, exit 0" "$RC" 0
+expect_match "truncated data: said" "$TMP/e" 'cut short'
+expect_match "truncated data: the samples that are there" "$TMP/o" '%  \[\.\] hot_main'
+run_pmu "$TMP/o" "$TMP/e" script -i "$TMP/cut.data"
+expect_eq "truncated data: script exit 0" "$RC" 0
+
+python3 "$C" inject "$TMP/w.data" "$TMP/inj.data"
+run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/inj.data" --sort sym --no-children
+expect_eq "unknown record type and feature: exit 0" "$RC" 0
+expect_match "unknown records: counted" "$TMP/e" '1 records of types pmu does not know'
+"$PMU" report -i "$TMP/w.data" --sort sym --no-children >"$TMP/good.txt" 2>/dev/null
+check "unknown record and feature: same report as before" \
+	python3 "$C" compare "$TMP/good.txt" "$TMP/o" 0.01 0
+
+python3 "$C" swap "$TMP/w.data" "$TMP/be.data"
+run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/be.data" --sort sym --no-children
+expect_eq "foreign byte order: exit 0" "$RC" 0
+check "foreign byte order: same report" python3 "$C" compare "$TMP/good.txt" "$TMP/o" 0.01 0
+
+# a missing DSO, a stripped binary: addresses instead of names, and why
+mkdir -p "$TMP/bin"
+cp "$W" "$PMU_BUILD/tests/libpmuwork.so" "$TMP/bin/"
+"$PMU" record -q -o "$TMP/gone.data" -- "$TMP/bin/workload" 0.2 >/dev/null 2>&1
+rm "$TMP/bin/workload"
+# perf keeps copies of what it recorded under ~/.debug: not this one
+HOME=$TMP run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/gone.data" --sort dso,sym --no-children
+expect_eq "missing DSO: exit 0" "$RC" 0
+expect_match "missing DSO: named, and why" "$TMP/e" 'bin/workload: no such file'
+expect_match "missing DSO: its samples by address" "$TMP/o" '%  workload +\[\.\] 0x[0-9a-f]{16}'
+expect_match "missing DSO: the library still resolves" "$TMP/o" '\[\.\] hot_lib'
+cp "$W" "$TMP/bin/workload"
+strip "$TMP/bin/workload"
+"$PMU" record -q -o "$TMP/strip.data" -- "$TMP/bin/workload" 0.2 >/dev/null 2>&1
+run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/strip.data" --sort dso,sym --no-children
+expect_eq "stripped binary: exit 0" "$RC" 0
+expect_match "stripped binary: said" "$TMP/e" 'bin/workload: no symbols \(stripped'
+expect_match "stripped binary: exported symbols still resolve" "$TMP/o" '\[\.\] hot_lib'
+
+# a profile of nothing: the command ran too briefly for a sample
+"$PMU" record -q -c 1000000000000 -o "$TMP/none.data" -- true >/dev/null 2>&1
+run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/none.data"
+expect_eq "no samples: exit 0" "$RC" 0
+expect_match "no samples: said" "$TMP/e" 'no samples'
+run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/none.data" --flamegraph "$TMP/none.svg"
+check "no samples: an empty flame graph is still well formed" python3 "$C" svg "$TMP/none.svg"
+
+run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/w.data" --sort bogus
+expect_eq "bad sort key: exit 2" "$RC" 2
+expect_match "bad sort key: named" "$TMP/e" "'bogus' is not a sort key"
+run_pmu "$TMP/o" "$TMP/e" script -i "$TMP/w.data" -F comm,nope
+expect_eq "bad script field: exit 2" "$RC" 2
+expect_match "bad script field: named" "$TMP/e" "'nope' is not a field"
+run_pmu "$TMP/o" "$TMP/e" record -F 0 -- true
+expect_eq "record -F 0: exit 2" "$RC" 2
+run_pmu "$TMP/o" "$TMP/e" record -e no-such-event -o "$TMP/x.data" -- true
+expect_eq "record unknown event: exit 1" "$RC" 1
+expect_match "record unknown event: named" "$TMP/e" 'no-such-event'
+run_pmu "$TMP/o" "$TMP/e" record -o "$TMP/x.data" -- /nonexistent/cmd
+expect_eq "record a missing command: 127" "$RC" 127
+run_pmu "$TMP/o" "$TMP/e" record -m 3 -- true
+expect_eq "record -m not a power of two: exit 2" "$RC" 2
+run_pmu "$TMP/o" "$TMP/e" record
+expect_eq "record without a target: exit 2" "$RC" 2
+done_testing

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Cross-checks against perf, which nobody here wrote:
+#  - perf report --stdio on pmu's file and pmu report --stdio on the
+#    same file list the same symbols (>= 0.5%) with the same
+#    percentages (+- 0.1), with and without children;
+#  - pmu report on a file perf record wrote gives what perf report
+#    gives on it;
+#  - perf script reads pmu's file without a warning and sees as many
+#    samples as pmu script;
+#  - perf report and pmu report agree on a file with a foreign byte
+#    order (converted by profile_check.py from the format description).
+. "$(dirname "$0")/lib.sh"
+require_perf
+W=$PMU_BUILD/tests/workload
+C=$(dirname "$0")/profile_check.py
+[ -x "$W" ] || { echo "1..0 # SKIP $W not built"; exit 77; }
+if ! perf record -q -e cpu-clock -o "$TMP/probe.data" -- true >/dev/null 2>&1; then
+	echo "1..0 # SKIP perf record cannot sample here"; exit 77
+fi
+
+both() { # name file sort [pmu args...]: compare the two reports
+	local name=$1 f=$2 sort=$3; shift 3
+	perf report -i "$f" --stdio --sort "$sort" -g none "$@" >"$TMP/perf.txt" 2>"$TMP/perf.err"
+	"$PMU" report -i "$f" --stdio --sort "$sort" -g none "$@" >"$TMP/pmu.txt" 2>"$TMP/pmu.err"
+	if python3 "$C" compare "$TMP/perf.txt" "$TMP/pmu.txt" 0.5 0.1 >"$TMP/cmp.txt"; then
+		ok "$name"
+	else
+		not_ok "$name"; sed 's/^/#   /' "$TMP/cmp.txt" | head -20
+	fi
+}
+
+run_pmu "$TMP/r.out" "$TMP/r.err" record -g -o "$TMP/pmu.data" -- "$W" 0.5
+expect_eq "pmu record" "$RC" 0
+both "pmu's file: perf and pmu agree by symbol" "$TMP/pmu.data" sym --no-children
+both "pmu's file: by command, DSO, symbol" "$TMP/pmu.data" comm,dso,sym --no-children
+both "pmu's file: with children" "$TMP/pmu.data" sym --children
+both "pmu's file: by DSO" "$TMP/pmu.data" dso --no-children
+
+# build-ids in the header, as perf reads them, against the files' notes
+perf buildid-list -i "$TMP/pmu.data" >"$TMP/bids.txt" 2>/dev/null
+for f in "$W" "$PMU_BUILD/tests/libpmuwork.so"; do
+	want=$(readelf -n "$f" 2>/dev/null | sed -n 's/.*Build ID: //p')
+	got=$(awk -v f="$(readlink -f "$f")" '$2 == f { print $1 }' "$TMP/bids.txt")
+	expect_eq "build-id of $(basename "$f") in the header" "$got" "$want"
+done
+kbid=$(perf buildid-list -k 2>/dev/null)
+if [ -n "$kbid" ]; then
+	expect_eq "the kernel's build-id in the header" \
+		"$(awk '$2 == "[kernel.kallsyms]" { print $1 }' "$TMP/bids.txt")" "$kbid"
+else
+	skip "the kernel's build-id in the header (perf buildid-list -k says none)"
+fi
+
+perf script -i "$TMP/pmu.data" >"$TMP/ps.out" 2>"$TMP/ps.err"
+expect_eq "perf script reads pmu's file" "$?" 0
+if [ -s "$TMP/ps.err" ]; then not_ok "perf script says nothing on stderr"; sed 's/^/#   /' "$TMP/ps.err" | head
+else ok "perf script says nothing on stderr"; fi
+n_perf=$(perf script -i "$TMP/pmu.data" -F tid 2>/dev/null | grep -c .)
+n_pmu=$("$PMU" script -i "$TMP/pmu.data" -F tid 2>/dev/null | grep -c .)
+expect_eq "perf script and pmu script see as many samples" "$n_pmu" "$n_perf"
+
+# the reading API (examples/profile-top.c) on perf's view of the file
+"$PMU_BUILD/examples/profile-top" "$TMP/pmu.data" 3 >"$TMP/top.txt"
+perf report -i "$TMP/pmu.data" --stdio --sort sym --no-children -g none 2>/dev/null |
+	awk '/%/ && !/^#/ { sub(/%/, "", $1); printf "%6.2f%% %s\n", $1, $3; if (++n == 3) exit }' >"$TMP/ptop.txt"
+expect_eq "the library's reading API gives perf report's top 3" "$(cat "$TMP/top.txt")" "$(cat "$TMP/ptop.txt")"
+
+perf record -q -g -e cpu-clock -o "$TMP/perf.data" -- "$W" 0.5 >/dev/null 2>&1
+both "perf's file: perf and pmu agree by symbol" "$TMP/perf.data" sym --no-children
+both "perf's file: by command, DSO, symbol" "$TMP/perf.data" comm,dso,sym --no-children
+both "perf's file: with children" "$TMP/perf.data" sym --children
+
+# C++: demangled names as perf shows them (no parameters, no return
+# type), PLT slots named name@plt
+CXX_SRC=$(dirname "$0")/../../bench/cxx-work.cpp
+if command -v g++ >/dev/null && g++ -O2 -g -fno-omit-frame-pointer -o "$TMP/cxx" "$CXX_SRC" 2>/dev/null; then
+	"$PMU" record -q -g -o "$TMP/cxx.data" -- "$TMP/cxx" 150 >/dev/null 2>&1
+	both "C++, pmu's file: perf and pmu agree by symbol" "$TMP/cxx.data" sym --no-children
+	both "C++, pmu's file: with children" "$TMP/cxx.data" sym --children
+else
+	skip "C++, pmu's file: perf and pmu agree by symbol (no g++)"
+	skip "C++, pmu's file: with children (no g++)"
+fi
+
+python3 "$C" swap "$TMP/pmu.data" "$TMP/be.data"
+both "foreign byte order: perf and pmu agree" "$TMP/be.data" sym --no-children
+"$PMU" report -i "$TMP/be.data" --stdio >/dev/null 2>"$TMP/be.err"
+expect_match "foreign byte order is said" "$TMP/be.err" 'other byte order'
+done_testing

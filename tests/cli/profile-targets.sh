@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# pmu record on other targets and with options: an existing process
+# (-p, stops when it exits), system-wide (-a, stops on SIGINT),
+# --switch-output (SIGUSR2 closes one file and starts the next); and
+# pmu report's filters (--comm, --dso, --tid, --percent-limit).
+. "$(dirname "$0")/lib.sh"
+require_perf
+W=$PMU_BUILD/tests/workload
+[ -x "$W" ] || { echo "1..0 # SKIP $W not built"; exit 77; }
+
+"$W" 0.6 >/dev/null &
+wpid=$!
+sleep 0.1
+run_pmu "$TMP/p.out" "$TMP/p.err" record -p "$wpid" -o "$TMP/p.data"
+expect_eq "record -p ends with the process" "$RC" 0
+wait "$wpid"
+run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/p.data" --sort comm,sym --no-children
+expect_match "record -p: the process's hot spot, named (maps from /proc)" "$TMP/o" '%  workload +\[\.\] hot_main'
+perf script -i "$TMP/p.data" >/dev/null 2>"$TMP/ps.err"
+check "record -p: perf script reads it without a word" test ! -s "$TMP/ps.err"
+
+"$PMU" record -a -o "$TMP/a.data" >/dev/null 2>"$TMP/a.err" &
+rec=$!
+sleep 0.3
+"$W" 0.3 >/dev/null
+kill -INT "$rec"
+wait "$rec"
+expect_eq "record -a stops on SIGINT" "$?" 0
+run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/a.data" --sort comm,sym --no-children
+expect_match "record -a: sees the workload among everything" "$TMP/o" '%  workload +\[\.\] hot_main'
+perf report -i "$TMP/a.data" --stdio --sort comm --no-children >"$TMP/pa.txt" 2>/dev/null
+expect_match "record -a: perf report reads it" "$TMP/pa.txt" '%  workload'
+
+"$PMU" record --switch-output -o "$TMP/s.data" -- "$W" 1 >/dev/null 2>"$TMP/s.err" &
+rec=$!
+sleep 0.5
+kill -USR2 "$rec"
+wait "$rec"
+expect_eq "switch-output: the command's status" "$?" 0
+first=$(ls "$TMP"/s.data.* 2>/dev/null | head -1)
+check "switch-output: the first file was closed under a timestamped name" test -n "$first"
+n1=$("$PMU" script -i "$first" -F tid 2>/dev/null | grep -c .)
+n2=$("$PMU" script -i "$TMP/s.data" -F tid 2>/dev/null | grep -c .)
+total=$(sed -n 's/.*(\([0-9]*\) samples).*/\1/p' "$TMP/s.err")
+expect_eq "switch-output: the two files hold every sample written" "$((n1 + n2))" "$total"
+run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/s.data" --sort sym --no-children
+expect_match "switch-output: the second file resolves on its own" "$TMP/o" '\[\.\] hot_lib'
+perf script -i "$first" >/dev/null 2>"$TMP/ps.err"
+check "switch-output: perf reads the first file" test ! -s "$TMP/ps.err"
+
+# a JIT's code, named by its /tmp/perf-PID.map
+J=$PMU_BUILD/tests/jit
+if [ "$(uname -m)" = x86_64 ] && [ -x "$J" ]; then
+	"$PMU" record -q -o "$TMP/j.data" -- "$J" 0.3 >"$TMP/j.out" 2>/dev/null
+	run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/j.data" --sort sym --no-children
+	rm -f "$(cat "$TMP/j.out")"
+	expect_match "JIT code named from /tmp/perf-PID.map" "$TMP/o" '^ +[5-9][0-9]\.[0-9]+%  \[\.\] jit_spin'
+else
+	skip "JIT code named from /tmp/perf-PID.map (x86-64 only)"
+fi
+
+# filters
+"$PMU" record -q -o "$TMP/f.data" -- "$W" 0.3 >/dev/null 2>&1
+run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/f.data" --sort dso,sym --no-children --dso libpmuwork.so
+expect_match "--dso keeps the library's samples" "$TMP/o" '100\.00%  libpmuwork\.so +\[\.\] hot_lib'
+run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/f.data" --no-children --comm nosuchcommand
+expect_no_match "--comm of no command: no rows" "$TMP/o" '%'
+tid=$("$PMU" script -i "$TMP/f.data" -F tid 2>/dev/null | sort | uniq -c | sort -rn | awk 'NR == 1 { print $2 }')
+run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/f.data" --no-children --tid "$tid" --sort tid
+expect_match "--tid keeps one thread" "$TMP/o" "100\\.00%  +$tid:workload"
+run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/f.data" --no-children --sort sym --percent-limit 20
+expect_match "--percent-limit keeps the big rows" "$TMP/o" 'hot_main'
+expect_no_match "--percent-limit hides the small ones" "$TMP/o" 'hot_rec'
+done_testing

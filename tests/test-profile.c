@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lib/profile without a kernel: a perf.data file written record by
+ * record with the writer and read back through the public API (the
+ * test's own records are the expected values), and the per-process
+ * maps that MMAP records build, overlaps and forks included.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <pmu/pmu.h>
+
+#include "profile/machine.h"
+#include "profile/perfdata.h"
+
+#define ST (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+	    PERF_SAMPLE_PERIOD)
+
+static size_t trailer(unsigned char *p, uint32_t pid, uint32_t tid,
+		      uint64_t time)
+{
+	uint64_t v = (uint64_t)tid << 32 | pid;
+
+	memcpy(p, &v, 8);
+	memcpy(p + 8, &time, 8);
+	return 16;
+}
+
+static void put_comm(struct pd_writer *w, uint32_t pid, uint32_t tid,
+		     const char *comm, uint64_t time)
+{
+	unsigned char r[64] = { 0 };
+	struct perf_event_header *h = (void *)r;
+	size_t at;
+
+	h->type = PERF_RECORD_COMM;
+	memcpy(r + 8, &pid, 4);
+	memcpy(r + 12, &tid, 4);
+	strcpy((char *)r + 16, comm);
+	at = (16 + strlen(comm) + 1 + 7) & ~7u;
+	at += trailer(r + at, pid, tid, time);
+	h->size = (uint16_t)at;
+	assert_int_equal(pd_write_data(w, r, at), 0);
+}
+
+static void put_sample(struct pd_writer *w, uint32_t pid, uint32_t tid,
+		       uint64_t ip, uint64_t time, uint64_t period)
+{
+	uint64_t r[5];
+	struct perf_event_header h = { PERF_RECORD_SAMPLE,
+				       PERF_RECORD_MISC_USER, 40 };
+
+	memcpy(&r[0], &h, 8);
+	r[1] = ip;
+	r[2] = (uint64_t)tid << 32 | pid;
+	r[3] = time;
+	r[4] = period;
+	assert_int_equal(pd_write_data(w, r, sizeof(r)), 0);
+}
+
+/* Samples written out of time order come back sorted, with the command
+ * of their thread at that time and their own period. */
+static void test_roundtrip(void **state)
+{
+	static const struct {
+		int line;
+		uint32_t pid, tid;
+		uint64_t time, period;
+		const char *comm;   /* expected */
+	} rows[] = {
+		{ __LINE__, 10, 10, 300, 7, "after" },
+		{ __LINE__, 10, 11, 100, 5, ":11" },     /* no COMM for it */
+		{ __LINE__, 10, 10, 150, 3, "before" },
+		{ __LINE__, 20, 20, 400, 1, "other" },
+	};
+	char path[] = "/tmp/pmu-test-profile-XXXXXX";
+	int fd = mkstemp(path);
+	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE,
+				     .config = PERF_COUNT_SW_CPU_CLOCK,
+				     .sample_type = ST, .sample_id_all = 1,
+				     .sample_period = 1000 };
+	char *name = "cpu-clock";
+	struct pd_writer w;
+	uint64_t id = 77;
+	struct pmu_error err = { .size = sizeof(err) };
+	struct pmu_profile_info info = { .size = sizeof(info) };
+	struct pmu_sample s = { .size = sizeof(s) };
+	struct pmu_profile *p;
+	uint64_t last = 0;
+	size_t n = 0;
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(pd_write_open(&w, path, 1, &a, &name, &err), 0);
+	assert_int_equal(pd_write_ids(&w, 0, &id, 1), 0);
+	put_comm(&w, 10, 10, "before", 50);
+	put_comm(&w, 10, 10, "after", 200);
+	put_comm(&w, 20, 20, "other", 50);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		put_sample(&w, rows[i].pid, rows[i].tid, 0x1000 + i,
+			   rows[i].time, rows[i].period);
+	assert_int_equal(pd_write_feat_str(&w, PD_FEAT_HOSTNAME, "testhost"), 0);
+	assert_int_equal(pd_write_finish(&w, &err), 0);
+	pd_write_close(&w);
+
+	p = pmu_profile_open(path, NULL, &err);
+	assert_non_null(p);
+	assert_int_equal(pmu_profile_info(p, &info), 0);
+	assert_int_equal(info.nsamples, 4);
+	assert_int_equal(info.total_period, 16);
+	assert_string_equal(info.hostname, "testhost");
+	assert_false(info.foreign_endian);
+	assert_string_equal(pmu_profile_event_name(p, 0), "cpu-clock");
+	while (pmu_profile_next(p, &s) > 0) {
+		size_t k;
+
+		for (k = 0; rows[k].time != s.time; k++)
+			;
+		print_message("row at line %d\n", rows[k].line);
+		assert_true(s.time >= last);
+		last = s.time;
+		assert_int_equal(s.tid, rows[k].tid);
+		assert_int_equal(s.period, rows[k].period);
+		assert_string_equal(s.comm, rows[k].comm);
+		assert_int_equal(s.nframes, 1);
+		n++;
+	}
+	assert_int_equal(n, 4);
+	pmu_profile_close(p);
+	unlink(path);
+}
+
+static void test_bad_files(void **state)
+{
+	static const struct {
+		int line;
+		const char *bytes;
+		size_t len;
+		const char *msg;
+	} rows[] = {
+		{ __LINE__, "", 0, "empty file" },
+		{ __LINE__, "PERFILE", 7, "too short" },
+		{ __LINE__, "NOTPERF!\x68\0\0\0\0\0\0\0", 16, "no PERFILE2" },
+		{ __LINE__, "PERFFILE\x68\0\0\0\0\0\0\0", 16, "version 1" },
+		{ __LINE__, "PERFILE2\x10\0\0\0\0\0\0\0", 16, "pipe" },
+		{ __LINE__, "PERFILE2\x68\0\0\0\0\0\0\0", 16, "header" },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		char path[] = "/tmp/pmu-test-profile-XXXXXX";
+		int fd = mkstemp(path);
+		struct pmu_error err = { .size = sizeof(err) };
+
+		print_message("row at line %d\n", rows[i].line);
+		assert_int_equal(write(fd, rows[i].bytes, rows[i].len),
+				 (ssize_t)rows[i].len);
+		close(fd);
+		assert_null(pmu_profile_open(path, NULL, &err));
+		assert_non_null(strstr(err.message, rows[i].msg));
+		assert_non_null(strstr(err.message, path));
+		unlink(path);
+	}
+}
+
+/* ---- maps ---- */
+
+static const struct {
+	int line;
+	uint64_t start, len, pgoff;  /* the new mapping (dso "new") */
+	struct { uint64_t start, end, pgoff; bool is_new; } want[4];
+	size_t nwant;
+} map_rows[] = {
+	/* the old one is [0x1000, 0x5000) at offset 0 */
+	{ __LINE__, 0x6000, 0x1000, 0, { { 0x1000, 0x5000, 0, false },
+				     { 0x6000, 0x7000, 0, true } }, 2 },
+	{ __LINE__, 0x0, 0x1000, 0, { { 0x0, 0x1000, 0, true },
+				  { 0x1000, 0x5000, 0, false } }, 2 },
+	{ __LINE__, 0x1000, 0x4000, 0x10, { { 0x1000, 0x5000, 0x10, true } }, 1 },
+	{ __LINE__, 0x2000, 0x1000, 0, { { 0x1000, 0x2000, 0, false },
+				     { 0x2000, 0x3000, 0, true },
+				     { 0x3000, 0x5000, 0x2000, false } }, 3 },
+	{ __LINE__, 0x4000, 0x2000, 0, { { 0x1000, 0x4000, 0, false },
+				     { 0x4000, 0x6000, 0, true } }, 2 },
+	{ __LINE__, 0x0, 0x2000, 0, { { 0x0, 0x2000, 0, true },
+				  { 0x2000, 0x5000, 0x1000, false } }, 2 },
+};
+
+static void test_maps(void **state)
+{
+	for (size_t r = 0; r < sizeof(map_rows) / sizeof(map_rows[0]); r++) {
+		struct pmu__dso_set *ds = pmu__dso_set_new(false);
+		struct pmu__dso *old = pmu__dso_get(ds, "/old", NULL, 0);
+		struct pmu__dso *nw = pmu__dso_get(ds, "/new", NULL, 0);
+		struct pmu__machine m;
+		const struct pmu__proc *p;
+
+		print_message("row at line %d\n", map_rows[r].line);
+		pmu__machine_init(&m, ds);
+		assert_int_equal(pmu__machine_mmap(&m, 5, 0x1000, 0x4000, 0, old), 0);
+		assert_int_equal(pmu__machine_mmap(&m, 5, map_rows[r].start,
+						   map_rows[r].len,
+						   map_rows[r].pgoff, nw), 0);
+		p = pmu__machine_proc(&m, 5);
+		assert_int_equal(p->n, map_rows[r].nwant);
+		for (size_t i = 0; i < p->n; i++) {
+			assert_int_equal(p->maps[i].start, map_rows[r].want[i].start);
+			assert_int_equal(p->maps[i].end, map_rows[r].want[i].end);
+			assert_int_equal(p->maps[i].pgoff, map_rows[r].want[i].pgoff);
+			assert_ptr_equal(p->maps[i].dso,
+					 map_rows[r].want[i].is_new ? nw : old);
+		}
+		/* lookups by bisection agree with the table */
+		assert_null(pmu__machine_find(p, 0x7000));
+		for (size_t i = 0; i < p->n; i++)
+			assert_ptr_equal(pmu__machine_find(p, p->maps[i].end - 1),
+					 &p->maps[i]);
+		/* a forked process starts with a copy; its own maps are
+		 * its own from then on */
+		assert_int_equal(pmu__machine_fork(&m, 6, 5, 6, 5), 0);
+		assert_int_equal(pmu__machine_proc(&m, 6)->n, map_rows[r].nwant);
+		assert_int_equal(pmu__machine_mmap(&m, 6, 0x9000, 0x1000, 0, nw), 0);
+		assert_int_equal(pmu__machine_proc(&m, 5)->n, map_rows[r].nwant);
+		pmu__machine_free(&m);
+		pmu__dso_set_free(ds);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_maps),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
