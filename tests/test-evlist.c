@@ -1220,9 +1220,10 @@ static const struct kern_row kern_rows[] = {
 	  0, 0, 0, 1, 0, 1, "cpu/DTLB_LOAD_MISSES.STLB_HIT,cmask=1/" },
 	/* the libpfm4-named model of the same CPU: either naming, with
 	 * that model's own privilege levels (libpfm4 excludes AMD's
-	 * hypervisor level unless "h" is given) */
+	 * hypervisor level unless "h" is given, and guests unless "mg"
+	 * is: its fstr ends ":mg=0:mh=1") */
 	{ __LINE__, "amdzen4", "RETIRED_INSTRUCTIONS", 0xc0, 0,
-	  0, 0, 1, 0, 0, 1, "RETIRED_INSTRUCTIONS" },
+	  0, 0, 1, 1, 0, 1, "RETIRED_INSTRUCTIONS" },
 	/* both core types of a hybrid part */
 	{ __LINE__, "alderlake", "INST_RETIRED.ANY", 0xc0, 0,
 	  0, 0, 0, 1, 0, 2, "cpu_core/INST_RETIRED.ANY/" },

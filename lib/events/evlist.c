@@ -556,6 +556,10 @@ static int resolve_default(struct parser *p, struct evbuild *b)
 			b->d.flags &= ~PMU__EV_GUEST_DEFAULT;
 			b->own_mods = strchr(b->text, ':') != NULL;
 		}
+		/* a model found, not chosen: an unknown name gets the
+		 * general message and its nearest names, not the model's */
+		if (r == -ENOENT)
+			p->model_msg[0] = '\0';
 		return r;
 	}
 	if (!p->ctx || !p->ctx->default_model)

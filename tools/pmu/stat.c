@@ -154,7 +154,16 @@ static int add_transaction(struct pmu_session *s)
 					 NULL, 0, NULL) == 2;
 	const char *set = full ? TRANSACTION_EVENTS : TRANSACTION_LIMITED;
 	struct pmu_error err = { .size = sizeof(err) };
+	struct pmu_host_info h = { .size = sizeof(h) };
 
+	/* the events are the core PMU's sysfs aliases, as perf reads them:
+	 * the host model's declarations do not stand in for them here */
+	if (pmu_host_info(&h) == 0 && !h.has_hw_pmu) {
+		fputs("Cannot set up transaction events\n", stderr);
+		pmu_tool_err("-T: no core PMU ('cpu') in "
+			     "/sys/bus/event_source/devices to count them on");
+		return EXIT_PMU_INPUT;
+	}
 	if (pmu_session_add(s, set, &err) == 0)
 		return 0;
 	fputs("Cannot set up transaction events\n", stderr);
