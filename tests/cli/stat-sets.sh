@@ -81,9 +81,11 @@ check "-x: sets in field 8" test "$(cut -d, -f8 "$E" | tr '\n' ' ')" = "0 0 1 "
 while IFS=, read -r val unit ev run pct mv mu set raw runs active err; do
 	check "-x $ev: pcnt $pct is 1/2 within 5%" share_ok "$pct" 2
 	check "-x $ev: $runs runs" test "$runs" -ge 10
-	# the event ran as long as its set (within 1%)
+	# the event ran no longer than its set was active, and most of it:
+	# a task's events stop running while the task waits for a CPU,
+	# which other work on the machine causes (a few % on a busy host)
 	check "-x $ev: runtime $run ~ set active $active" \
-		awk -v a="$run" -v b="$active" 'BEGIN { exit !(a <= b * 1.01 && a >= b * 0.99) }'
+		awk -v a="$run" -v b="$active" 'BEGIN { exit !(a <= b * 1.01 && a >= b * 0.90) }'
 	check "-x $ev: value $val = raw $raw scaled by 100/$pct (1%)" \
 		awk -v v="$val" -v r="$raw" -v p="$pct" 'BEGIN { e = r * 100 / p; d = v - e; if (d < 0) d = -d; exit !(d <= 0.01 * e + 1) }'
 	check "-x $ev: a standard error" test -n "$err"
