@@ -14,7 +14,7 @@ static const struct pmu_cmd commands[] = {
 	{ "assign", cmd_assign, "place events on the counters of a model" },
 	{ "info", cmd_info, "describe this machine or a simulated PMU model" },
 	{ "check", cmd_check, "validate a perfctr control against a simulated model" },
-	{ "sim", cmd_sim, "run an event stream on a simulated PMU under perfctr" },
+	{ "sim", cmd_sim, "run an event stream or a perfmon2 scenario on a simulated PMU" },
 	{ "record", cmd_record, "sample a command into a perf.data profile" },
 	{ "report", cmd_report, "show where a profile's samples fell; export it" },
 	{ "script", cmd_script, "print a profile's samples one per line" },
