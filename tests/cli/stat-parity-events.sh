@@ -50,8 +50,12 @@ usr=$(awk -F, '$3 == "user_time" { print $1 }' "$TMP/o")
 # measures from inside: both are held to 50 ms.)
 check "duration_time: about the 60 ms busy (pmu ${mdur:-none}, perf ${dur:-none})" \
 	test "${mdur:-0}" -ge 50000000 -a "${dur:-0}" -ge 50000000
-check "user_time: within the duration (${usr:-none} <= ${mdur:-none})" \
-	test "${usr:-0}" -gt 0 -a "${usr:-0}" -le "${mdur:-0}"
+# (user_time is the kernel's split of the child's CPU time between user
+# and system, made from tick samples and scaled: on a command that only
+# runs, its user share can come out a few tens of us above the time
+# duration_time measures, so 1% is allowed over it.)
+check "user_time: within the duration (${usr:-none} <= ${mdur:-none} + 1%)" \
+	test "${usr:-0}" -gt 0 -a "${usr:-0}" -le "$(( ${mdur:-0} + ${mdur:-0} / 100 ))"
 
 # Tracepoint globs: every match, in perf's (directory) order.
 if [ -d /sys/kernel/tracing/events/sched ] || [ -d /sys/kernel/debug/tracing/events/sched ]; then
