@@ -556,8 +556,9 @@ static void test_system_wide(void **state)
 /* ---- blocking notification ---- */
 
 /* A thread of this process that the main thread monitors: it gives its
- * thread id, waits for a word ('f': feed `stream`, 'q': end) and
- * records what the feed returned.  No cmocka assertion runs on it. */
+ * thread id, waits for a word ('f': feed `stream`, 'q': end), records
+ * what the feed returned, says so and stays until told 'q' (so that
+ * its context stays attached).  No cmocka assertion runs on it. */
 struct fed_thread {
 	pthread_t t;
 	int fd;
@@ -579,6 +580,9 @@ static void *fed_main(void *arg)
 	    read(f->to_thread[0], &word, 1) == 1 && word == 'f') {
 		f->rc = pmu_perfmon_feed(f->fd, f->stream, strlen(f->stream));
 		f->err = errno;
+		atomic_store(&f->done, true);
+		if (write(f->to_main[1], "d", 1) == 1)
+			(void)!read(f->to_thread[0], &word, 1);
 	}
 	atomic_store(&f->done, true);
 	return NULL;
@@ -624,8 +628,18 @@ static void tell(struct fed_thread *f, char word)
 	assert_int_equal(write(f->to_thread[1], &word, 1), 1);
 }
 
+/* Until its feed has returned. */
+static void wait_fed(struct fed_thread *f)
+{
+	char c;
+
+	assert_int_equal(read(f->to_main[0], &c, 1), 1);
+	assert_true(atomic_load(&f->done));
+}
+
 static void end_fed(struct fed_thread *f)
 {
+	tell(f, 'q');
 	pthread_join(f->t, NULL);
 	assert_true(atomic_load(&f->done));
 	close(f->to_main[0]);
@@ -675,16 +689,18 @@ static void test_notify_block(void **state)
 		EXPECT_ERR(pmu_perfmon_feed(fd, "event 0xc0 1\n", 13), EBUSY);
 		assert_int_equal(pfm_set_state(fd, 0, PFM_ST_RESTART), 0);
 	}
+	wait_fed(&f);
+	assert_int_equal(f.rc, 0);
 	/* no notification left to restart */
 	EXPECT_ERR(pfm_set_state(fd, 0, PFM_ST_RESTART), EBUSY);
+	/* the counts whole */
+	assert_int_equal(pmd_value(fd, 1), 250);
+	assert_int_equal(pmd_value(fd, 0), 0 - UINT64_C(100) + 50);
+	/* the thread's end: the last message */
 	end_fed(&f);
-	assert_int_equal(f.rc, 0);
-	/* the thread's end: the last message, the counts whole */
 	assert_true(wait_readable(fd, 10000));
 	assert_int_equal(read(fd, &m, sizeof(m)), sizeof(m));
 	assert_int_equal(m.type, PFM_MSG_END);
-	assert_int_equal(pmd_value(fd, 1), 250);
-	assert_int_equal(pmd_value(fd, 0), 0 - UINT64_C(100) + 50);
 	close(fd);
 }
 
@@ -702,9 +718,10 @@ static void test_notify_block_detach(void **state)
 	assert_int_equal(pfm_attach(fd, 0, PFM_NO_TARGET), 0);
 	assert_int_equal(pmd_value(fd, 1), 100);
 	close(fd);
-	end_fed(&f);
+	wait_fed(&f);
 	assert_int_equal(f.rc, -1);
 	assert_int_equal(f.err, ECANCELED);
+	end_fed(&f);
 
 	/* closed while it waits: the same, the context a zombie freed
 	 * by the thread's end */
@@ -714,9 +731,10 @@ static void test_notify_block_detach(void **state)
 	expect_ovfl(fd, f.tid);
 	dup_fd = dup(fd);
 	assert_int_equal(close(fd), 0);
-	end_fed(&f);
+	wait_fed(&f);
 	assert_int_equal(f.rc, -1);
 	assert_int_equal(f.err, ECANCELED);
+	end_fed(&f);
 	for (int i = 0; i < 5000 && pmu_perfmon_info(dup_fd, &in) == 0; i++)
 		usleep(1000);
 	EXPECT_ERR(pmu_perfmon_info(dup_fd, &in), EBADF);
@@ -738,7 +756,6 @@ static void test_notify_block_other_feeder(void **state)
 	assert_int_equal(pmd_value(fd, 1), 100);
 	assert_int_equal(pfm_set_state(fd, 0, PFM_ST_RESTART), 0);
 	assert_int_equal(pfm_attach(fd, 0, PFM_NO_TARGET), 0);
-	tell(&f, 'q');
 	end_fed(&f);
 	assert_int_equal(f.rc, -2);
 	close(fd);
