@@ -32,9 +32,9 @@ int pmu__pfm_feed(struct pfm_ctx *c, const char *text, size_t len,
 
 	if (c->feeders)
 		return pmu__error(err, -EBUSY, PMU_ERR_USAGE, NULL, -1,
-				  "thread %d waits in the middle of its "
-				  "stream for a restart (PFM_ST_RESTART)",
-				  (int)c->tid);
+				  "the monitored thread's feed waits in the "
+				  "middle of its stream for a restart "
+				  "(PFM_ST_RESTART)");
 	c->feeders++;
 	c->feeding_self = attached(c) && !c->self && gettid() == c->tid;
 	c->cancelled = false;
@@ -47,8 +47,8 @@ int pmu__pfm_feed(struct pfm_ctx *c, const char *text, size_t len,
 		c->cancelled = false;
 		rc = pmu__error(err, -ECANCELED, PMU_ERR_USAGE, NULL, -1,
 				"the context was detached or closed while "
-				"thread %d waited for a restart: the rest of "
-				"the stream was not run", (int)c->tid);
+				"this thread (%d) waited for a restart: the "
+				"rest of the stream was not run", (int)gettid());
 	}
 	pmu__pfm_reap(c);
 	return rc;
