@@ -16,6 +16,7 @@
 #include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -552,6 +553,214 @@ static void test_system_wide(void **state)
 	close(fd);
 }
 
+/* ---- blocking notification ---- */
+
+/* A thread of this process that the main thread monitors: it gives its
+ * thread id, waits for a word ('f': feed `stream`, 'q': end), records
+ * what the feed returned, says so and stays until told 'q' (so that
+ * its context stays attached).  No cmocka assertion runs on it. */
+struct fed_thread {
+	pthread_t t;
+	int fd;
+	const char *stream;
+	int to_main[2], to_thread[2];
+	pid_t tid;
+	int rc, err;
+	atomic_bool done;
+};
+
+static void *fed_main(void *arg)
+{
+	struct fed_thread *f = arg;
+	pid_t tid = gettid();
+	char word = 0;
+
+	f->rc = -2;
+	if (write(f->to_main[1], &tid, sizeof(tid)) == sizeof(tid) &&
+	    read(f->to_thread[0], &word, 1) == 1 && word == 'f') {
+		f->rc = pmu_perfmon_feed(f->fd, f->stream, strlen(f->stream));
+		f->err = errno;
+		atomic_store(&f->done, true);
+		if (write(f->to_main[1], "d", 1) == 1)
+			(void)!read(f->to_thread[0], &word, 1);
+	}
+	atomic_store(&f->done, true);
+	return NULL;
+}
+
+/* PMD 0 notifies every 100 instructions (no format: it saturates until
+ * a restart), PMD 1 counts every instruction; blocking notification. */
+static int blocking_ctx(void)
+{
+	pfarg_pmr_t pc[2] = { { .reg_num = 0, .reg_value = P6_INST },
+			      { .reg_num = 1, .reg_value = P6_INST } };
+	pfarg_pmd_attr_t pd[2];
+	int fd = pfm_create(PFM_FL_NOTIFY_BLOCK, NULL);
+
+	assert_true(fd >= 0);
+	memset(pd, 0, sizeof(pd));
+	pd[0].reg_value = pd[0].reg_short_reset = pd[0].reg_long_reset =
+		0 - UINT64_C(100);
+	pd[0].reg_flags = PFM_REGFL_OVFL_NOTIFY;
+	pd[1].reg_num = 1;
+	assert_int_equal(pfm_write(fd, 0, PFM_RW_PMC, pc, sizeof(pc)), 0);
+	assert_int_equal(pfm_write(fd, 0, PFM_RW_PMD_ATTR, pd, sizeof(pd)), 0);
+	return fd;
+}
+
+/* The thread started, attached to fd and monitoring started. */
+static void start_fed(struct fed_thread *f, int fd, const char *stream)
+{
+	memset(f, 0, sizeof(*f));
+	f->fd = fd;
+	f->stream = stream;
+	assert_int_equal(pipe(f->to_main), 0);
+	assert_int_equal(pipe(f->to_thread), 0);
+	assert_int_equal(pthread_create(&f->t, NULL, fed_main, f), 0);
+	assert_int_equal(read(f->to_main[0], &f->tid, sizeof(f->tid)),
+			 sizeof(f->tid));
+	assert_int_equal(pfm_attach(fd, 0, f->tid), 0);
+	assert_int_equal(pfm_set_state(fd, 0, PFM_ST_START), 0);
+}
+
+static void tell(struct fed_thread *f, char word)
+{
+	assert_int_equal(write(f->to_thread[1], &word, 1), 1);
+}
+
+/* Until its feed has returned. */
+static void wait_fed(struct fed_thread *f)
+{
+	char c;
+
+	assert_int_equal(read(f->to_main[0], &c, 1), 1);
+	assert_true(atomic_load(&f->done));
+}
+
+static void end_fed(struct fed_thread *f)
+{
+	tell(f, 'q');
+	pthread_join(f->t, NULL);
+	assert_true(atomic_load(&f->done));
+	close(f->to_main[0]);
+	close(f->to_main[1]);
+	close(f->to_thread[0]);
+	close(f->to_thread[1]);
+}
+
+static uint64_t pmd_value(int fd, unsigned i)
+{
+	pfarg_pmr_t r = { .reg_num = (uint16_t)i };
+
+	assert_int_equal(pfm_read(fd, 0, PFM_RW_PMD, &r, sizeof(r)), 0);
+	return r.reg_value;
+}
+
+/* The next message: PMD 0's overflow in thread tid. */
+static void expect_ovfl(int fd, pid_t tid)
+{
+	pfarg_msg_t m;
+
+	assert_true(wait_readable(fd, 10000));
+	assert_int_equal(read(fd, &m, sizeof(m)), sizeof(m));
+	assert_int_equal(m.type, PFM_MSG_OVFL);
+	assert_int_equal(m.pfm_ovfl_msg.msg_ovfl_pmds[0], 1);
+	assert_int_equal(m.pfm_ovfl_msg.msg_ovfl_pid, tid);
+}
+
+static void test_notify_block(void **state)
+{
+	struct fed_thread f;
+	int fd = blocking_ctx();
+	pfarg_msg_t m;
+
+	(void)state;
+	start_fed(&f, fd, "event 0xc0 250\n");
+	EXPECT_ERR(pfm_set_state(fd, 0, PFM_ST_RESTART), EBUSY);
+	tell(&f, 'f');
+	for (uint64_t k = 1; k <= 2; k++) {
+		expect_ovfl(fd, f.tid);
+		/* the thread stopped at the overflowing instruction:
+		 * nothing after it ran, PMD 0 waits for its reset */
+		assert_int_equal(pmd_value(fd, 1), 100 * k);
+		assert_int_equal(pmd_value(fd, 0), 0);
+		assert_false(atomic_load(&f.done));
+		/* its feed is still under way */
+		EXPECT_ERR(pmu_perfmon_feed(fd, "event 0xc0 1\n", 13), EBUSY);
+		assert_int_equal(pfm_set_state(fd, 0, PFM_ST_RESTART), 0);
+	}
+	wait_fed(&f);
+	assert_int_equal(f.rc, 0);
+	/* no notification left to restart */
+	EXPECT_ERR(pfm_set_state(fd, 0, PFM_ST_RESTART), EBUSY);
+	/* the counts whole */
+	assert_int_equal(pmd_value(fd, 1), 250);
+	assert_int_equal(pmd_value(fd, 0), 0 - UINT64_C(100) + 50);
+	/* the thread's end: the last message */
+	end_fed(&f);
+	assert_true(wait_readable(fd, 10000));
+	assert_int_equal(read(fd, &m, sizeof(m)), sizeof(m));
+	assert_int_equal(m.type, PFM_MSG_END);
+	close(fd);
+}
+
+static void test_notify_block_detach(void **state)
+{
+	struct pmu_perfmon_info in = { .size = sizeof(in) };
+	struct fed_thread f;
+	int fd = blocking_ctx(), dup_fd;
+
+	(void)state;
+	/* detached while it waits: the feed ends there */
+	start_fed(&f, fd, "event 0xc0 250\n");
+	tell(&f, 'f');
+	expect_ovfl(fd, f.tid);
+	assert_int_equal(pfm_attach(fd, 0, PFM_NO_TARGET), 0);
+	assert_int_equal(pmd_value(fd, 1), 100);
+	close(fd);
+	wait_fed(&f);
+	assert_int_equal(f.rc, -1);
+	assert_int_equal(f.err, ECANCELED);
+	end_fed(&f);
+
+	/* closed while it waits: the same, the context a zombie freed
+	 * by the thread's end */
+	fd = blocking_ctx();
+	start_fed(&f, fd, "event 0xc0 250\n");
+	tell(&f, 'f');
+	expect_ovfl(fd, f.tid);
+	dup_fd = dup(fd);
+	assert_int_equal(close(fd), 0);
+	wait_fed(&f);
+	assert_int_equal(f.rc, -1);
+	assert_int_equal(f.err, ECANCELED);
+	end_fed(&f);
+	for (int i = 0; i < 5000 && pmu_perfmon_info(dup_fd, &in) == 0; i++)
+		usleep(1000);
+	EXPECT_ERR(pmu_perfmon_info(dup_fd, &in), EBADF);
+	close(dup_fd);
+}
+
+static void test_notify_block_other_feeder(void **state)
+{
+	struct fed_thread f;
+	int fd = blocking_ctx();
+
+	(void)state;
+	/* the main thread feeds the program of the thread it monitors:
+	 * it does not wait for its own restart */
+	start_fed(&f, fd, NULL);
+	feed(fd, "event 0xc0 250\n");
+	expect_ovfl(fd, f.tid);
+	/* masked from the overflow on, as without blocking */
+	assert_int_equal(pmd_value(fd, 1), 100);
+	assert_int_equal(pfm_set_state(fd, 0, PFM_ST_RESTART), 0);
+	assert_int_equal(pfm_attach(fd, 0, PFM_NO_TARGET), 0);
+	end_fed(&f);
+	assert_int_equal(f.rc, -2);
+	close(fd);
+}
+
 static void test_pebs64_header(void **state)
 {
 	/* the pebs-p4 scenario's programming, with 144-byte records */
@@ -616,6 +825,9 @@ int main(void)
 		cmocka_unit_test(test_other_process),
 		cmocka_unit_test(test_zombie),
 		cmocka_unit_test(test_system_wide),
+		cmocka_unit_test(test_notify_block),
+		cmocka_unit_test(test_notify_block_detach),
+		cmocka_unit_test(test_notify_block_other_feeder),
 		cmocka_unit_test(test_pebs64_header),
 	};
 

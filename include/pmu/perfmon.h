@@ -246,9 +246,16 @@ PMU_API int pmu_perfmon_use(const char *driver, const char *model);
 
 /* A simulated PMU's program: `len` bytes of event stream
  * (docs/stream-format.md) run on context fd's PMU as the monitored
- * thread runs.  0, or -1 with errno (EINVAL for a bad stream: the
- * line and column are in pmu_perfmon_error(); EOPNOTSUPP for a context
- * on this machine's PMU, whose program runs by itself). */
+ * thread runs.  With PFM_FL_NOTIFY_BLOCK, when the caller is the
+ * context's monitored thread (attached by another), a notification
+ * blocks the call at the overflowing event until another thread's
+ * PFM_ST_RESTART, then the stream goes on; any other caller never
+ * blocks.  0, or -1 with errno (EINVAL for a bad stream: the line and
+ * column are in pmu_perfmon_error(); ECANCELED when the context was
+ * detached or closed while the call waited, the rest of the stream not
+ * run; EBUSY while another feed of the context waits for a restart;
+ * EOPNOTSUPP for a context on this machine's PMU, whose program runs by
+ * itself). */
 PMU_API int pmu_perfmon_feed(int fd, const char *stream, size_t len);
 
 /* What a context knows beyond perfmon2's calls. */

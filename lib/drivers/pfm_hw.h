@@ -47,6 +47,10 @@ struct pmu__pfm_hw_cb {
 	 * the engine may stop the thread while it holds the lock. */
 	bool (*trylock)(void);
 	void (*unlock)(void);
+	/* After an interrupt or a piece of time: true when the program
+	 * being fed must stop where it is (a blocked monitored thread's
+	 * context was detached or closed).  NULL: never. */
+	bool (*cancelled)(void *arg);
 	void *arg;
 };
 

@@ -64,7 +64,7 @@ void pmu__sim_burst(struct pmu_sim *s, bool cycles, uint32_t code,
 {
 	uint64_t chunk = h && h->chunk ? h->chunk : n;
 
-	while (n) {
+	while (n && !(h && h->cancel && h->cancel(h->arg))) {
 		uint64_t k = n < chunk ? n : chunk;
 
 		if (cycles && h && h->limit) {
@@ -165,6 +165,8 @@ static int execute(struct exec *x)
 			continue;
 		}
 		rc = step(x, op);
+		if (!rc && x->h && x->h->cancel && x->h->cancel(x->h->arg))
+			return -ECANCELED;
 		if (!rc && sim->halted)
 			rc = op_error(x, op, -E2BIG, "counters overflow too often: "
 				      "more than 10000000 overflows and interrupts in one run");

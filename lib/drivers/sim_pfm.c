@@ -355,6 +355,10 @@ static void on_irq(struct pmu__sim *sim, void *arg, enum pmu_sim_irq src,
 	if (p->cb.irq)
 		p->cb.irq(p->cb.arg, pc);
 	pf_irq_done(&p->hw);
+	/* the engine ended the feed while it waited in the interrupt:
+	 * the burst stops at this event */
+	if (p->cb.cancelled && p->cb.cancelled(p->cb.arg))
+		core(p)->halted = true;
 }
 
 static void on_fed(void *arg, uint64_t n)
@@ -373,6 +377,13 @@ static uint64_t on_limit(void *arg)
 	return p->cb.deadline ? p->cb.deadline(p->cb.arg) : UINT64_MAX;
 }
 
+static bool on_cancel(void *arg)
+{
+	struct sim_pfm *p = arg;
+
+	return p->cb.cancelled && p->cb.cancelled(p->cb.arg);
+}
+
 static int refuse_suspend(void *arg)
 {
 	(void)arg;
@@ -385,7 +396,8 @@ static int pf_feed(struct pmu__pfm_hw *h, const char *text, size_t len,
 	struct sim_pfm *p = pf_of(h);
 	const struct pmu__sim_hooks hk = {
 		.suspend = refuse_suspend, .resume = refuse_suspend,
-		.fed = on_fed, .limit = on_limit, .arg = p,
+		.fed = on_fed, .limit = on_limit, .cancel = on_cancel,
+		.arg = p,
 	};
 	int c = sched_getcpu();
 

@@ -36,7 +36,9 @@ int pmu__sim_run_setup_pebs(struct pmu_sim *s, const struct pmu__stream_pebs *p)
  * pmu_sim.running), `sample` its sample; bursts of events and cycles
  * are fed in pieces of at most `chunk` (0: whole), `fed` called after
  * each; cycles also in pieces of at most what `limit` returns (NULL: no
- * limit; a result of 0 counts as 1).
+ * limit; a result of 0 counts as 1).  When `cancel` (NULL: never)
+ * returns true the run ends where it is with -ECANCELED (the driver
+ * sets pmu__sim.halted to stop a burst at once).
  */
 struct pmu__sim_hooks {
 	int (*suspend)(void *arg);
@@ -44,6 +46,7 @@ struct pmu__sim_hooks {
 	void (*sample)(void *arg);
 	void (*fed)(void *arg, uint64_t n);
 	uint64_t (*limit)(void *arg);
+	bool (*cancel)(void *arg);
 	uint64_t chunk;
 	void *arg;
 };

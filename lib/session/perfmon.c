@@ -276,7 +276,7 @@ int pmu_perfmon_feed(int fd, const char *stream, size_t len)
 	else if (c->state == PFM_CTX_ZOMBIE)
 		rc = pmu__pfm_check(c, false, err);
 	else
-		rc = c->hw->ops->feed(c->hw, stream, len, err);
+		rc = pmu__pfm_feed(c, stream, len, err);
 	pmu__pfm_unlock();
 	return ret(rc);
 }

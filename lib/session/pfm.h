@@ -217,6 +217,15 @@ struct pfm_ctx {
 	pthread_t watcher;
 	bool watching;
 	int stop_pipe[2];
+	/* blocking notification (pfm_block.c): the monitored thread, as
+	 * it feeds the simulated PMU, waits in the interrupt for a restart */
+	pthread_cond_t wake;     /* restart, detach, close: look again */
+	unsigned feeders;        /* feeds running (one, or one waiting) */
+	bool feeding_self;       /* the monitored thread is feeding */
+	bool block;              /* a notification stops it until restart */
+	bool cancelled;          /* its wait ended by a detach or close */
+	bool dead;               /* destroyed during a feed: freed after it */
+	uint64_t gen;            /* attaches and detaches so far */
 };
 
 /* ---- pfm_ctx.c: contexts and their descriptors ---- */
@@ -248,6 +257,16 @@ int pmu__pfm_check(struct pfm_ctx *c, bool detached_only,
 		   struct pmu_error *err);
 int pmu__pfm_use(const char *driver, const char *model,
 		 struct pmu_error *err);
+/* Wait on cv with the context lock (a blocked feeder). */
+void pmu__pfm_wait(pthread_cond_t *cv);
+/* Free a context whose feed has ended after it was destroyed. */
+void pmu__pfm_reap(struct pfm_ctx *c);
+/* Does the engine feed the PMU the monitored program (simulated), or
+ * does the program run by itself (a PMU told its target)? */
+static inline bool pmu__pfm_fed(const struct pfm_ctx *c)
+{
+	return !c->hw->ops->target;
+}
 
 /* What the PMU refused of what the engine programmed since the last
  * look (a kernel's PMU may refuse an event): 0 or its negative errno,
@@ -345,6 +364,23 @@ void pmu__pfm_reset_pmds(struct pfm_ctx *c, struct pfm_set *s,
 int pmu__pfm_restart(struct pfm_ctx *c, struct pmu_error *err);
 void pmu__pfm_mask(struct pfm_ctx *c);
 void pmu__pfm_unmask(struct pfm_ctx *c);
+
+/* ---- pfm_block.c: blocking notification ---- */
+
+/* Run a piece of the monitored program (pmu_perfmon_feed). */
+int pmu__pfm_feed(struct pfm_ctx *c, const char *text, size_t len,
+		  struct pmu_error *err);
+/* A notification was queued: in blocking mode the monitored thread, if
+ * it is the one feeding, stops at the interrupt until a restart. */
+void pmu__pfm_block_request(struct pfm_ctx *c);
+/* End of an interrupt: wait there while a notification blocks. */
+void pmu__pfm_block_wait(struct pfm_ctx *c);
+/* A restart (which clears `block` first), detach or close: a waiting
+ * feeder looks again. */
+void pmu__pfm_block_wake(struct pfm_ctx *c);
+/* Should the feed running on the context stop (its wait was ended by
+ * a detach or close)? */
+bool pmu__pfm_cancelled(void *arg);
 
 /* ---- pfm_msg.c: messages and the monitored thread's end ---- */
 

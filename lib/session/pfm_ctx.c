@@ -78,6 +78,11 @@ void pmu__pfm_unlock(void)
 	pthread_mutex_unlock(&lock);
 }
 
+void pmu__pfm_wait(pthread_cond_t *cv)
+{
+	pthread_cond_wait(cv, &lock);
+}
+
 bool pmu__pfm_trylock(void)
 {
 	pthread_once(&once, init_once);
@@ -134,6 +139,12 @@ static void destroy(struct pfm_ctx *c)
 {
 	pmu__pfm_unwatch(c);
 	del_reg(c);
+	if (c->feeders) {
+		/* a feed still runs on its PMU (woken from a blocked
+		 * notification): freed when that feed ends */
+		c->dead = true;
+		return;
+	}
 	if (c->buf)
 		munmap(c->buf, c->buf_size);
 	if (c->buf_fd >= 0)
@@ -143,8 +154,15 @@ static void destroy(struct pfm_ctx *c)
 		pmu__driver_free(c->drv);
 	else if (c->drv && c->hw && c->drv->ops->pfm_put)
 		c->drv->ops->pfm_put(c->drv);
+	pthread_cond_destroy(&c->wake);
 	free(c->sets);
 	free(c);
+}
+
+void pmu__pfm_reap(struct pfm_ctx *c)
+{
+	if (c->dead && !c->feeders)
+		destroy(c);
 }
 
 /* ---- creation ---- */
@@ -363,7 +381,8 @@ static int finish_create(struct pfm_ctx *c, int flags, pfarg_sinfo_t *sif,
 	c->hw->ops->set_callbacks(c->hw, &(struct pmu__pfm_hw_cb){
 		.irq = pmu__pfm_irq, .tick = pmu__pfm_tick,
 		.deadline = pmu__pfm_deadline, .trylock = pmu__pfm_trylock,
-		.unlock = pmu__pfm_unlock, .arg = c });
+		.unlock = pmu__pfm_unlock, .cancelled = pmu__pfm_cancelled,
+		.arg = c });
 	if (sif)
 		fill_sinfo(c, sif);
 	return c->fd;
@@ -382,6 +401,7 @@ static struct pfm_ctx *new_ctx(int flags)
 	c->owner_tid = gettid();
 	c->owner_pid = getpid();
 	c->rand = UINT64_C(0x9E3779B97F4A7C15) ^ (uint64_t)(uintptr_t)c;
+	pthread_cond_init(&c->wake, NULL);
 	return c;
 }
 
@@ -482,6 +502,15 @@ static bool stopped_by_us(pid_t tid)
 	return (state == 't' || state == 'T') && access(path, F_OK) == 0;
 }
 
+/* A thread of this process on a PMU the engine feeds needs no ptrace
+ * stop (Linux refuses to trace one's own threads): its monitored
+ * program runs only inside pmu_perfmon_feed, which holds the lock or
+ * waits for a restart, so every other call finds it stopped. */
+static bool fed_sibling(const struct pfm_ctx *c, pid_t tgid)
+{
+	return pmu__pfm_fed(c) && tgid == getpid();
+}
+
 static bool other_thread(const struct pfm_ctx *c)
 {
 	return (c->state == PFM_CTX_LOADED || c->state == PFM_CTX_MASKED) &&
@@ -499,7 +528,8 @@ int pmu__pfm_check(struct pfm_ctx *c, bool detached_only,
 		return pmu__error(err, -EBUSY, PMU_ERR_USAGE, NULL, -1,
 				  "only on a detached context "
 				  "(pfm_attach(fd, 0, PFM_NO_TARGET) first)");
-	if (other_thread(c) && !stopped_by_us(c->tid))
+	if (other_thread(c) && !fed_sibling(c, c->pid) &&
+	    !stopped_by_us(c->tid))
 		return pmu__error(err, -EBUSY, PMU_ERR_USAGE, NULL, -1,
 				  "the monitored thread %d must be stopped "
 				  "under ptrace by this process", (int)c->tid);
@@ -515,6 +545,8 @@ static int detach(struct pfm_ctx *c, struct pmu_error *err)
 	c->started = false;
 	c->state = PFM_CTX_UNLOADED;
 	pmu__pfm_hw_target(c, -1, -1);
+	c->gen++;
+	pmu__pfm_block_wake(c);
 	pmu__pfm_unwatch(c);
 	return 0;
 }
@@ -556,7 +588,7 @@ static int attach_thread(struct pfm_ctx *c, pid_t tid, struct pmu_error *err)
 	if (tid <= 0 || !thread_info(tid, &tgid, &tracer, &state))
 		return pmu__error(err, -ESRCH, PMU_ERR_NO_TARGET, NULL, -1,
 				  "no thread %d", (int)tid);
-	if (!stopped_by_us(tid))
+	if (!fed_sibling(c, tgid) && !stopped_by_us(tid))
 		return pmu__error(err, -EBUSY, PMU_ERR_USAGE, NULL, -1,
 				  "thread %d must be stopped under ptrace by "
 				  "this process to be attached", (int)tid);
@@ -583,6 +615,7 @@ int pmu__pfm_attach(struct pfm_ctx *c, int target, struct pmu_error *err)
 		return rc;
 	c->state = PFM_CTX_LOADED;
 	c->started = false;
+	c->gen++;
 	pmu__pfm_activate(c);
 	if (c->flags & PFM_FL_SYSTEM_WIDE)
 		pmu__pfm_hw_target(c, -1, c->cpu);
@@ -683,6 +716,7 @@ int pmu__pfm_close(int fd)
 		 * thread ends */
 		pmu__pfm_save(c);
 		c->state = PFM_CTX_ZOMBIE;
+		pmu__pfm_block_wake(c);
 		return close(fd) ? -errno : 0;
 	}
 	if (fd == c->fd) {

@@ -241,6 +241,7 @@ void pmu__pfm_overflow(struct pfm_ctx *c, struct pfm_set *s,
 			ctrl &= ~PFM_OVFL_RESET;
 		}
 		c->can_restart++;
+		pmu__pfm_block_request(c);
 	}
 	/* a set switched out keeps its resets for its next turn */
 	if ((ctrl & PFM_OVFL_RESET) && !switched) {
@@ -274,6 +275,8 @@ void pmu__pfm_irq(void *arg, uint64_t ip)
 	bv_or(pend, s->povfl_pmds);
 	pmu__pfm_overflow(c, s, pend, ip);
 	c->in_irq = false;
+	/* blocking notification: the monitored thread stops here */
+	pmu__pfm_block_wait(c);
 }
 
 int pmu__pfm_restart(struct pfm_ctx *c, struct pmu_error *err)
@@ -294,6 +297,9 @@ int pmu__pfm_restart(struct pfm_ctx *c, struct pmu_error *err)
 				  "PFM_ST_RESTART: no notification is "
 				  "waiting for a restart");
 	c->can_restart--;
+	/* before the reset: a replayed overflow may block the thread
+	 * again */
+	c->block = false;
 	ctrl = c->fmt && c->fmt->restart ? c->fmt->restart(c)
 					 : PFM_OVFL_RESET;
 	if (c->deferred_switch) {
@@ -307,5 +313,7 @@ int pmu__pfm_restart(struct pfm_ctx *c, struct pmu_error *err)
 	}
 	if (!(ctrl & PFM_OVFL_MASK))
 		pmu__pfm_unmask(c);
+	/* perfmon2: the blocked task is woken */
+	pmu__pfm_block_wake(c);
 	return 0;
 }
