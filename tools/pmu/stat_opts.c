@@ -604,11 +604,14 @@ static int check_emulate(struct stat_opts *o)
 					"the emulated PMU counts the command "
 					"from its start (count a part of it "
 					"with --emulate-regions)");
-	if (o->sets.on)
-		return stat_usage_error("--emulate and --set cannot be combined: "
-					"event sets switch on this machine's "
-					"counters or on a --sim-model stream, "
-					"not under the emulator");
+	if (o->sets.on && o->sets.sw.kind != PMU_SWITCH_OVERFLOW)
+		return stat_usage_error("--emulate with --set switches after "
+					"guest events, never by time, so that "
+					"runs repeat: give --switch "
+					"overflow:EVENT:N[:PERIOD]%s%s%s",
+					o->sets.sw_arg ? " (not '" : "",
+					o->sets.sw_arg ? o->sets.sw_arg : "",
+					o->sets.sw_arg ? "')" : "");
 	if (o->transaction)
 		return stat_usage_error("--emulate and -T cannot be combined: "
 					"the emulated models have no "
