@@ -41,6 +41,9 @@ struct emu_ctx {
 	UInt w[PMU_EMU_NKIND];   /* what one event of each kind adds to its
 				    i-mode counters (the budget's weights) */
 	ULong cycles_on;         /* simulated cycles while enabled */
+	ULong instr_on;          /* guest instructions while enabled */
+	Bool is_set;             /* an event set of pmu's (contexts
+				    0..nsets-1): overflows switch, no samples */
 	ULong irqs;
 	/* context 0: what the last record reported */
 	ULong reported[PMU_MAX_CTRS];
@@ -74,6 +77,20 @@ struct emu_state {
 	Bool have_cfg;           /* run under pmu: context 0 is pmu's */
 	const HChar *dir;        /* --pmu-dir */
 	struct emu_ctx ctx[EMU_MAX_CTX];
+	/* event sets (emu_sets.c) and instruction intervals */
+	UInt nsets, active;
+	Bool switch_due;         /* the active set's turn just ended */
+	ULong next_insns;        /* instructions at the next INSNS record */
+	struct emu_set {
+		ULong runs, turn_ovfl, turn_dur;
+		ULong turn_sum[PMU_MAX_CTRS];
+		ULong nrates;
+		double rsum[PMU_MAX_CTRS], rsq[PMU_MAX_CTRS];
+		/* what the last record reported */
+		ULong rep_runs, rep_dur, rep_nrates;
+		ULong rep_sum[PMU_MAX_CTRS];
+		double rep_rsum[PMU_MAX_CTRS], rep_rsq[PMU_MAX_CTRS];
+	} set[PMU_EMU_MAX_SETS];
 	/* the sample being taken: what the overflow handler records */
 	struct pmu_emu_rec_sample cur;
 };
@@ -115,6 +132,18 @@ void emu_kernel_cycles(ULong n);
 void emu_recompute_budget(void);
 /* Which kinds the contexts need; True when it changed. */
 Bool emu_update_needs(void);
+
+/* emu_sets.c: pmu's event sets, contexts 0..nsets-1. */
+Int emu_sets_open(void);
+Int emu_first_client(void);
+void emu_sets_overflow(struct emu_ctx *c, UInt mask);
+void emu_sets_switch(void);
+void emu_sets_marker(Bool start);
+void emu_sets_forked(void);
+UInt emu_sets_records(struct pmu_emu_rec_set *out);
+/* instruction intervals: records every report_insns instructions */
+void emu_insns_check(void);
+ULong emu_insns_distance(void);
 
 /* emu_instr.c */
 IRSB *emu_instrument(VgCallbackClosure *closure, IRSB *in,

@@ -77,7 +77,10 @@ static void on_overflow(void *arg, uint64_t ip)
 	pmu__perfctr_suspend(&c->pc, &c->st);
 	mask = pmu__perfctr_identify_overflow(&c->pc, &c->st);
 	c->irqs++;
-	keep_sample(c, mask);
+	if (c->is_set)
+		emu_sets_overflow(c, mask);
+	else
+		keep_sample(c, mask);
 	pmu__perfctr_ireload(&c->pc, &c->st);
 	pmu__perfctr_resume(&c->pc, &c->st);
 }
@@ -139,6 +142,8 @@ static ULong cost(const ULong *d)
 static void feed(struct emu_ctx *c, const ULong *d, ULong cyc)
 {
 	pmu__sim_set_ip(&c->sim, emu.cur.ip);
+	if (c->enabled)
+		c->instr_on += d[PMU_EMU_K_INSTR];
 	for (UInt i = 0; i < c->cfg.nrules; i++) {
 		const struct pmu_emu_rule *r = &c->cfg.rules[i];
 		ULong n = d[r->kind];
@@ -173,6 +178,9 @@ void emu_flush(void)
 			if (emu.ctx[i].used)
 				feed(&emu.ctx[i], d, cyc);
 	}
+	if (emu.switch_due)
+		emu_sets_switch();
+	emu_insns_check();
 	if (emu.precise)
 		emu_recompute_budget();
 }
@@ -238,6 +246,8 @@ static Bool update_weights(void)
 				w += emu.ctx[i].w[k];
 		changed |= w != emu_weight[k];
 		emu_weight[k] = w;
+		if (k == PMU_EMU_K_INSTR && emu.cfg.report_insns)
+			w++;     /* instruction intervals end exactly too */
 		if (w)
 			emu.irq_kinds |= 1ull << k;
 	}
@@ -268,6 +278,7 @@ Bool emu_update_needs(void)
 		cyc |= (c->cfg.flags & PMU_EMU_CFG_CYCLES) != 0;
 		precise |= c->cfg.control.nrictrs != 0;
 	}
+	precise |= emu.cfg.report_insns != 0;
 	cyc |= (mask >> PMU_EMU_K_CYCLES) & 1;
 	if (cyc)
 		mask |= cost_kinds();
@@ -332,7 +343,7 @@ static void context_weights(struct emu_ctx *c)
 
 void emu_recompute_budget(void)
 {
-	ULong best = ~0ull;
+	ULong best = emu_insns_distance();
 
 	for (UInt i = 0; emu.precise && i < EMU_MAX_CTX; i++) {
 		const struct emu_ctx *c = &emu.ctx[i];

@@ -83,8 +83,7 @@ static void post_clo_init(void)
 	emu_cache_init(&emu.cfg.i1, &emu.cfg.d1, &emu.cfg.ll);
 	emu_bpred_init(emu.cfg.predictor);
 	if (emu.have_cfg) {
-		rc = emu_ctx_open(&emu.cfg.ctx,
-				  !(emu.cfg.ctx.flags & PMU_EMU_CFG_REGIONS), 0);
+		rc = emu_sets_open();
 		if (rc != 0) {
 			VG_(snprintf)(why, sizeof(why), "the emulated %s "
 				      "refused the control (error %d)",
@@ -92,6 +91,7 @@ static void post_clo_init(void)
 			fail(why);
 		}
 	}
+	emu.next_insns = emu.cfg.report_insns;
 	emu_update_needs();
 	emu.tick = 1 << 14;
 	if (emu.cfg.report_ms)
@@ -149,6 +149,7 @@ static void fork_child(ThreadId tid)
 	c->nsmp = 0;
 	c->nkept = 0;
 	c->lost = 0;
+	emu_sets_forked();
 }
 
 /* ---- client requests ---- */
@@ -166,7 +167,7 @@ static Word req_open(const struct pmu_emu_open *o)
 
 	if (!o || o->magic != PMU_EMU_MAGIC || o->size != sizeof(*o))
 		return -PMU_EINVAL;
-	id = emu_ctx_open(&o->ctx, False, 1);
+	id = emu_ctx_open(&o->ctx, False, emu_first_client());
 	if (id >= 0)
 		retranslate();
 	return id;
@@ -182,10 +183,10 @@ static Bool client_request(ThreadId tid, UWord *a, UWord *ret)
 	*ret = 0;
 	switch ((UInt)a[0]) {
 	case PMU_EMU_REQ_START:
-		emu_ctx_enable(0);
+		emu_sets_marker(True);
 		break;
 	case PMU_EMU_REQ_STOP:
-		emu_ctx_disable(0);
+		emu_sets_marker(False);
 		break;
 	case PMU_EMU_REQ_PROBE:
 		*ret = PMU_EMU_MAGIC;
@@ -194,7 +195,7 @@ static Bool client_request(ThreadId tid, UWord *a, UWord *ret)
 		*ret = (UWord)req_open((const struct pmu_emu_open *)a[1]);
 		break;
 	default:
-		if (id <= 0 || !emu_ctx_valid(id)) {
+		if (id < emu_first_client() || !emu_ctx_valid(id)) {
 			*ret = (UWord)(Word)-PMU_EINVAL;
 			break;
 		}

@@ -127,12 +127,21 @@ void emu_report(UInt why)
 {
 	struct emu_ctx *c = &emu.ctx[0];
 	struct pmu_emu_rec_counts rec;
+	struct pmu_emu_rec_set sets[PMU_EMU_MAX_SETS];
 	struct pmu_emu_read now;
-	const void *r = &rec;
-	UInt size = sizeof(rec);
+	const void *r[PMU_EMU_MAX_SETS + 1];
+	UInt size[PMU_EMU_MAX_SETS + 1], n;
 
 	if (!emu.have_cfg || !c->used)
 		return;
+	n = emu_sets_records(sets);
+	for (UInt k = 0; k < n; k++) {
+		header(&sets[k].h, PMU_EMU_REC_SET, sizeof(sets[k]));
+		r[k] = &sets[k];
+		size[k] = sizeof(sets[k]);
+	}
+	r[n] = &rec;
+	size[n] = sizeof(rec);
 	emu_ctx_read(0, &now);
 	emu_report_samples();
 	VG_(memset)(&rec, 0, sizeof(rec));
@@ -151,7 +160,7 @@ void emu_report(UInt why)
 	}
 	rec.samples_lost = c->lost;
 	c->lost = 0;
-	send(&r, &size, 1);
+	send(r, size, n + 1);
 	if (emu.cfg.report_ms)
 		emu.next_report_ms = VG_(read_millisecond_timer)() +
 				     emu.cfg.report_ms;

@@ -138,7 +138,18 @@ struct pmu__count {
 	uint64_t scaled;       /* raw * enabled / running (pmu__scale) */
 	enum pmu__count_status status;
 	int err;               /* negative errno when UNSUPPORTED */
-	uint64_t scaled_err;   /* drivers write 0: the session estimates it */
+	uint64_t scaled_err;   /* drivers write 0: the session estimates it
+				  (but those that switch sets themselves) */
+};
+
+/* One event set of a driver that switches sets itself (open_sets). */
+struct pmu__drv_set {
+	size_t first, n;       /* its events: ev[first .. first + n) */
+	size_t dsg;            /* the event whose overflows end its turns:
+				  one of its own or one past all the sets'
+				  events, added for it */
+	uint64_t period;       /* an overflow every `period` events */
+	uint64_t count;        /* `count` overflows end a turn */
 };
 
 /* ---- targets ---- */
@@ -317,6 +328,21 @@ struct pmu__driver_ops {
 	 * open), as samples carry them in PERF_SAMPLE_ID/IDENTIFIER. */
 	int (*event_ids)(struct pmu__drv *d, size_t i, uint64_t *ids,
 			 size_t max, size_t *n);
+	/*
+	 * Event sets the driver switches itself, after guest events (the
+	 * emulator, where a switch must fall on an exact instruction):
+	 * open() with the sets' events, place[] holding each set placed
+	 * on its own.  read() then gives each event's raw count, its
+	 * set's duration as running, all sets' as enabled, the estimate
+	 * and its scaled_err; set_info() a set's runs and duration.
+	 */
+	int (*open_sets)(struct pmu__drv *d, const struct pmu__ev *ev,
+			 size_t nev, const struct pmu__place *place,
+			 const struct pmu__drv_set *sets, size_t nsets,
+			 const struct pmu__target *t, struct pmu__ev_state *st,
+			 struct pmu_error *err);
+	int (*set_info)(struct pmu__drv *d, size_t set, uint64_t *runs,
+			uint64_t *duration);
 	/* (perf) Samples of PMU__EV_LOST event i the kernel could not
 	 * keep, summed over CPUs and threads: one read per unit. */
 	int (*lost)(struct pmu__drv *d, size_t i, uint64_t *n);

@@ -184,9 +184,9 @@ out:
 	return rc;
 }
 
-static int make_context(struct emu_drv *d, const struct pmu__ev *ev,
-			const struct pmu__place *place,
-			struct pmu__ev_state *st, struct pmu_error *err)
+int pmu__emu_make_context(struct emu_drv *d, const struct pmu__ev *ev,
+			  const struct pmu__place *place,
+			  struct pmu__ev_state *st, struct pmu_error *err)
 {
 	struct pmu_control c;
 	bool dropped = false;
@@ -222,8 +222,11 @@ static void emu_close(struct pmu__drv *dd)
 		d->child = NULL;
 	}
 	free(d->slot);
+	free(d->slot_set);
 	d->slot = NULL;
+	d->slot_set = NULL;
 	d->nev = 0;
+	d->nsets = 0;
 	d->mode = EMU_MODE_NONE;
 	d->is_open = d->enabled = d->ever_enabled = false;
 	d->t_enabled = 0;
@@ -243,6 +246,8 @@ static void fill_config(const struct emu_drv *d, struct pmu_emu_config *cfg)
 	cfg->costs = d->set.costs;
 	cfg->max_samples = d->set.max_samples;
 	cfg->ctx = d->ctx;
+	cfg->report_insns = d->set.report_insns;
+	pmu__emu_sets_config(d, cfg);
 }
 
 static int open_target(struct emu_drv *d, const struct pmu__target *t,
@@ -277,32 +282,20 @@ static int open_target(struct emu_drv *d, const struct pmu__target *t,
 	return pmu__emu_child_start(d->child, &cfg, err);
 }
 
-static int emu_open(struct pmu__drv *dd, const struct pmu__ev *ev,
-		    size_t nev, const struct pmu__place *place,
-		    const struct pmu__target *t, struct pmu__ev_state *st,
-		    struct pmu_error *err)
+/* The context is made: start the target. */
+static int open_made(struct emu_drv *d, const struct pmu__target *t, int rc,
+		     struct pmu_error *err)
 {
-	struct emu_drv *d = emu_of(dd);
-	int rc;
-
-	if (d->is_open)
-		return pmu__error(err, -EBUSY, PMU_ERR_USAGE, NULL, -1,
-				  "the emulated %s already has events open",
-				  d->m->name);
-	d->slot = calloc(nev ? nev : 1, sizeof(*d->slot));
-	if (!d->slot)
-		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
-				  "out of memory");
-	d->nev = nev;
-	d->st = st;
-	rc = make_context(d, ev, place, st, err);
 	if (!rc)
 		rc = open_target(d, t, err);
 	if (rc) {
 		d->mode = EMU_MODE_NONE;
 		free(d->slot);
+		free(d->slot_set);
 		d->slot = NULL;
+		d->slot_set = NULL;
 		d->nev = 0;
+		d->nsets = 0;
 		return rc;
 	}
 	d->is_open = true;
@@ -312,6 +305,51 @@ static int emu_open(struct pmu__drv *dd, const struct pmu__ev *ev,
 		d->t_mark = now_ns();
 	}
 	return 0;
+}
+
+static int busy(const struct emu_drv *d, struct pmu_error *err)
+{
+	return pmu__error(err, -EBUSY, PMU_ERR_USAGE, NULL, -1,
+			  "the emulated %s already has events open",
+			  d->m->name);
+}
+
+static int emu_open(struct pmu__drv *dd, const struct pmu__ev *ev,
+		    size_t nev, const struct pmu__place *place,
+		    const struct pmu__target *t, struct pmu__ev_state *st,
+		    struct pmu_error *err)
+{
+	struct emu_drv *d = emu_of(dd);
+
+	if (d->is_open)
+		return busy(d, err);
+	d->slot = calloc(nev ? nev : 1, sizeof(*d->slot));
+	if (!d->slot)
+		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
+				  "out of memory");
+	d->nev = nev;
+	d->st = st;
+	return open_made(d, t, pmu__emu_make_context(d, ev, place, st, err),
+			 err);
+}
+
+static int emu_open_sets(struct pmu__drv *dd, const struct pmu__ev *ev,
+			 size_t nev, const struct pmu__place *place,
+			 const struct pmu__drv_set *sets, size_t nsets,
+			 const struct pmu__target *t, struct pmu__ev_state *st,
+			 struct pmu_error *err)
+{
+	struct emu_drv *d = emu_of(dd);
+
+	if (d->is_open)
+		return busy(d, err);
+	if (t->kind != PMU__TARGET_CHILD)
+		return pmu__error(err, -EOPNOTSUPP, PMU_ERR_NOT_SUPPORTED, NULL,
+				  -1, "event sets under the emulator count a "
+				  "command it runs (pmu stat --emulate --set "
+				  "... -- CMD), not the program itself");
+	return open_made(d, t, pmu__emu_sets_build(d, ev, nev, place, sets,
+						   nsets, st, err), err);
 }
 
 static int emu_enable(struct pmu__drv *dd)
@@ -401,6 +439,10 @@ static int emu_read(struct pmu__drv *dd, struct pmu__count *c, size_t stride,
 				.err = d->st[i].err };
 			continue;
 		}
+		if (d->nsets) {
+			pmu__emu_sets_value(d, &k, i, ci);
+			continue;
+		}
 		ci->raw = sl->kind == EMU_SLOT_TSC ? k.tsc : k.sum[sl->idx];
 		ci->enabled = ci->running = t;
 		ci->scaled = ci->raw;
@@ -438,6 +480,22 @@ static void emu_destroy(struct pmu__drv *dd)
 	free(d);
 }
 
+static int emu_set_info(struct pmu__drv *dd, size_t set, uint64_t *runs,
+			uint64_t *duration)
+{
+	struct emu_drv *d = emu_of(dd);
+	struct emu_counts k;
+	uint64_t t;
+
+	if (!d->is_open || set >= d->nsets)
+		return -EINVAL;
+	if (counts(d, &k, &t))
+		return -EIO;
+	*runs = k.set[set].runs;
+	*duration = k.set[set].duration;
+	return 0;
+}
+
 static const struct pmu__driver_ops emu_ops = {
 	.name = "emu",
 	.open = emu_open,
@@ -450,6 +508,8 @@ static const struct pmu__driver_ops emu_ops = {
 	.catalog_model = emu_catalog,
 	.model_name = emu_model_name,
 	.command = emu_command,
+	.open_sets = emu_open_sets,
+	.set_info = emu_set_info,
 };
 
 long pmu__emu_samples(struct pmu__drv *dd, struct pmu_emu_rec_sample *out,

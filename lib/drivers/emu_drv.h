@@ -30,7 +30,15 @@ struct emu_settings {
 	struct pmu_emu_costs costs;
 	bool regions;                /* count between the markers only */
 	uint32_t report_ms;
+	uint64_t report_insns;       /* records every that many instructions */
 	uint32_t max_samples;
+};
+
+/* One event set's counts, summed over the processes. */
+struct emu_set_counts {
+	uint64_t runs, duration, nrates;
+	uint64_t sum[PMU_MAX_CTRS];
+	double rsum[PMU_MAX_CTRS], rsq[PMU_MAX_CTRS];
 };
 
 /* What the tool reported, summed over the processes of the program. */
@@ -40,6 +48,7 @@ struct emu_counts {
 	uint64_t kind[PMU_EMU_NKIND];
 	uint64_t lost;
 	uint64_t cycles;             /* SELF: simulated cycles enabled */
+	struct emu_set_counts set[PMU_EMU_MAX_SETS];
 };
 
 /* The FIFO's byte stream turned into records (emu_records.c). */
@@ -66,6 +75,7 @@ struct emu_slot {
 	unsigned idx;                /* virtual counter */
 };
 
+
 struct emu_child;
 
 struct emu_drv {
@@ -78,6 +88,11 @@ struct emu_drv {
 	const struct pmu__ev_state *st;
 	struct emu_slot *slot;
 	struct pmu_emu_context ctx;
+	size_t nsets;                /* > 1: the emulator switches sets */
+	unsigned *slot_set;          /* [event]: the set whose control holds
+				        its slot */
+	struct pmu_emu_context sctx[PMU_EMU_MAX_SETS];
+	struct pmu_emu_switch sw[PMU_EMU_MAX_SETS];
 	uint64_t t_enabled, t_mark;  /* CHILD: ns of the monotonic clock */
 	struct emu_child *child;     /* CHILD: made by the command */
 	long id;                     /* SELF: the tool's context */
@@ -92,6 +107,22 @@ long pmu__emu_samples(struct pmu__drv *d, struct pmu_emu_rec_sample *out,
 		      size_t max);
 /* What the emulator saw (kind totals), summed like the counts. */
 int pmu__emu_kinds(struct pmu__drv *d, uint64_t kind[PMU_EMU_NKIND]);
+
+/* emu_drv.c: d->ctx for ev[0..d->nev), d->slot filled. */
+int pmu__emu_make_context(struct emu_drv *d, const struct pmu__ev *ev,
+			  const struct pmu__place *place,
+			  struct pmu__ev_state *st, struct pmu_error *err);
+
+/* emu_sets.c: event sets the emulator switches (driver.h's open_sets):
+ * every set's context and switch rule, d->slot for all events. */
+int pmu__emu_sets_build(struct emu_drv *d, const struct pmu__ev *ev,
+			size_t nev, const struct pmu__place *place,
+			const struct pmu__drv_set *sets, size_t nsets,
+			struct pmu__ev_state *st, struct pmu_error *err);
+void pmu__emu_sets_config(const struct emu_drv *d, struct pmu_emu_config *cfg);
+void pmu__emu_sets_value(const struct emu_drv *d, const struct emu_counts *k,
+			 size_t i, struct pmu__count *c);
+void pmu__emu_sets_add(struct emu_counts *c, const struct pmu_emu_rec_set *r);
 
 /* emu_opts.c: settings; the model's or this host's caches first. */
 int pmu__emu_settings(const struct pmu_hwmodel *m, bool model_given,

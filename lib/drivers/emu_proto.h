@@ -31,7 +31,7 @@
 #include "model/control.h"
 
 #define PMU_EMU_MAGIC    0x45554d50u /* "PMUE" */
-#define PMU_EMU_VERSION  1u
+#define PMU_EMU_VERSION  2u
 
 /* What the emulator observes, as cumulative counts per process.  The
  * first group is exact (cachegrind's own definitions where it has one);
@@ -123,6 +123,21 @@ struct pmu_emu_context {
 	struct pmu_emu_rule rules[PMU_EMU_MAX_RULES];
 };
 
+/*
+ * Event sets: contexts of one process, exactly one counting at a time.
+ * A set's turn ends after `count` overflows of its virtual counter
+ * `ovfl_ctr` (an i-mode counter of its control, reloaded from its
+ * ireset: -period); the next set, round robin, counts from the
+ * instruction after the one that overflowed.  A set's duration is the
+ * guest instructions it counted.
+ */
+#define PMU_EMU_MAX_SETS 4
+
+struct pmu_emu_switch {
+	uint32_t ovfl_ctr;
+	uint32_t count;
+};
+
 struct pmu_emu_config {
 	uint32_t magic, version, size;   /* size: sizeof(this struct) */
 	uint32_t report_ms;      /* 0: report at exec and exit only */
@@ -131,6 +146,13 @@ struct pmu_emu_config {
 	struct pmu_emu_costs costs;
 	uint32_t max_samples;    /* per process; 0: no limit */
 	struct pmu_emu_context ctx;
+	uint64_t report_insns;   /* also a record every that many guest
+				    instructions (why INSNS); 0: none */
+	uint32_t nsets;          /* 0: no sets; else ctx is set 0 and
+				    set_ctx[k - 1] set k */
+	uint32_t pad;
+	struct pmu_emu_switch sw[PMU_EMU_MAX_SETS];
+	struct pmu_emu_context set_ctx[PMU_EMU_MAX_SETS - 1];
 };
 
 /* ---- records on the FIFO: tool -> driver ---- */
@@ -139,12 +161,15 @@ enum pmu_emu_rec_type {
 	PMU_EMU_REC_COUNTS = 1,  /* deltas since the process's last record */
 	PMU_EMU_REC_SAMPLE = 2,  /* one i-mode overflow */
 	PMU_EMU_REC_ERROR = 3,   /* the tool could not run: text says why */
+	PMU_EMU_REC_SET = 4,     /* one event set's deltas, before the
+				    COUNTS record they go with */
 };
 
 enum pmu_emu_why {
 	PMU_EMU_WHY_TICK = 1,    /* report_ms elapsed */
 	PMU_EMU_WHY_EXEC = 2,    /* before an execve: a new image follows */
 	PMU_EMU_WHY_EXIT = 3,    /* the process ends */
+	PMU_EMU_WHY_INSNS = 4,   /* report_insns more instructions ran */
 };
 
 struct pmu_emu_rec_hdr {
@@ -161,6 +186,19 @@ struct pmu_emu_rec_counts {
 	uint64_t sum[PMU_MAX_CTRS];   /* per virtual counter */
 	uint64_t kind[PMU_EMU_NKIND]; /* what the emulator saw */
 	uint64_t samples_lost;   /* past max_samples */
+};
+
+/* Deltas since the process's previous record.  Rates are per completed
+ * turn (a switch-out): count / instructions, per virtual counter. */
+struct pmu_emu_rec_set {
+	struct pmu_emu_rec_hdr h;
+	uint32_t set;
+	uint32_t nctrs;
+	uint64_t runs;           /* turns begun */
+	uint64_t duration;       /* guest instructions counted */
+	uint64_t nrates;         /* completed turns */
+	uint64_t sum[PMU_MAX_CTRS];
+	double rsum[PMU_MAX_CTRS], rsq[PMU_MAX_CTRS];
 };
 
 #define PMU_EMU_NGPR 16

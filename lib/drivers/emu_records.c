@@ -54,6 +54,10 @@ static void one(struct emu_records *r, const struct pmu_emu_rec_hdr *h)
 	if (h->type == PMU_EMU_REC_COUNTS &&
 	    h->size == sizeof(struct pmu_emu_rec_counts))
 		add_counts(r, (const struct pmu_emu_rec_counts *)(const void *)h);
+	else if (h->type == PMU_EMU_REC_SET &&
+		 h->size == sizeof(struct pmu_emu_rec_set))
+		pmu__emu_sets_add(&r->c, (const struct pmu_emu_rec_set *)
+					 (const void *)h);
 	else if (h->type == PMU_EMU_REC_SAMPLE &&
 		 h->size == sizeof(struct pmu_emu_rec_sample))
 		add_sample(r, (const struct pmu_emu_rec_sample *)(const void *)h);

@@ -133,7 +133,7 @@ read_cold(struct pmu_session *s, struct pmu_value *vals, size_t stride,
 	ssize_t ret;
 
 	drain(s);
-	if (pmu__sets_on(s))
+	if (pmu__sets_on(s) && !s->sets->drv_sw)  /* else the driver scales */
 		ret = pmu__sets_read(s, vals, stride, n);
 	else if (stride >= sizeof(*vals))
 		ret = read_in_place(s, vals, stride, n);

@@ -162,9 +162,14 @@ PMU_API int pmu_session_open(struct pmu_session *s,
 				  ? SIZE_MAX : sizeof(struct pmu_value);
 	if (s->smpl && (pmu__smpl_on_reg(s) || pmu__sets_on(s)))
 		return pmu__smpl_open(s, &t, err);
-	if (pmu__sets_on(s) && !has_set_ops(s->drv->ops))
+	if (pmu__sets_on(s) && !has_set_ops(s->drv->ops) &&
+	    !s->drv->ops->open_sets)
 		return pmu__session_sets_reg_open(s, &t, err);
-	ret = pmu__sets_on(s) ? open_sets(s, &t, err) : open_one(s, &t, err);
+	if (pmu__sets_on(s) && s->drv->ops->open_sets)
+		ret = pmu__sets_drv_open(s, &t, err);
+	else
+		ret = pmu__sets_on(s) ? open_sets(s, &t, err)
+				      : open_one(s, &t, err);
 	if (ret) {
 		if (ret == -ENOMEM)
 			pmu__error(err, ret, PMU_ERR_SYSTEM, NULL, -1,

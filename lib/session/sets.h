@@ -86,6 +86,7 @@ struct pmu__sets_reg;
 struct pmu__sets {
 	struct pmu__sets_reg *reg;  /* a register-level PMU's sets: a
 				       monitoring context (sets_reg.c) */
+	bool drv_sw;                /* the driver switches (sets_drv.c) */
 	struct pmu__set *set;
 	size_t n, cap;
 	bool dflt_own;
@@ -155,6 +156,22 @@ void pmu__sets_monitor_stop(struct pmu_session *s);
 /* Switch to the next set now, as the monitor does at the end of a turn
  * (benchmarks and tests). */
 int pmu__sets_switch(struct pmu_session *s);
+
+/* sets_reg.c: set k's end (one past its last event) and policy; its
+ * events [first, end), with dsg (if any) after them, placed as the
+ * session places one set. */
+size_t pmu__sets_end(const struct pmu_session *s, size_t k);
+const struct pmu__set_policy *pmu__sets_policy(const struct pmu_session *s,
+					       size_t k);
+int pmu__sets_place(struct pmu_session *s, size_t first, size_t end,
+		    const struct pmu__ev *dsg, struct pmu__place *place,
+		    struct pmu__ev_state *st, struct pmu_error *err);
+
+/* sets_drv.c: sets a driver switches itself (driver.h's open_sets) */
+int pmu__sets_drv_open(struct pmu_session *s, const struct pmu__target *t,
+		       struct pmu_error *err);
+int pmu__sets_drv_info(struct pmu_session *s, size_t set,
+		       struct pmu_set_info *info);
 
 /* sets_reg.c: the same calls when the sets are a monitoring context's
  * (a driver without the set ops: a simulated PMU) */

@@ -406,6 +406,6 @@ void pmu__sets_close(struct pmu_session *s)
 	ss->ndev = 0;
 	ss->clock = ss->clock_grp = -1;
 	ss->active = 0;
-	ss->live = ss->counting = ss->begun = false;
+	ss->live = ss->counting = ss->begun = ss->drv_sw = false;
 	ss->nswitch = 0;
 }

@@ -45,15 +45,15 @@ static struct pmu__sets_reg *reg_of(const struct pmu_session *s)
 }
 
 /* One past the last event of set k. */
-static size_t set_end(const struct pmu_session *s, size_t k)
+size_t pmu__sets_end(const struct pmu_session *s, size_t k)
 {
 	const struct pmu__sets *ss = s->sets;
 
 	return k + 1 < ss->n ? ss->set[k + 1].first : s->n;
 }
 
-static const struct pmu__set_policy *policy(const struct pmu_session *s,
-					    size_t k)
+const struct pmu__set_policy *pmu__sets_policy(const struct pmu_session *s,
+					       size_t k)
 {
 	const struct pmu__sets *ss = s->sets;
 
@@ -82,9 +82,9 @@ static int pmd_of_counter(const struct pmu_hwmodel *m, int counter)
 
 /* Events [first, end) with the designated one (if any) after them:
  * placed together as the session places one set. */
-static int place_set(struct pmu_session *s, size_t first, size_t end,
-		     const struct pmu__ev *dsg, struct pmu__place *place,
-		     struct pmu__ev_state *st, struct pmu_error *err)
+int pmu__sets_place(struct pmu_session *s, size_t first, size_t end,
+		    const struct pmu__ev *dsg, struct pmu__place *place,
+		    struct pmu__ev_state *st, struct pmu_error *err)
 {
 	struct pmu_session view = *s;
 	size_t n = end - first + (dsg != NULL);
@@ -183,8 +183,8 @@ static int prepare_set(struct pmu_session *s, struct pmu__sets_reg *r,
 		       size_t k, struct pmu_error *err)
 {
 	const struct pmu_hwmodel *m = model_of(s);
-	const struct pmu__set_policy *pol = policy(s, k);
-	size_t first = s->sets->set[k].first, end = set_end(s, k), n, i;
+	const struct pmu__set_policy *pol = pmu__sets_policy(s, k);
+	size_t first = s->sets->set[k].first, end = pmu__sets_end(s, k), n, i;
 	const struct pmu__ev *dsg = NULL;
 	struct pmu__place *pl;
 	struct pmu__ev_state *st;
@@ -207,7 +207,7 @@ static int prepare_set(struct pmu_session *s, struct pmu__sets_reg *r,
 		own[i] = REG_NONE;
 	if (!ret) {
 		memcpy(st, &s->st[first], (end - first) * sizeof(*st));
-		ret = place_set(s, first, end, dsg, pl, st, err);
+		ret = pmu__sets_place(s, first, end, dsg, pl, st, err);
 	}
 	if (!ret && s->smpl)
 		ret = pmu__smpl_reg_place(s, first, end, pl, st, own, err);
@@ -259,7 +259,7 @@ static int program_set(struct pmu_session *s, struct pmu__sets_reg *r,
 		       size_t k, struct pmu_error *err)
 {
 	const struct pmu_hwmodel *m = model_of(s);
-	const struct pmu__set_policy *pol = policy(s, k);
+	const struct pmu__set_policy *pol = pmu__sets_policy(s, k);
 	pfarg_pmr_t pc[PMU_MODEL_MAX_PMCS];
 	uint64_t val[PMU_MODEL_MAX_PMCS];
 	uint32_t fl[PMU_MODEL_MAX_PMCS] = { 0 };
@@ -267,7 +267,7 @@ static int program_set(struct pmu_session *s, struct pmu__sets_reg *r,
 
 	memcpy(val, r->pmcs[k], sizeof(val));
 	if (s->smpl)
-		pmu__smpl_reg_pmcs(s, s->sets->set[k].first, set_end(s, k),
+		pmu__smpl_reg_pmcs(s, s->sets->set[k].first, pmu__sets_end(s, k),
 				   r->pmd, val, fl);
 	for (unsigned i = 0; i < m->nr_pmcs; i++)
 		pc[i] = (pfarg_pmr_t){ .reg_num = (uint16_t)i,
@@ -276,7 +276,7 @@ static int program_set(struct pmu_session *s, struct pmu__sets_reg *r,
 				       .reg_value = val[i] };
 	if (pfm_write(r->fd, 0, PFM_RW_PMC, pc, m->nr_pmcs * sizeof(*pc)))
 		return fail(err, "event set registers");
-	for (size_t i = s->sets->set[k].first; i < set_end(s, k); i++) {
+	for (size_t i = s->sets->set[k].first; i < pmu__sets_end(s, k); i++) {
 		if (r->pmd[i] < 0 || r->pmd[i] == r->dsg[k])
 			continue;
 		pd = (pfarg_pmd_attr_t){ .reg_num = (uint16_t)r->pmd[i],
@@ -305,7 +305,7 @@ static int define_sets(struct pmu_session *s, struct pmu__sets_reg *r,
 		       struct pmu_error *err)
 {
 	for (size_t k = 0; k < s->sets->n; k++) {
-		const struct pmu__set_policy *pol = policy(s, k);
+		const struct pmu__set_policy *pol = pmu__sets_policy(s, k);
 		pfarg_set_desc_t d = { .set_id = (uint16_t)k };
 
 		if (pol->kind == PMU_SWITCH_TIME) {
@@ -323,7 +323,7 @@ static int define_sets(struct pmu_session *s, struct pmu__sets_reg *r,
 static bool any_overflow_set(const struct pmu_session *s)
 {
 	for (size_t k = 0; k < s->sets->n; k++)
-		if (policy(s, k)->kind == PMU_SWITCH_OVERFLOW)
+		if (pmu__sets_policy(s, k)->kind == PMU_SWITCH_OVERFLOW)
 			return true;
 	return false;
 }
@@ -428,7 +428,7 @@ int pmu__session_sets_reg_open(struct pmu_session *s,
 				  "a simulated PMU counts the program it is "
 				  "fed, not a process, thread or CPU");
 	for (size_t k = 0; k < s->sets->n; k++)
-		if (set_end(s, k) == s->sets->set[k].first)
+		if (pmu__sets_end(s, k) == s->sets->set[k].first)
 			return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
 					  "event set %zu has no events: add "
 					  "some after pmu_session_add_set()",
@@ -503,7 +503,7 @@ static int read_set(struct pmu_session *s, size_t k, uint64_t total,
 		    uint64_t *val, uint64_t *errs)
 {
 	struct pmu__sets_reg *r = reg_of(s);
-	size_t first = s->sets->set[k].first, end = set_end(s, k), n = 0;
+	size_t first = s->sets->set[k].first, end = pmu__sets_end(s, k), n = 0;
 	unsigned pmd[PMU_MODEL_MAX_PMDS];
 	uint64_t got[PMU_MODEL_MAX_PMDS], e[PMU_MODEL_MAX_PMDS];
 
@@ -588,7 +588,7 @@ int pmu__sets_reg_info(struct pmu_session *s, size_t k,
 	info->duration = in.set_duration;
 	info->timeout_left = in.set_timeout;
 	info->ovfl_mask = 0;
-	for (size_t i = first; i < set_end(s, k) && i - first < 64; i++)
+	for (size_t i = first; i < pmu__sets_end(s, k) && i - first < 64; i++)
 		if (r->pmd[i] >= 0 && bv_test(in.set_ovfl_pmds,
 					      (unsigned)r->pmd[i]))
 			info->ovfl_mask |= UINT64_C(1) << (i - first);

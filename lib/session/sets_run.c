@@ -323,6 +323,8 @@ int pmu__sets_start(struct pmu_session *s)
 
 	if (ss->reg)
 		return pmu__sets_reg_start(s);
+	if (ss->drv_sw)
+		return s->drv->ops->enable(s->drv);
 	if (!ss->live)
 		return 0;
 	pthread_mutex_lock(&ss->lock);
@@ -345,6 +347,8 @@ int pmu__sets_stop(struct pmu_session *s)
 
 	if (ss->reg)
 		return pmu__sets_reg_stop(s);
+	if (ss->drv_sw)
+		return s->drv->ops->disable(s->drv);
 	if (!ss->live)
 		return 0;
 	pmu__sets_monitor_stop(s);
@@ -380,6 +384,8 @@ int pmu__sets_reset(struct pmu_session *s)
 
 	if (ss->reg)
 		return pmu__sets_reg_reset(s);
+	if (ss->drv_sw)
+		return s->drv->ops->reset(s->drv);
 	pthread_mutex_lock(&ss->lock);
 	ret = s->drv->ops->reset(s->drv);
 	if (!ret)
@@ -404,22 +410,10 @@ int pmu__sets_reset(struct pmu_session *s)
 	return ret;
 }
 
-/* One standard error of raw * enabled / running: the part of the time
- * the event did not count, times the standard error of the mean of its
- * per-run rates. */
 static uint64_t scaled_err(const struct pmu__ev_runs *r, uint64_t enabled,
 			   uint64_t running)
 {
-	double mean, var;
-
-	if (r->n < 2 || running >= enabled)
-		return 0;
-	mean = r->sum / (double)r->n;
-	var = (r->sumsq - r->sum * mean) / (double)(r->n - 1);
-	if (!(var > 0))
-		return 0;
-	return (uint64_t)llround(sqrt(var / (double)r->n) *
-				 (double)(enabled - running));
+	return pmu__scale_err(r->sum, r->sumsq, r->n, enabled, running);
 }
 
 /* Event i of a reading with sets: enabled is the whole session's time,
@@ -474,6 +468,8 @@ int pmu__sets_info(struct pmu_session *s, size_t k, struct pmu_set_info *info)
 
 	if (ss->reg)
 		return pmu__sets_reg_info(s, k, info);
+	if (ss->drv_sw)
+		return pmu__sets_drv_info(s, k, info);
 	pthread_mutex_lock(&ss->lock);
 	if (s->open && set->ngrp)
 		ret = read_set(s, set);

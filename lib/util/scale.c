@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <math.h>
 #include <stdint.h>
 
 #include <pmu/session.h>
@@ -25,4 +26,19 @@ uint64_t pmu__scale(uint64_t raw, uint64_t enabled, uint64_t running)
 PMU_API uint64_t pmu_scale(uint64_t raw, uint64_t enabled, uint64_t running)
 {
 	return pmu__scale(raw, enabled, running);
+}
+
+uint64_t pmu__scale_err(double sum, double sumsq, uint64_t n,
+			uint64_t enabled, uint64_t running)
+{
+	double mean, var;
+
+	if (n < 2 || running >= enabled)
+		return 0;
+	mean = sum / (double)n;
+	var = (sumsq - sum * mean) / (double)(n - 1);
+	if (!(var > 0))
+		return 0;
+	return (uint64_t)llround(sqrt(var / (double)n) *
+				 (double)(enabled - running));
 }

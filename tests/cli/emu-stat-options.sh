@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # pmu stat --emulate with perf stat's other options: -n -e, --timeout,
 # --metric-only, -d, -o --append, -x with -I and -r; and what cannot go
-# with the emulator (-D, -T, -n alone, --set), refused as usage errors that name
+# with the emulator (-D, -T, -n alone), refused as usage errors that name
 # both options.  Emulated counts are exact and the same run to run, so a
 # plain run of the same program is the oracle of the others.
 . "$(dirname "$0")/lib.sh"
@@ -23,7 +23,6 @@ refused -D -D 100
 refused -D -D -1
 refused -T -T
 refused -n -n
-refused --set --set cycles --set instructions
 run_pmu "$O" "$E" stat -D 100 --emulate-model p6 -- /bin/true
 expect_eq "-D before --emulate-model: exit 2" "$RC" 2
 

@@ -222,7 +222,7 @@ void stat_sets_print(FILE *f, const struct stat_opts *o,
 		     const struct stat_row *rows, size_t n, const double *ts);
 void stat_sets_csv(FILE *f, const struct stat_opts *o,
 		   const struct stat_row *r);
-void stat_sets_json(FILE *f, const struct stat_row *r);
+void stat_sets_json(FILE *f, const struct stat_row *r, bool emulated);
 
 /* launch.c: fork a command that waits until released, then execs. */
 struct launch {

@@ -136,7 +136,8 @@ void stat_usage(FILE *f)
 	      "                            -e after it adds to the last set)\n"
 	      "      --switch POLICY       when sets switch: time:MS of the command's running\n"
 	      "                            time (default 4), or overflow:EVENT:N[:PERIOD]\n"
-	      "                            (N overflows of EVENT every PERIOD, default 1000000)\n"
+	      "                            (N overflows of EVENT every PERIOD, default 1000000;\n"
+	      "                            --emulate: overflow only, in guest events)\n"
 	      "  -v, --verbose             print library diagnostics and opened events\n"
 	      "  -h, --help                print this help\n\n"
 	      "Exit status: the command's own (128+N when killed by signal N),\n"
@@ -604,11 +605,14 @@ static int check_emulate(struct stat_opts *o)
 					"the emulated PMU counts the command "
 					"from its start (count a part of it "
 					"with --emulate-regions)");
-	if (o->sets.on)
-		return stat_usage_error("--emulate and --set cannot be combined: "
-					"event sets switch on this machine's "
-					"counters or on a --sim-model stream, "
-					"not under the emulator");
+	if (o->sets.on && o->sets.sw.kind != PMU_SWITCH_OVERFLOW)
+		return stat_usage_error("--emulate with --set switches after "
+					"guest events, never by time, so that "
+					"runs repeat: give --switch "
+					"overflow:EVENT:N[:PERIOD]%s%s%s",
+					o->sets.sw_arg ? " (not '" : "",
+					o->sets.sw_arg ? o->sets.sw_arg : "",
+					o->sets.sw_arg ? "')" : "");
 	if (o->transaction)
 		return stat_usage_error("--emulate and -T cannot be combined: "
 					"the emulated models have no "

@@ -337,7 +337,7 @@ static void json_row(FILE *f, const struct stat_opts *o,
 	fprintf(f, ", \"metric-value\" : %f, \"metric-unit\" : ",
 		r->metric_unit && isfinite(r->metric) ? r->metric : 0.0);
 	pmu_tool_json_str(f, json_metric_unit(r));
-	stat_sets_json(f, r);
+	stat_sets_json(f, r, o->emulate);
 	fputs("}\n", f);
 }
 

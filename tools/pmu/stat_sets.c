@@ -372,8 +372,14 @@ void stat_sets_print(FILE *f, const struct stat_opts *o,
 		if (r->set != last) {
 			if (ts)
 				fprintf(f, "%16.9f ", *ts);
-			fprintf(f, "   set %d: %.0f runs, %.2f msec active\n",
-				r->set, r->set_runs, r->set_active_ns * 1e-6);
+			if (o->emulate) /* guest instructions, not time */
+				fprintf(f, "   set %d: %.0f runs, %.0f "
+					"instructions active\n", r->set,
+					r->set_runs, r->set_active_ns);
+			else
+				fprintf(f, "   set %d: %.0f runs, %.2f msec "
+					"active\n", r->set, r->set_runs,
+					r->set_active_ns * 1e-6);
 			last = r->set;
 		}
 		if (r->status == PMU_EVENT_NOT_SUPPORTED)
@@ -404,16 +410,16 @@ void stat_sets_csv(FILE *f, const struct stat_opts *o,
 			unit ? r->err * r->scale : r->err);
 }
 
-void stat_sets_json(FILE *f, const struct stat_row *r)
+void stat_sets_json(FILE *f, const struct stat_row *r, bool emulated)
 {
 	bool unit = r->unit && r->unit[0];
 
 	if (r->set < 0)
 		return;
 	fprintf(f, ", \"set\" : %d, \"raw\" : %f, \"set-runs\" : %.0f, "
-		"\"set-active-ns\" : %.0f", r->set,
+		"\"set-active-%s\" : %.0f", r->set,
 		unit ? r->raw * r->scale : r->raw, r->set_runs,
-		r->set_active_ns);
+		emulated ? "instructions" : "ns", r->set_active_ns);
 	if (r->err >= 0)
 		fprintf(f, ", \"stderr\" : %f",
 			unit ? r->err * r->scale : r->err);
