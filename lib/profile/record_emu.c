@@ -344,7 +344,8 @@ int pmu__record_emu_drain(struct pmu_record *r)
 	long n;
 	int ret = 0;
 
-	while (!ret && (n = pmu__emu_records(e->s->drv, e->buf, BUF_SIZE)) > 0) {
+	while (!ret &&
+	       (n = pmu__emu_records(e->s->drv, e->buf, BUF_SIZE)) > 0) {
 		r->stats.wakeups++;
 		for (long at = 0; !ret && at < n;) {
 			struct pmu_emu_rec_hdr h;

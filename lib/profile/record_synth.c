@@ -157,8 +157,8 @@ static int synth_maps(struct pmu_record *r, int pid)
 			   perm, &off, &name) < 4 || !name || perm[2] != 'x')
 			continue;
 		line[strcspn(line, "\n")] = 0;
-		ret = pmu__record_mmap2(r, (uint32_t)pid, (uint32_t)pid, lo, hi - lo,
-				 off, line[name] ? line + name : "//anon",
+		ret = pmu__record_mmap2(r, (uint32_t)pid, (uint32_t)pid, lo,
+					hi - lo, off, line[name] ? line + name : "//anon",
 				 PERF_RECORD_MISC_USER);
 	}
 	fclose(f);
@@ -194,7 +194,8 @@ static int synth_proc(struct pmu_record *r, int pid)
 		int tid = atoi(d->d_name);
 
 		if (tid > 0 && !read_comm(pid, tid, comm, sizeof(comm)))
-			ret = pmu__record_comm(r, (uint32_t)pid, (uint32_t)tid, comm, 0);
+			ret = pmu__record_comm(r, (uint32_t)pid,
+					       (uint32_t)tid, comm, 0);
 	}
 	closedir(dir);
 	return ret ? ret : synth_maps(r, pid);

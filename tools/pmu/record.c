@@ -57,10 +57,12 @@ static void usage(FILE *f)
 "                           and go on in a new one\n"
 "  -q, --quiet              no summary\n"
 "      --emulate            run COMMAND under pmu's emulator: samples are the\n"
-"                           emulated PMU's overflows, at the exact instruction\n"
-"                           (default: instructions, -c 100003; no -F, no -g)\n"
+"                           emulated PMU's overflows, at the exact\n"
+"                           instruction (default: instructions,\n"
+"                           -c 100003; no -F, no -g)\n"
 "      --emulate-model M    the model to emulate (default fam10h; sampling\n"
-"                           needs p6, pii, piii, pentm, k7, k8, k8c or fam10h)\n"
+"                           needs p6, pii, piii, pentm, k7, k8, k8c or\n"
+"                           fam10h)\n"
 "      --emulate-regions    sample only between PMU_EMU_START/STOP\n"
 "      --emulate-opt KEY=VAL emulator setting, as for pmu stat (caches,\n"
 "                           predictor, costs, max-samples)\n"
@@ -200,7 +202,8 @@ static int parse_opt(int opt, struct rec_cli *c)
 	case OPT_EMULATE: return emu_cli_option(&c->emu, "record", "emulate",
 						NULL);
 	case OPT_EMULATE_MODEL:
-		return emu_cli_option(&c->emu, "record", "emulate-model", optarg);
+		return emu_cli_option(&c->emu, "record", "emulate-model",
+				      optarg);
 	case OPT_EMULATE_REGIONS:
 		return emu_cli_option(&c->emu, "record", "emulate-regions",
 				      NULL);
@@ -447,8 +450,10 @@ static int run_emulated(struct rec_cli *c, int argc, char **argv,
 		pmu_tool_err("%s", err.message);
 		return err.kind == PMU_ERR_USAGE ? EXIT_PMU_USAGE : EXIT_PMU_INPUT;
 	}
-	if ((rc = launch_prepare(&l, (char **)pmu_record_command(r), old)) < 0) {
-		pmu_tool_err("cannot start '%s': %s", c->argv[0], strerror(-rc));
+	rc = launch_prepare(&l, (char **)pmu_record_command(r), old);
+	if (rc < 0) {
+		pmu_tool_err("cannot start '%s': %s", c->argv[0],
+			     strerror(-rc));
 		pmu_record_free(r);
 		return EXIT_PMU_INPUT;
 	}
