@@ -156,6 +156,10 @@ IRSB *emu_instrument(VgCallbackClosure *closure, IRSB *in,
 void emu_report(UInt why);
 void emu_report_error(const HChar *text);
 void emu_report_samples(void);
+/* For a context that samples: a process starts (enum pmu_emu_task),
+ * and the executable file mappings of a range. */
+void emu_report_task(UInt why);
+void emu_report_map(Addr a, SizeT len);
 Bool emu_read_config(const HChar *dir, struct pmu_emu_config *cfg,
 		     HChar *why, SizeT whylen);
 

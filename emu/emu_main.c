@@ -93,6 +93,7 @@ static void post_clo_init(void)
 	}
 	emu.next_insns = emu.cfg.report_insns;
 	emu_update_needs();
+	emu_report_task(PMU_EMU_TASK_START);
 	emu.tick = 1 << 14;
 	if (emu.cfg.report_ms)
 		emu.next_report_ms = VG_(read_millisecond_timer)() +
@@ -142,14 +143,32 @@ static void fork_child(ThreadId tid)
 		emu.reported[k] = emu.kind[k];
 	if (!c->used)
 		return;
+	c->nsmp = 0;             /* the parent's, sent by the parent */
+	emu_report_task(PMU_EMU_TASK_FORK);
 	emu_ctx_read(0, &now);
 	for (UInt i = 0; i < PMU_MAX_CTRS; i++)
 		c->reported[i] = now.sum[i];
 	c->reported_tsc = now.tsc;
-	c->nsmp = 0;
 	c->nkept = 0;
 	c->lost = 0;
 	emu_sets_forked();
+}
+
+/* The code a process runs: its files mapped executable, at start-up
+ * (the program, the dynamic loader) and later (libraries). */
+static void new_mem(Addr a, SizeT len, Bool rr, Bool ww, Bool xx,
+		    ULong di_handle)
+{
+	(void)rr; (void)ww; (void)di_handle;
+	if (xx)
+		emu_report_map(a, len);
+}
+
+static void mprotect_mem(Addr a, SizeT len, Bool rr, Bool ww, Bool xx)
+{
+	(void)rr; (void)ww;
+	if (xx)
+		emu_report_map(a, len);
 }
 
 /* ---- client requests ---- */
@@ -243,6 +262,9 @@ static void pre_clo_init(void)
 	VG_(needs_client_requests)(client_request);
 	VG_(needs_syscall_wrapper)(pre_syscall, post_syscall);
 	VG_(atfork)(NULL, NULL, fork_child);
+	VG_(track_new_mem_startup)(new_mem);
+	VG_(track_new_mem_mmap)(new_mem);
+	VG_(track_change_mem_mprotect)(mprotect_mem);
 }
 
 VG_DETERMINE_INTERFACE_VERSION(pre_clo_init)

@@ -8,6 +8,8 @@
  * descriptor (and cannot close it under the tool).
  */
 #include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_clientstate.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
@@ -110,9 +112,7 @@ void emu_report_samples(void)
 		UInt n = c->nsmp < 64 ? c->nsmp : 64;
 
 		for (UInt i = 0; i < n; i++) {
-			header(&c->smp[i].h, PMU_EMU_REC_SAMPLE,
-			       sizeof(c->smp[i]));
-			c->smp[i].h.pid = VG_(getpid)();
+			/* the header is the sample's own: its thread */
 			recs[i] = &c->smp[i];
 			sizes[i] = sizeof(c->smp[i]);
 		}
@@ -176,4 +176,83 @@ void emu_report_error(const HChar *text)
 	header(&rec.h, PMU_EMU_REC_ERROR, sizeof(rec));
 	VG_(strncpy)(rec.text, text, sizeof(rec.text) - 1);
 	send(&r, &size, 1);
+}
+
+/* ---- what a profile needs: processes and the files they run ---- */
+
+/* Only a context that samples sends these: counting needs none. */
+static Bool profiling(void)
+{
+	return emu.have_cfg && emu.ctx[0].used &&
+	       emu.cfg.ctx.control.nrictrs > 0;
+}
+
+void emu_report_task(UInt why)
+{
+	struct pmu_emu_rec_task rec;
+	const void *r = &rec;
+	UInt size = sizeof(rec);
+	const HChar *exe = VG_(args_the_exename), *base = exe;
+
+	if (!profiling())
+		return;
+	VG_(memset)(&rec, 0, sizeof(rec));
+	header(&rec.h, PMU_EMU_REC_TASK, sizeof(rec));
+	rec.why = why;
+	rec.ppid = VG_(getppid)();
+	rec.icount = emu.kind[PMU_EMU_K_INSTR];
+	for (const HChar *p = exe; p && *p; p++)
+		if (*p == '/')
+			base = p + 1;
+	if (base)
+		VG_(strncpy)(rec.comm, base, sizeof(rec.comm) - 1);
+	send(&r, &size, 1);
+}
+
+static void report_segment(NSegment const *seg)
+{
+	union { struct pmu_emu_rec_mmap m; UChar b[PMU_EMU_REC_MAX]; } rec;
+	const HChar *name = VG_(am_get_filename)(seg);
+	const void *r = &rec;
+	SizeT room = sizeof(rec) - sizeof(rec.m) - 1, n;
+	UInt size;
+
+	if (!name)
+		return;
+	n = VG_(strlen)(name);
+	if (n > room)
+		return;          /* no path is that long */
+	VG_(memset)(&rec, 0, sizeof(rec.m) + n + 8);
+	rec.m.addr = seg->start;
+	rec.m.len = seg->end + 1 - seg->start;
+	rec.m.pgoff = (ULong)seg->offset;
+	rec.m.icount = emu.kind[PMU_EMU_K_INSTR];
+	rec.m.prot = (seg->hasR ? 1 : 0) | (seg->hasW ? 2 : 0) |
+		     (seg->hasX ? 4 : 0);
+	VG_(memcpy)(rec.m.name, name, n + 1);
+	size = (UInt)((sizeof(rec.m) + n + 1 + 7) & ~(SizeT)7);
+	header(&rec.m.h, PMU_EMU_REC_MMAP, size);
+	send(&r, &size, 1);
+}
+
+/* The executable file segments of [a, a + len): the samples taken
+ * before are sent first, so that a profile reads them in order. */
+void emu_report_map(Addr a, SizeT len)
+{
+	Addr end = a + len;
+
+	if (!profiling() || !len)
+		return;
+	emu_report_samples();
+	while (a < end) {
+		NSegment const *seg = VG_(am_find_nsegment)(a);
+
+		if (!seg)
+			break;
+		if (seg->kind == SkFileC && seg->hasX)
+			report_segment(seg);
+		a = seg->end + 1;
+		if (!a)
+			break;   /* the top of the address space */
+	}
 }

@@ -207,6 +207,15 @@ struct pmu_record_opts {
 	int argc;                /* the command line stored in the file */
 	char *const *argv;
 	bool no_inherit;         /* do not follow new children/threads */
+	/* The command under pmu's emulator (docs/emulation.md): samples
+	 * are the emulated model's i-mode overflows, at the exact
+	 * instruction, with its registers and data address, every
+	 * `period` events (default 100003); no freq, no call chains;
+	 * target CHILD; the child execs pmu_record_command(). */
+	bool emulate;
+	const char *emu_model;   /* the model (NULL: fam10h) */
+	const char *emu;         /* settings "KEY=VALUE ..." (pmu-stat(1)) */
+	char *const *command;    /* the command to run under the emulator */
 };
 
 struct pmu_record;
@@ -216,6 +225,10 @@ struct pmu_record;
 PMU_API struct pmu_record *pmu_record_open(const char *path,
 					   const struct pmu_record_opts *opts,
 					   struct pmu_error *err);
+
+/* With emulate: the command line the child must exec (the command
+ * under the emulator), valid until pmu_record_free(); else NULL. */
+PMU_API char *const *pmu_record_command(const struct pmu_record *r);
 
 /* Wait up to timeout_ms (-1: forever) for data and write what there is.
  * Returns 0 or a negative errno (EINTR when a signal came). */

@@ -202,6 +202,23 @@ long pmu__emu_child_samples(struct emu_child *c,
 	return (long)n;
 }
 
+void pmu__emu_child_keep_raw(struct emu_child *c)
+{
+	c->rec.raw = true;
+}
+
+long pmu__emu_child_records(struct emu_child *c, void *out, size_t len)
+{
+	size_t n;
+
+	pthread_mutex_lock(&c->mu);
+	if (c->rfd >= 0)
+		drain_locked(c);
+	n = pmu__emu_records_take_raw(&c->rec, out, len);
+	pthread_mutex_unlock(&c->mu);
+	return (long)n;
+}
+
 void pmu__emu_child_free(struct emu_child *c)
 {
 	char p[PATH_MAX + 16];

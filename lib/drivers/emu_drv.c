@@ -69,10 +69,11 @@ static bool put_pmc(struct emu_drv *d, const struct pmu__ev *e,
 		return false;
 	}
 	if (imode && (!can_sample(d->m) || e->attr.sample_period > INT32_MAX)) {
-		unsupported(st, "%s: sampling under emulation needs a model "
-			    "with P6-style counters (p6, pii, piii, pentm, k7, "
-			    "k8, k8c, fam10h) and a period below 2^31",
-			    e->name);
+		unsupported(st, "%s: the emulated %s cannot sample: sampling "
+			    "under emulation needs a model with P6-style "
+			    "counters (p6, pii, piii, pentm, k7, k8, k8c, "
+			    "fam10h) and a period below 2^31", e->name,
+			    d->m->name);
 		return false;
 	}
 	c->pmc_map[k] = (uint32_t)pl->counter;
@@ -278,6 +279,8 @@ static int open_target(struct emu_drv *d, const struct pmu__target *t,
 				  "of pmu_session_command(): make it before "
 				  "forking the child");
 	d->mode = EMU_MODE_CHILD;
+	if (d->raw)
+		pmu__emu_child_keep_raw(d->child);
 	fill_config(d, &cfg);
 	return pmu__emu_child_start(d->child, &cfg, err);
 }
@@ -521,6 +524,47 @@ long pmu__emu_samples(struct pmu__drv *dd, struct pmu_emu_rec_sample *out,
 		return -EINVAL;
 	return d->mode == EMU_MODE_SELF ? pmu__emu_self_samples(d, out, max)
 		: pmu__emu_child_samples(d->child, out, max);
+}
+
+int pmu__emu_keep_records(struct pmu__drv *dd)
+{
+	struct emu_drv *d = emu_of(dd);
+
+	if (!dd || dd->ops != &emu_ops || d->is_open)
+		return -EINVAL;
+	d->raw = true;
+	return 0;
+}
+
+long pmu__emu_records(struct pmu__drv *dd, void *out, size_t len)
+{
+	struct emu_drv *d = emu_of(dd);
+
+	if (!dd || dd->ops != &emu_ops || !d->is_open ||
+	    d->mode != EMU_MODE_CHILD || !d->raw)
+		return -EINVAL;
+	return pmu__emu_child_records(d->child, out, len);
+}
+
+int pmu__emu_counter(const struct pmu__drv *dd, size_t i)
+{
+	const struct emu_drv *d = cemu_of(dd);
+
+	if (!dd || dd->ops != &emu_ops || i >= d->nev ||
+	    d->slot[i].kind != EMU_SLOT_PMC)
+		return -1;
+	return (int)d->slot[i].idx;
+}
+
+uint64_t pmu__emu_lost(struct pmu__drv *dd)
+{
+	struct emu_drv *d = emu_of(dd);
+	struct emu_counts k;
+	uint64_t t;
+
+	if (!dd || dd->ops != &emu_ops || !d->is_open || counts(d, &k, &t))
+		return 0;
+	return k.lost;
 }
 
 int pmu__emu_kinds(struct pmu__drv *dd, uint64_t kind[PMU_EMU_NKIND])

@@ -59,6 +59,11 @@ struct emu_records {
 	struct pmu_emu_rec_sample *smp;
 	size_t nsmp, cap;
 	bool broken;                 /* a record made no sense */
+	/* a profile's records: samples, tasks and maps as they came, in
+	 * q[head..len) (samples then go here, not to smp) */
+	bool raw;
+	unsigned char *q;
+	size_t qhead, qlen, qcap;
 };
 
 void pmu__emu_records_add(struct emu_records *r, const void *data,
@@ -67,6 +72,10 @@ void pmu__emu_records_add(struct emu_records *r, const void *data,
 size_t pmu__emu_records_take(struct emu_records *r,
 			     struct pmu_emu_rec_sample *out, size_t max);
 void pmu__emu_records_clear(struct emu_records *r);
+/* Move whole records (SAMPLE, TASK, MMAP), oldest first, into out, at
+ * most len bytes; the bytes moved. */
+size_t pmu__emu_records_take_raw(struct emu_records *r, void *out,
+				 size_t len);
 
 enum emu_slot_kind { EMU_SLOT_NONE, EMU_SLOT_TSC, EMU_SLOT_PMC };
 
@@ -95,6 +104,7 @@ struct emu_drv {
 	struct pmu_emu_switch sw[PMU_EMU_MAX_SETS];
 	uint64_t t_enabled, t_mark;  /* CHILD: ns of the monotonic clock */
 	struct emu_child *child;     /* CHILD: made by the command */
+	bool raw;                    /* keep a profile's records */
 	long id;                     /* SELF: the tool's context */
 };
 
@@ -105,6 +115,15 @@ int pmu__emu_driver_new(const char *model, const char *settings,
  * once); a negative errno when the driver is not an open emu driver. */
 long pmu__emu_samples(struct pmu__drv *d, struct pmu_emu_rec_sample *out,
 		      size_t max);
+/* A profile of a CHILD target: keep the tool's records (samples, tasks,
+ * maps) in order for pmu__emu_records(); before the open. */
+int pmu__emu_keep_records(struct pmu__drv *d);
+/* Whole records, oldest first, at most len bytes: the bytes moved. */
+long pmu__emu_records(struct pmu__drv *d, void *out, size_t len);
+/* The virtual counter of event i (bit i of a sample's mask), or -1. */
+int pmu__emu_counter(const struct pmu__drv *d, size_t i);
+/* Samples lost so far: past max-samples, or not kept. */
+uint64_t pmu__emu_lost(struct pmu__drv *d);
 /* What the emulator saw (kind totals), summed like the counts. */
 int pmu__emu_kinds(struct pmu__drv *d, uint64_t kind[PMU_EMU_NKIND]);
 
@@ -143,6 +162,8 @@ void pmu__emu_child_counts(struct emu_child *c, struct emu_counts *out);
 long pmu__emu_child_samples(struct emu_child *c,
 			    struct pmu_emu_rec_sample *out, size_t max);
 void pmu__emu_child_free(struct emu_child *c);
+void pmu__emu_child_keep_raw(struct emu_child *c);
+long pmu__emu_child_records(struct emu_child *c, void *out, size_t len);
 
 /* emu_self.c: the calling program, under the tool. */
 int pmu__emu_self_open(struct emu_drv *d, struct pmu_error *err);

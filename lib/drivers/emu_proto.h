@@ -31,7 +31,7 @@
 #include "model/control.h"
 
 #define PMU_EMU_MAGIC    0x45554d50u /* "PMUE" */
-#define PMU_EMU_VERSION  2u
+#define PMU_EMU_VERSION  3u
 
 /* What the emulator observes, as cumulative counts per process.  The
  * first group is exact (cachegrind's own definitions where it has one);
@@ -163,7 +163,15 @@ enum pmu_emu_rec_type {
 	PMU_EMU_REC_ERROR = 3,   /* the tool could not run: text says why */
 	PMU_EMU_REC_SET = 4,     /* one event set's deltas, before the
 				    COUNTS record they go with */
+	/* only from a context that samples (nrictrs > 0): what a profile
+	 * needs to name the code of its samples, in the process's order
+	 * with its samples */
+	PMU_EMU_REC_TASK = 5,    /* a process starts (an image, a fork) */
+	PMU_EMU_REC_MMAP = 6,    /* the process maps a file executable */
 };
+
+/* Records are at most this long (PIPE_BUF on Linux): each arrives whole. */
+#define PMU_EMU_REC_MAX 4096u
 
 enum pmu_emu_why {
 	PMU_EMU_WHY_TICK = 1,    /* report_ms elapsed */
@@ -216,6 +224,35 @@ struct pmu_emu_rec_sample {
 	uint64_t data_addr;
 	uint64_t gpr[PMU_EMU_NGPR];
 	uint64_t icount;         /* instructions retired by the process */
+};
+
+enum pmu_emu_task {
+	PMU_EMU_TASK_START = 1,  /* an image starts: the command, or a
+				    process after its execve */
+	PMU_EMU_TASK_FORK = 2,   /* a forked child, before its first
+				    instruction */
+};
+
+/* icount in the records below is the process's instruction count when
+ * it happened, as in samples: a fork's child continues its parent's, an
+ * image starts again from 0. */
+struct pmu_emu_rec_task {
+	struct pmu_emu_rec_hdr h;
+	uint32_t why;            /* enum pmu_emu_task */
+	int32_t ppid;            /* FORK: the parent */
+	uint64_t icount;
+	char comm[16];           /* START: the program's name, as the
+				    kernel's comm (15 bytes and a NUL) */
+};
+
+struct pmu_emu_rec_mmap {
+	struct pmu_emu_rec_hdr h;
+	uint64_t addr, len, pgoff;
+	uint64_t icount;
+	uint32_t prot;           /* PROT_* */
+	uint32_t pad;
+	char name[];             /* the file, NUL-terminated; the record
+				    is padded to 8 bytes */
 };
 
 struct pmu_emu_rec_error {

@@ -11,6 +11,9 @@
 #include "drivers/emu_drv.h"
 
 #define MAX_KEPT_SAMPLES (1u << 20)
+/* A profile's records wait here until the recorder takes them (it does
+ * every few tenths of a second): 64 MiB is some 380 000 samples. */
+#define MAX_RAW_BYTES (64u << 20)
 
 _Static_assert(PIPE_BUF <= sizeof(((struct emu_records *)0)->buf) / 2,
 	       "a partial record and a whole one fit in the buffer");
@@ -49,9 +52,66 @@ static void add_sample(struct emu_records *r,
 	r->smp[r->nsmp++] = *s;
 }
 
+/* Room for n more bytes in the raw queue. */
+static bool raw_room(struct emu_records *r, size_t n)
+{
+	if (r->qhead && r->qhead >= r->qlen / 2) {
+		memmove(r->q, r->q + r->qhead, r->qlen - r->qhead);
+		r->qlen -= r->qhead;
+		r->qhead = 0;
+	}
+	if (r->qlen + n <= r->qcap)
+		return true;
+	size_t cap = r->qcap ? 2 * r->qcap : 65536;
+
+	while (cap < r->qlen + n)
+		cap *= 2;
+	void *p = realloc(r->q, cap);
+
+	if (!p)
+		return false;
+	r->q = p;
+	r->qcap = cap;
+	return true;
+}
+
+static void add_raw(struct emu_records *r, const struct pmu_emu_rec_hdr *h)
+{
+	/* a full queue drops samples; tasks and maps are few, and every
+	 * later sample needs them */
+	if (h->type == PMU_EMU_REC_SAMPLE &&
+	    r->qlen - r->qhead + h->size > MAX_RAW_BYTES) {
+		r->c.lost++;
+		return;
+	}
+	if (!raw_room(r, h->size)) {
+		r->c.lost += h->type == PMU_EMU_REC_SAMPLE;
+		return;
+	}
+	memcpy(r->q + r->qlen, h, h->size);
+	r->qlen += h->size;
+}
+
+static bool mmap_ok(const struct pmu_emu_rec_hdr *h)
+{
+	const struct pmu_emu_rec_mmap *m = (const void *)h;
+	size_t room = h->size - sizeof(*m);
+
+	return h->size > sizeof(*m) && !(h->size & 7) &&
+	       memchr(m->name, 0, room) != NULL;
+}
+
 static void one(struct emu_records *r, const struct pmu_emu_rec_hdr *h)
 {
-	if (h->type == PMU_EMU_REC_COUNTS &&
+	if ((h->type == PMU_EMU_REC_TASK &&
+	     h->size == sizeof(struct pmu_emu_rec_task)) ||
+	    (h->type == PMU_EMU_REC_MMAP && mmap_ok(h))) {
+		if (r->raw)
+			add_raw(r, h);
+	} else if (h->type == PMU_EMU_REC_SAMPLE && r->raw &&
+		   h->size == sizeof(struct pmu_emu_rec_sample)) {
+		add_raw(r, h);
+	} else if (h->type == PMU_EMU_REC_COUNTS &&
 	    h->size == sizeof(struct pmu_emu_rec_counts))
 		add_counts(r, (const struct pmu_emu_rec_counts *)(const void *)h);
 	else if (h->type == PMU_EMU_REC_SET &&
@@ -113,8 +173,28 @@ size_t pmu__emu_records_take(struct emu_records *r,
 	return n;
 }
 
+size_t pmu__emu_records_take_raw(struct emu_records *r, void *out,
+				 size_t len)
+{
+	size_t at = r->qhead;
+
+	while (r->qlen - at >= sizeof(struct pmu_emu_rec_hdr)) {
+		struct pmu_emu_rec_hdr h;
+
+		memcpy(&h, r->q + at, sizeof(h));
+		if (at + h.size - r->qhead > len)
+			break;
+		at += h.size;
+	}
+	memcpy(out, r->q + r->qhead, at - r->qhead);
+	len = at - r->qhead;
+	r->qhead = at;
+	return len;
+}
+
 void pmu__emu_records_clear(struct emu_records *r)
 {
+	free(r->q);
 	free(r->smp);
 	memset(r, 0, sizeof(*r));
 }

@@ -200,6 +200,9 @@ static int start(struct pmu_record *r, const struct pmu_record_opts *o)
 	return ret;
 }
 
+static int open_perf(struct pmu_record *r, const struct pmu_record_opts *opts,
+		     struct pmu_error *err);
+
 struct pmu_record *pmu_record_open(const char *path,
 				   const struct pmu_record_opts *opts,
 				   struct pmu_error *err)
@@ -220,24 +223,35 @@ struct pmu_record *pmu_record_open(const char *path,
 	}
 	r->cpu_field = PMU__OPTS_GET(opts, target, PMU_TARGET_CHILD) ==
 		       PMU_TARGET_CPUS;
-	ret = parse_events(r, opts, err);
-	if (!ret)
-		ret = open_events(r, opts, err);
-	if (!ret)
-		ret = create_file(r, err);
+	if (PMU__OPTS_GET(opts, emulate, false))
+		ret = pmu__record_emu_open(r, opts, err);
+	else
+		ret = open_perf(r, opts, err);
 	if (!ret && save_argv(r, opts))
 		ret = pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
 				 "out of memory");
-	if (!ret && (ret = start(r, opts)))
-		pmu__error(err, ret, PMU_ERR_SYSTEM, r->path, -1,
-			   "cannot start recording into %s: %s", r->path,
-			   strerror(-ret));
 	if (ret) {
 		pmu_record_free(r);
 		errno = -ret;
 		return NULL;
 	}
 	return r;
+}
+
+static int open_perf(struct pmu_record *r, const struct pmu_record_opts *opts,
+		     struct pmu_error *err)
+{
+	int ret = parse_events(r, opts, err);
+
+	if (!ret)
+		ret = open_events(r, opts, err);
+	if (!ret)
+		ret = create_file(r, err);
+	if (!ret && (ret = start(r, opts)))
+		pmu__error(err, ret, PMU_ERR_SYSTEM, r->path, -1,
+			   "cannot start recording into %s: %s", r->path,
+			   strerror(-ret));
+	return ret;
 }
 
 static void note_time(struct pmu_record *r, const struct perf_event_header *h)
@@ -302,6 +316,12 @@ int pmu_record_poll(struct pmu_record *r, int timeout_ms)
 
 	if (!r || !r->w.f)
 		return -EINVAL;
+	if (r->emu) {
+		/* the emulator's records wait in the driver meanwhile */
+		if (timeout_ms && poll(NULL, 0, timeout_ms) < 0)
+			return -EINTR;
+		return pmu__record_emu_drain(r);
+	}
 	pf = calloc(r->nrings + 1, sizeof(*pf));
 	if (!pf)
 		return -ENOMEM;
@@ -333,13 +353,18 @@ int pmu_record_finish(struct pmu_record *r, struct pmu_record_stats *st,
 	if (!r || !r->w.f)
 		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
 				  "no recording under way");
-	r->drv->ops->disable(r->drv);
-	ret = drain(r);
+	if (r->emu) {
+		ret = pmu__record_emu_stop(r);
+	} else {
+		r->drv->ops->disable(r->drv);
+		ret = drain(r);
+	}
 	if (ret)
 		return pmu__error(err, ret, PMU_ERR_SYSTEM, r->path, -1,
 				  "cannot write %s: %s", r->path,
 				  strerror(-ret));
-	lost_total(r);
+	if (!r->emu)
+		lost_total(r);
 	ret = pmu__record_features(r);
 	if (!ret)
 		ret = pd_write_finish(&r->w, err);
@@ -382,6 +407,10 @@ int pmu_record_switch(struct pmu_record *r, const char *done_path,
 	if (!r || !r->w.f || !done_path)
 		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
 				  "no recording under way");
+	if (r->emu)
+		return pmu__error(err, -EOPNOTSUPP, PMU_ERR_NOT_SUPPORTED,
+				  NULL, -1, "a recording under the emulator "
+				  "is one file");
 	ret = drain(r);
 	if (!ret)
 		ret = pmu__record_features(r);
@@ -400,6 +429,7 @@ void pmu_record_free(struct pmu_record *r)
 	if (!r)
 		return;
 	pd_write_close(&r->w);
+	pmu__record_emu_free(r);
 	pmu__driver_free(r->drv);
 	pmu__evlist_clear(&r->evl);
 	for (int i = 0; i < r->argc; i++)

@@ -27,7 +27,8 @@ size_t pmu__record_trailer(const struct pmu_record *r, uint32_t pid,
 		n += 8;
 	}
 	if (st & PERF_SAMPLE_TIME) {
-		memcpy(out + n, &z, 8);   /* before anything sampled */
+		/* 0: before anything sampled; an emulated record says when */
+		memcpy(out + n, &r->synth_time, 8);
 		n += 8;
 	}
 	if (st & PERF_SAMPLE_ID) {
@@ -54,7 +55,7 @@ static int emit(struct pmu_record *r, unsigned char *rec, size_t len)
 	return pd_write_data(&r->w, rec, len);
 }
 
-static int emit_mmap2(struct pmu_record *r, uint32_t pid, uint32_t tid,
+int pmu__record_mmap2(struct pmu_record *r, uint32_t pid, uint32_t tid,
 		      uint64_t start, uint64_t len, uint64_t pgoff,
 		      const char *file, uint16_t misc)
 {
@@ -79,18 +80,34 @@ static int emit_mmap2(struct pmu_record *r, uint32_t pid, uint32_t tid,
 	return emit(r, rec, at);
 }
 
-static int emit_comm(struct pmu_record *r, uint32_t pid, uint32_t tid,
-		     const char *comm)
+int pmu__record_comm(struct pmu_record *r, uint32_t pid, uint32_t tid,
+		     const char *comm, uint16_t misc)
 {
 	unsigned char rec[128] = { 0 };
 	struct perf_event_header *h = (struct perf_event_header *)rec;
 	size_t n = strnlen(comm, 15) + 1, at;
 
 	h->type = PERF_RECORD_COMM;
+	h->misc = misc;
 	memcpy(rec + 8, &pid, 4);
 	memcpy(rec + 12, &tid, 4);
 	memcpy(rec + 16, comm, n - 1);
 	at = (16 + n + 7) & ~7u;
+	at += pmu__record_trailer(r, pid, tid, rec + at);
+	return emit(r, rec, at);
+}
+
+int pmu__record_fork(struct pmu_record *r, uint32_t pid, uint32_t ppid,
+		     uint32_t tid, uint32_t ptid)
+{
+	unsigned char rec[128] = { 0 };
+	struct perf_event_header *h = (struct perf_event_header *)rec;
+	uint32_t v[4] = { pid, ppid, tid, ptid };
+	size_t at = 8 + 16 + 8;
+
+	h->type = PERF_RECORD_FORK;
+	memcpy(rec + 8, v, 16);
+	memcpy(rec + 24, &r->synth_time, 8);
 	at += pmu__record_trailer(r, pid, tid, rec + at);
 	return emit(r, rec, at);
 }
@@ -118,7 +135,7 @@ int pmu__record_synth_kernel(struct pmu_record *r)
 		fclose(f);
 	if (!text)
 		return 0; /* addresses hidden: kernel frames stay unknown */
-	return emit_mmap2(r, (uint32_t)-1, 0, text, ~0ULL - text, text,
+	return pmu__record_mmap2(r, (uint32_t)-1, 0, text, ~0ULL - text, text,
 			  "[kernel.kallsyms]_text", PERF_RECORD_MISC_KERNEL);
 }
 
@@ -140,8 +157,8 @@ static int synth_maps(struct pmu_record *r, int pid)
 			   perm, &off, &name) < 4 || !name || perm[2] != 'x')
 			continue;
 		line[strcspn(line, "\n")] = 0;
-		ret = emit_mmap2(r, (uint32_t)pid, (uint32_t)pid, lo, hi - lo,
-				 off, line[name] ? line + name : "//anon",
+		ret = pmu__record_mmap2(r, (uint32_t)pid, (uint32_t)pid, lo,
+					hi - lo, off, line[name] ? line + name : "//anon",
 				 PERF_RECORD_MISC_USER);
 	}
 	fclose(f);
@@ -177,7 +194,8 @@ static int synth_proc(struct pmu_record *r, int pid)
 		int tid = atoi(d->d_name);
 
 		if (tid > 0 && !read_comm(pid, tid, comm, sizeof(comm)))
-			ret = emit_comm(r, (uint32_t)pid, (uint32_t)tid, comm);
+			ret = pmu__record_comm(r, (uint32_t)pid,
+					       (uint32_t)tid, comm, 0);
 	}
 	closedir(dir);
 	return ret ? ret : synth_maps(r, pid);

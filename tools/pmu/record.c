@@ -23,6 +23,12 @@ struct rec_cli {
 	size_t npids;
 	bool switch_output, quiet;
 	char **argv;
+	struct emu_cli emu;      /* --emulate and its options */
+};
+
+enum {
+	OPT_EMULATE = 0x100, OPT_EMULATE_MODEL, OPT_EMULATE_REGIONS,
+	OPT_EMULATE_OPT,
 };
 
 static void usage(FILE *f)
@@ -50,6 +56,16 @@ static void usage(FILE *f)
 "      --switch-output      on SIGUSR2, close the file as FILE.TIMESTAMP\n"
 "                           and go on in a new one\n"
 "  -q, --quiet              no summary\n"
+"      --emulate            run COMMAND under pmu's emulator: samples are the\n"
+"                           emulated PMU's overflows, at the exact\n"
+"                           instruction (default: instructions,\n"
+"                           -c 100003; no -F, no -g)\n"
+"      --emulate-model M    the model to emulate (default fam10h; sampling\n"
+"                           needs p6, pii, piii, pentm, k7, k8, k8c or\n"
+"                           fam10h)\n"
+"      --emulate-regions    sample only between PMU_EMU_START/STOP\n"
+"      --emulate-opt KEY=VAL emulator setting, as for pmu stat (caches,\n"
+"                           predictor, costs, max-samples)\n"
 "  -h, --help               this help\n"
 "\n"
 "Without a command, records until SIGINT (or until the processes exit).\n"
@@ -183,8 +199,47 @@ static int parse_opt(int opt, struct rec_cli *c)
 	case 'I': c->o.no_inherit = true; return 0;
 	case 'S': c->switch_output = true; return 0;
 	case 'q': c->quiet = true; return 0;
+	case OPT_EMULATE: return emu_cli_option(&c->emu, "record", "emulate",
+						NULL);
+	case OPT_EMULATE_MODEL:
+		return emu_cli_option(&c->emu, "record", "emulate-model",
+				      optarg);
+	case OPT_EMULATE_REGIONS:
+		return emu_cli_option(&c->emu, "record", "emulate-regions",
+				      NULL);
+	case OPT_EMULATE_OPT:
+		return emu_cli_option(&c->emu, "record", "emulate-opt", optarg);
 	default: return EXIT_PMU_USAGE;
 	}
+}
+
+/* What --emulate cannot do, said before anything starts. */
+static int check_emulate(const struct rec_cli *c)
+{
+	const char *why = NULL;
+
+	if (c->o.freq)
+		why = "-F: an emulated PMU samples every N events (-c N), not "
+		      "N times a second: the emulator has no clock that "
+		      "samples could follow";
+	else if (c->o.callgraph)
+		why = "-g/--call-graph: the emulator records no call chains "
+		      "(each sample has the exact instruction, its registers "
+		      "and data address)";
+	else if (c->o.target != PMU_TARGET_CHILD)
+		why = "--emulate records the command it runs: drop -p/-t/-a/-C";
+	else if (c->o.mmap_pages)
+		why = "-m: the emulator has no ring buffer to size";
+	else if (c->switch_output)
+		why = "--switch-output: a recording under the emulator is one "
+		      "file";
+	else if (c->o.no_inherit)
+		why = "--no-inherit: the emulator follows every process of "
+		      "the command";
+	if (!why)
+		return 0;
+	pmu_tool_err("record --emulate: %s", why);
+	return EXIT_PMU_USAGE;
 }
 
 static int parse_args(int argc, char **argv, struct rec_cli *c)
@@ -203,6 +258,10 @@ static int parse_args(int argc, char **argv, struct rec_cli *c)
 		{ "no-inherit", no_argument, NULL, 'I' },
 		{ "switch-output", no_argument, NULL, 'S' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "emulate", no_argument, NULL, OPT_EMULATE },
+		{ "emulate-model", required_argument, NULL, OPT_EMULATE_MODEL },
+		{ "emulate-regions", no_argument, NULL, OPT_EMULATE_REGIONS },
+		{ "emulate-opt", required_argument, NULL, OPT_EMULATE_OPT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -233,7 +292,7 @@ static int parse_args(int argc, char **argv, struct rec_cli *c)
 			     "other");
 		return EXIT_PMU_USAGE;
 	}
-	return 0;
+	return c->emu.emulate ? check_emulate(c) : 0;
 }
 
 static void block_signals(sigset_t *old)
@@ -325,6 +384,10 @@ static int loop(struct pmu_record *r, struct rec_cli *c, pid_t child,
 
 static void summary(const struct rec_cli *c, const struct pmu_record_stats *st)
 {
+	if (c->emu.emulate && st->lost)
+		fprintf(stderr, "[ pmu record: lost %" PRIu64 " samples: past "
+			"the emulator's max-samples, or more than it keeps "
+			"waiting ]\n", st->lost);
 	if (!c->quiet) {
 		fprintf(stderr, "[ pmu record: Woken up %" PRIu64 " times to "
 			"write data ]\n", st->wakeups);
@@ -333,7 +396,7 @@ static void summary(const struct rec_cli *c, const struct pmu_record_stats *st)
 			c->out, st->samples);
 	}
 	/* always, even with -q: a profile with holes must say so */
-	if (st->lost)
+	if (st->lost && !c->emu.emulate)
 		fprintf(stderr, "[ pmu record: lost %" PRIu64 " samples: the "
 			"ring buffer was full; try a larger -m or a lower "
 			"-F ]\n", st->lost);
@@ -348,6 +411,64 @@ static int exit_status(int status)
 	return 0;
 }
 
+/* Record, wait for the command, finish: the file is complete only
+ * when rc is 0. */
+static int record_loop(struct pmu_record *r, struct rec_cli *c, pid_t child,
+		       int *status)
+{
+	struct pmu_error err = { .size = sizeof(err) };
+	struct pmu_record_stats st = { .size = sizeof(st) };
+	int rc = loop(r, c, child, status);
+
+	if (!rc && pmu_record_finish(r, &st, &err)) {
+		pmu_tool_err("%s", err.message);
+		rc = EXIT_PMU_INPUT;
+	}
+	if (!rc)
+		summary(c, &st);
+	return rc;
+}
+
+/* The emulator's command line is known once the recording is open: the
+ * command starts after it. */
+static int run_emulated(struct rec_cli *c, int argc, char **argv,
+			const sigset_t *old)
+{
+	struct pmu_error err = { .size = sizeof(err) };
+	struct launch l = { .pid = -1, .go_fd = -1, .err_fd = -1 };
+	struct pmu_record *r;
+	int status = 0, rc, e;
+
+	c->o.events = c->events;
+	c->o.argc = argc;
+	c->o.argv = argv;
+	c->o.emulate = true;
+	c->o.emu_model = c->emu.model;
+	c->o.emu = c->emu.settings;
+	c->o.command = c->argv;
+	if (!(r = pmu_record_open(c->out, &c->o, &err))) {
+		pmu_tool_err("%s", err.message);
+		return err.kind == PMU_ERR_USAGE ? EXIT_PMU_USAGE : EXIT_PMU_INPUT;
+	}
+	rc = launch_prepare(&l, (char **)pmu_record_command(r), old);
+	if (rc < 0) {
+		pmu_tool_err("cannot start '%s': %s", c->argv[0],
+			     strerror(-rc));
+		pmu_record_free(r);
+		return EXIT_PMU_INPUT;
+	}
+	if ((e = launch_release(&l))) {
+		if (e != EPIPE)
+			launch_abort(&l);
+		pmu_record_free(r);
+		pmu_tool_err("%s: %s", c->argv[0], strerror(e));
+		return 126;
+	}
+	rc = record_loop(r, c, l.pid, &status);
+	pmu_record_free(r);
+	return rc ? rc : exit_status(status);
+}
+
 static int run(struct rec_cli *c, int argc, char **argv)
 {
 	struct pmu_error err = { .size = sizeof(err) };
@@ -358,6 +479,8 @@ static int run(struct rec_cli *c, int argc, char **argv)
 	int status = 0, rc, e;
 
 	block_signals(&old);
+	if (c->emu.emulate)
+		return run_emulated(c, argc, argv, &old);
 	if (*c->argv && (rc = launch_prepare(&l, c->argv, &old)) < 0) {
 		pmu_tool_err("cannot start '%s': %s", c->argv[0], strerror(-rc));
 		return EXIT_PMU_INPUT;
@@ -382,15 +505,10 @@ static int run(struct rec_cli *c, int argc, char **argv)
 			     "command not found" : strerror(e));
 		return e == ENOENT ? 127 : 126;
 	}
-	rc = loop(r, c, l.pid, &status);
-	if (!rc && pmu_record_finish(r, &st, &err)) {
-		pmu_tool_err("%s", err.message);
-		rc = EXIT_PMU_INPUT;
-	}
+	rc = record_loop(r, c, l.pid, &status);
 	pmu_record_free(r);
 	if (rc)
 		return rc;
-	summary(c, &st);
 	return l.pid > 0 ? exit_status(status) : 0;
 }
 
@@ -407,5 +525,6 @@ int cmd_record(int argc, char **argv)
 		rc = run(&c, argc, argv);
 	free(c.events);
 	free(c.pids);
+	free(c.emu.settings);
 	return rc;
 }

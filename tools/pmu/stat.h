@@ -183,6 +183,17 @@ int stat_aggr_build(struct pmu_session *s, const struct stat_opts *o,
 		    struct stat_agg **aggs, size_t *nagg, size_t **unit_agg,
 		    size_t *nunits);
 
+/* --emulate, --emulate-model, --emulate-regions, --emulate-opt (stat
+ * and record): what they ask for. */
+struct emu_cli {
+	bool emulate;
+	const char *model;
+	char *settings;          /* "KEY=VALUE ...", allocated */
+};
+
+int emu_cli_option(struct emu_cli *e, const char *cmd, const char *name,
+		   const char *val);
+
 /* stat_emu.c: --emulate's options, checks and session. */
 int stat_emu_option(struct stat_opts *o, const char *name, const char *val);
 int stat_emu_check(struct stat_opts *o);

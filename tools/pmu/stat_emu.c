@@ -11,41 +11,53 @@
 #include "stat.h"
 
 /* One more "KEY=VALUE" token for the driver's settings. */
-static int add_setting(struct stat_opts *o, const char *tok)
+static int add_setting(char **settings, const char *tok)
 {
-	size_t have = o->emu_settings ? strlen(o->emu_settings) : 0;
-	char *p = realloc(o->emu_settings, have + strlen(tok) + 2);
+	size_t have = *settings ? strlen(*settings) : 0;
+	char *p = realloc(*settings, have + strlen(tok) + 2);
 
 	if (!p) {
 		pmu_tool_err("out of memory");
 		return EXIT_PMU_INPUT;
 	}
-	o->emu_settings = p;
+	*settings = p;
 	if (have)
 		p[have++] = ' ';
 	strcpy(p + have, tok);
 	return 0;
 }
 
-int stat_emu_option(struct stat_opts *o, const char *name, const char *val)
+int emu_cli_option(struct emu_cli *e, const char *cmd, const char *name,
+		   const char *val)
 {
-	o->emulate = true;
+	e->emulate = true;
 	if (!strcmp(name, "emulate"))
 		return 0;
 	if (!strcmp(name, "emulate-model")) {
-		o->emu_model = val;
+		e->model = val;
 		return 0;
 	}
 	if (!strcmp(name, "emulate-regions"))
-		return add_setting(o, "regions");
+		return add_setting(&e->settings, "regions");
 	/* --emulate-opt KEY=VALUE: one token, no spaces */
 	if (!val[0] || strpbrk(val, " \t")) {
-		fprintf(stderr, "pmu: stat: bad --emulate-opt '%s': expected "
-			"one KEY=VALUE without spaces\nRun 'pmu stat --help' "
-			"for the options.\n", val);
+		fprintf(stderr, "pmu: %s: bad --emulate-opt '%s': expected "
+			"one KEY=VALUE without spaces\nRun 'pmu %s --help' "
+			"for the options.\n", cmd, val, cmd);
 		return EXIT_PMU_USAGE;
 	}
-	return add_setting(o, val);
+	return add_setting(&e->settings, val);
+}
+
+int stat_emu_option(struct stat_opts *o, const char *name, const char *val)
+{
+	struct emu_cli e = { o->emulate, o->emu_model, o->emu_settings };
+	int rc = emu_cli_option(&e, "stat", name, val);
+
+	o->emulate = e.emulate;
+	o->emu_model = e.model;
+	o->emu_settings = e.settings;
+	return rc;
 }
 
 static int usage_err(const char *msg)
@@ -74,7 +86,7 @@ int stat_emu_check(struct stat_opts *o)
 	if (!o->interval_ms)
 		return 0;
 	snprintf(tok, sizeof(tok), "report-ms=%ld", o->interval_ms);
-	return add_setting(o, tok);
+	return add_setting(&o->emu_settings, tok);
 }
 
 void stat_emu_session_opts(const struct stat_opts *o,
