@@ -19,7 +19,8 @@
 #    threads is the kernel's, so the data caches see the threads'
 #    accesses in an order that varies run to run (cachegrind's own
 #    D1mr/D1mw/DLmr/DLmw spread is about 0.1%): those are compared within
-#    0.5%, every other count exactly.
+#    0.5%, its data reads and writes within 0.05% and its indirect
+#    branches within 2% (below), every other count exactly.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/emu-lib.sh"
 require_emu
@@ -90,8 +91,15 @@ for w in loops calls sort strings threads forkexec; do
 	compare $w D1mr "$(value DATA_READ_MISS "$TMP/$w.b.counts")" "$(value D1mr "$cg")" $tol
 	compare $w D1mw "$(value DATA_WRITE_MISS "$TMP/$w.b.counts")" "$(value D1mw "$cg")" $tol
 	compare $w I1mr "$(value CODE_CACHE_MISS "$TMP/$w.c.counts")" "$(value I1mr "$cg")"
-	compare $w Dr "$(value DATA_READ "$TMP/$w.c.counts")" "$(value Dr "$cg")"
-	compare $w Dw "$(value DATA_WRITE "$TMP/$w.d.counts")" "$(value Dw "$cg")"
+	# threads: the data reads and writes are separate runs of the
+	# program, and one ASan run on a loaded machine read 12 of 228,485
+	# fewer than cachegrind's run (the threads' interleaving is the
+	# kernel's; C-library paths such as a lock found free or taken read
+	# differently): 0.05% for that workload only, exact for the others
+	dtol=
+	if [ $w = threads ]; then dtol=0.05; fi
+	compare $w Dr "$(value DATA_READ "$TMP/$w.c.counts")" "$(value Dr "$cg")" $dtol
+	compare $w Dw "$(value DATA_WRITE "$TMP/$w.d.counts")" "$(value Dw "$cg")" $dtol
 	bc=$(value retired_branch_type:CONDITIONAL "$TMP/$w.e.counts")
 	compare $w Bc "$bc" $(( $(value Bc "$cg") + extra_bc ))
 	ind=$(value retired_branch_type:INDIRECT "$TMP/$w.e.counts")
