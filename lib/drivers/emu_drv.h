@@ -19,6 +19,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "drivers/driver.h"
 #include "drivers/emu_proto.h"
@@ -51,6 +52,13 @@ struct emu_counts {
 	struct emu_set_counts set[PMU_EMU_MAX_SETS];
 };
 
+/* A process's place in the instruction intervals: its records go to
+ * interval `ord`, which each of its INSNS records ends. */
+struct emu_proc_ord {
+	int32_t pid;
+	uint32_t ord;
+};
+
 /* The FIFO's byte stream turned into records (emu_records.c). */
 struct emu_records {
 	unsigned char buf[2 * 4096];  /* a partial record (PIPE_BUF max) */
@@ -59,7 +67,16 @@ struct emu_records {
 	struct pmu_emu_rec_sample *smp;
 	size_t nsmp, cap;
 	bool broken;                 /* a record made no sense */
+	bool marks;                  /* keep instruction intervals */
+	bool marks_over;             /* more than the intervals kept */
+	struct emu_counts *iv;       /* [niv]: counts by interval */
+	size_t niv, ivcap;
+	struct emu_proc_ord *procs;
+	size_t nprocs, proccap;
 };
+
+/* Instruction intervals kept at most (about 2 KiB each). */
+#define EMU_MAX_MARKS 65536u
 
 void pmu__emu_records_add(struct emu_records *r, const void *data,
 			  size_t len);
@@ -67,6 +84,13 @@ void pmu__emu_records_add(struct emu_records *r, const void *data,
 size_t pmu__emu_records_take(struct emu_records *r,
 			     struct pmu_emu_rec_sample *out, size_t max);
 void pmu__emu_records_clear(struct emu_records *r);
+/* Instruction intervals so far (a trailing one without instructions
+ * folded into the one before), and the counts at the end of interval k
+ * summed over processes; -E2BIG past EMU_MAX_MARKS, -ERANGE past the
+ * last. */
+ssize_t pmu__emu_records_nmarks(const struct emu_records *r);
+int pmu__emu_records_mark(const struct emu_records *r, size_t k,
+			  struct emu_counts *out);
 
 enum emu_slot_kind { EMU_SLOT_NONE, EMU_SLOT_TSC, EMU_SLOT_PMC };
 
@@ -142,6 +166,8 @@ void pmu__emu_child_drain(struct emu_child *c);
 void pmu__emu_child_counts(struct emu_child *c, struct emu_counts *out);
 long pmu__emu_child_samples(struct emu_child *c,
 			    struct pmu_emu_rec_sample *out, size_t max);
+ssize_t pmu__emu_child_nmarks(struct emu_child *c);
+int pmu__emu_child_mark(struct emu_child *c, size_t k, struct emu_counts *out);
 void pmu__emu_child_free(struct emu_child *c);
 
 /* emu_self.c: the calling program, under the tool. */
