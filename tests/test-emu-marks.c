@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -27,7 +28,7 @@
 
 #include "drivers/emu_drv.h"
 
-static char work_dir[4096];
+static char work_dir[PATH_MAX];
 
 /* ---- the bookkeeping ---- */
 
@@ -175,7 +176,7 @@ static void test_session(void **state)
 {
 	char path[4200];
 	char *argv[] = { path, (char *)"1", NULL };
-	struct pmu_value all[2], v[2];
+	struct pmu_value all[2], v[2] = { { .size = sizeof(v[0]) } };
 	struct run plain, iv;
 	const uint64_t n = 150000;
 	uint64_t t, insns = 0;
@@ -256,14 +257,9 @@ int main(void)
 		cmocka_unit_test(test_session),
 		cmocka_unit_test(test_errors),
 	};
-	ssize_t n = readlink("/proc/self/exe", work_dir, sizeof(work_dir) - 1);
-	char *slash;
-
-	if (n <= 0)
+	/* the workloads are in emu/ beside this program */
+	if (!realpath("/proc/self/exe", work_dir) || !strrchr(work_dir, '/'))
 		return 1;
-	work_dir[n] = '\0';
-	slash = strrchr(work_dir, '/');
-	if (slash)
-		*slash = '\0';
+	*strrchr(work_dir, '/') = '\0';
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

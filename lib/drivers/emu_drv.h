@@ -147,6 +147,8 @@ void pmu__emu_sets_config(const struct emu_drv *d, struct pmu_emu_config *cfg);
 void pmu__emu_sets_value(const struct emu_drv *d, const struct emu_counts *k,
 			 size_t i, struct pmu__count *c);
 void pmu__emu_sets_add(struct emu_counts *c, const struct pmu_emu_rec_set *r);
+/* Add every set's figures of c to `to`. */
+void pmu__emu_sets_merge(struct emu_counts *to, const struct emu_counts *c);
 
 /* emu_opts.c: settings; the model's or this host's caches first. */
 int pmu__emu_settings(const struct pmu_hwmodel *m, bool model_given,

@@ -16,16 +16,40 @@
 _Static_assert(PIPE_BUF <= sizeof(((struct emu_records *)0)->buf) / 2,
 	       "a partial record and a whole one fit in the buffer");
 
+/* Room for `need` elements of `size` bytes at p (*cap of them), the new
+ * ones zeroed: p itself, or its new place, or NULL (p is kept). */
+static void *grow(void *p, size_t *cap, size_t need, size_t size)
+{
+	size_t n = *cap ? *cap : 64;
+	void *q;
+
+	if (need <= *cap)
+		return p;
+	while (n < need)
+		n *= 2;
+	q = realloc(p, n * size);
+	if (!q)
+		return NULL;
+	memset((char *)q + *cap * size, 0, (n - *cap) * size);
+	*cap = n;
+	return q;
+}
+
+static void add_parts(struct emu_counts *c, const uint64_t *sum, unsigned n,
+		      uint64_t tsc, const uint64_t *kind, uint64_t lost)
+{
+	for (unsigned i = 0; i < n; i++)
+		c->sum[i] += sum[i];
+	c->tsc += tsc;
+	for (unsigned i = 0; i < PMU_EMU_NKIND; i++)
+		c->kind[i] += kind[i];
+	c->lost += lost;
+}
+
 static void add_counts(struct emu_counts *c, const struct pmu_emu_rec_counts *k)
 {
-	unsigned n = k->nctrs < PMU_MAX_CTRS ? k->nctrs : PMU_MAX_CTRS;
-
-	for (unsigned i = 0; i < n; i++)
-		c->sum[i] += k->sum[i];
-	c->tsc += k->tsc;
-	for (unsigned i = 0; i < PMU_EMU_NKIND; i++)
-		c->kind[i] += k->kind[i];
-	c->lost += k->samples_lost;
+	add_parts(c, k->sum, k->nctrs < PMU_MAX_CTRS ? k->nctrs : PMU_MAX_CTRS,
+		  k->tsc, k->kind, k->samples_lost);
 }
 
 /* ---- instruction intervals ----
@@ -36,18 +60,15 @@ static void add_counts(struct emu_counts *c, const struct pmu_emu_rec_counts *k)
 
 static struct emu_proc_ord *proc_of(struct emu_records *r, int32_t pid)
 {
+	void *p;
+
 	for (size_t i = 0; i < r->nprocs; i++)
 		if (r->procs[i].pid == pid)
 			return &r->procs[i];
-	if (r->nprocs == r->proccap) {
-		size_t n = r->proccap ? 2 * r->proccap : 16;
-		void *p = realloc(r->procs, n * sizeof(*r->procs));
-
-		if (!p)
-			return NULL;
-		r->procs = p;
-		r->proccap = n;
-	}
+	p = grow(r->procs, &r->proccap, r->nprocs + 1, sizeof(*r->procs));
+	if (!p)
+		return NULL;
+	r->procs = p;
 	r->procs[r->nprocs] = (struct emu_proc_ord){ pid, 0 };
 	return &r->procs[r->nprocs++];
 }
@@ -57,26 +78,18 @@ static struct emu_proc_ord *proc_of(struct emu_records *r, int32_t pid)
 static struct emu_counts *ival_of(struct emu_records *r, int32_t pid)
 {
 	struct emu_proc_ord *p = proc_of(r, pid);
+	void *q;
 
 	if (!p || p->ord >= EMU_MAX_MARKS) {
 		r->marks_over = true;
 		return NULL;
 	}
-	if (p->ord >= r->ivcap) {
-		size_t n = r->ivcap ? 2 * r->ivcap : 64;
-		void *q;
-
-		while (n <= p->ord)
-			n *= 2;
-		q = realloc(r->iv, n * sizeof(*r->iv));
-		if (!q) {
-			r->marks_over = true;
-			return NULL;
-		}
-		r->iv = q;
-		memset(r->iv + r->ivcap, 0, (n - r->ivcap) * sizeof(*r->iv));
-		r->ivcap = n;
+	q = grow(r->iv, &r->ivcap, p->ord + 1, sizeof(*r->iv));
+	if (!q) {
+		r->marks_over = true;
+		return NULL;
 	}
+	r->iv = q;
 	if (p->ord >= r->niv)
 		r->niv = p->ord + 1;
 	return &r->iv[p->ord];
@@ -118,25 +131,8 @@ static void set_rec(struct emu_records *r, const struct pmu_emu_rec_set *s)
 
 static void sum_into(struct emu_counts *to, const struct emu_counts *c)
 {
-	for (unsigned i = 0; i < PMU_MAX_CTRS; i++)
-		to->sum[i] += c->sum[i];
-	to->tsc += c->tsc;
-	for (unsigned i = 0; i < PMU_EMU_NKIND; i++)
-		to->kind[i] += c->kind[i];
-	to->lost += c->lost;
-	for (unsigned k = 0; k < PMU_EMU_MAX_SETS; k++) {
-		struct emu_set_counts *t = &to->set[k];
-		const struct emu_set_counts *s = &c->set[k];
-
-		t->runs += s->runs;
-		t->duration += s->duration;
-		t->nrates += s->nrates;
-		for (unsigned i = 0; i < PMU_MAX_CTRS; i++) {
-			t->sum[i] += s->sum[i];
-			t->rsum[i] += s->rsum[i];
-			t->rsq[i] += s->rsq[i];
-		}
-	}
+	add_parts(to, c->sum, PMU_MAX_CTRS, c->tsc, c->kind, c->lost);
+	pmu__emu_sets_merge(to, c);
 }
 
 ssize_t pmu__emu_records_nmarks(const struct emu_records *r)
@@ -178,17 +174,13 @@ static void add_sample(struct emu_records *r,
 		r->c.lost++;
 		return;
 	}
-	if (r->nsmp == r->cap) {
-		size_t n = r->cap ? 2 * r->cap : 256;
-		void *p = realloc(r->smp, n * sizeof(*r->smp));
+	void *p = grow(r->smp, &r->cap, r->nsmp + 1, sizeof(*r->smp));
 
-		if (!p) {
-			r->c.lost++;
-			return;
-		}
-		r->smp = p;
-		r->cap = n;
+	if (!p) {
+		r->c.lost++;
+		return;
 	}
+	r->smp = p;
 	r->smp[r->nsmp++] = *s;
 }
 

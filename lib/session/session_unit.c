@@ -117,7 +117,7 @@ PMU_API ssize_t pmu_session_read_mark(struct pmu_session *s, size_t k,
 {
 	const struct pmu__driver_ops *o;
 	uint64_t at = 0;
-	size_t stride;
+	size_t stride = 0;
 	int ret;
 
 	if (!s || !s->open || (!vals && n))
