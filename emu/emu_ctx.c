@@ -244,10 +244,12 @@ static Bool update_weights(void)
 		for (UInt i = 0; i < EMU_MAX_CTX; i++)
 			if (emu.ctx[i].used)
 				w += emu.ctx[i].w[k];
+		/* instruction intervals end exactly too: each instruction
+		 * uses up budget (a flush that comes early only rechecks) */
+		if (k == PMU_EMU_K_INSTR && emu.cfg.report_insns)
+			w++;
 		changed |= w != emu_weight[k];
 		emu_weight[k] = w;
-		if (k == PMU_EMU_K_INSTR && emu.cfg.report_insns)
-			w++;     /* instruction intervals end exactly too */
 		if (w)
 			emu.irq_kinds |= 1ull << k;
 	}

@@ -141,6 +141,12 @@ static void fork_child(ThreadId tid)
 	emu_flush();
 	for (UInt k = 0; k < PMU_EMU_NKIND; k++)
 		emu.reported[k] = emu.kind[k];
+	/* its instruction intervals count from the fork, as its counts do */
+	if (emu.cfg.report_insns)
+		emu.next_insns = emu.kind[PMU_EMU_K_INSTR] +
+				 emu.cfg.report_insns;
+	if (emu.precise)
+		emu_recompute_budget();
 	if (!c->used)
 		return;
 	c->nsmp = 0;             /* the parent's, sent by the parent */

@@ -255,6 +255,26 @@ PMU_API ssize_t pmu_session_read_unit(struct pmu_session *s, size_t u,
 				      struct pmu_value *vals, size_t n);
 
 /*
+ * Instruction intervals: the emu driver with the setting report-insns=N
+ * reads each process of the command every N guest instructions it runs
+ * (a forked child and an exec'd image from their start); interval k of
+ * the command sums the processes' k-th, so it is the same every run
+ * (docs/emulation.md).  pmu_session_nmarks() is the number of intervals
+ * so far, final once the command has ended: the last one ends with the
+ * command, the others after exactly k*N instructions of each process;
+ * -EOPNOTSUPP without them, -E2BIG past 65536 intervals.
+ * pmu_session_read_mark() reads the values at the end of interval k as
+ * pmu_session_read() reads them, enabled and running being guest
+ * instructions, not time; *insns (may be NULL) gets the guest
+ * instructions counted up to there, summed over processes; -ERANGE past
+ * the last interval.
+ */
+PMU_API ssize_t pmu_session_nmarks(struct pmu_session *s);
+PMU_API ssize_t pmu_session_read_mark(struct pmu_session *s, size_t k,
+				      uint64_t *insns, struct pmu_value *vals,
+				      size_t n);
+
+/*
  * Drive a simulated PMU: run `len` bytes of event-stream text
  * (docs/stream-format.md) as the counted program.  Counting follows
  * pmu_session_start/stop (and the stream's own suspend/resume

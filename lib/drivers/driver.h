@@ -346,6 +346,14 @@ struct pmu__driver_ops {
 	/* (perf) Samples of PMU__EV_LOST event i the kernel could not
 	 * keep, summed over CPUs and threads: one read per unit. */
 	int (*lost)(struct pmu__drv *d, size_t i, uint64_t *n);
+	/*
+	 * (emu) Instruction intervals: how many so far, and the readings
+	 * (as read) at the end of interval k, with *insns the guest
+	 * instructions counted up to there.  -EOPNOTSUPP: not kept.
+	 */
+	ssize_t (*nmarks)(struct pmu__drv *d);
+	int (*read_mark)(struct pmu__drv *d, size_t k, uint64_t *insns,
+			 struct pmu__count *c, size_t stride, size_t n);
 };
 
 struct pmu__drv {

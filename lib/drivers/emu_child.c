@@ -152,6 +152,7 @@ int pmu__emu_child_start(struct emu_child *c, const struct pmu_emu_config *cfg,
 
 	if (rc)
 		return rc;
+	c->rec.marks = cfg->report_insns != 0;
 	path(c, "fifo", fifo, sizeof(fifo));
 	c->rfd = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (c->rfd >= 0)
@@ -217,6 +218,30 @@ long pmu__emu_child_records(struct emu_child *c, void *out, size_t len)
 	n = pmu__emu_records_take_raw(&c->rec, out, len);
 	pthread_mutex_unlock(&c->mu);
 	return (long)n;
+}
+
+ssize_t pmu__emu_child_nmarks(struct emu_child *c)
+{
+	ssize_t n;
+
+	pthread_mutex_lock(&c->mu);
+	if (c->rfd >= 0)
+		drain_locked(c);
+	n = pmu__emu_records_nmarks(&c->rec);
+	pthread_mutex_unlock(&c->mu);
+	return n;
+}
+
+int pmu__emu_child_mark(struct emu_child *c, size_t k, struct emu_counts *out)
+{
+	int rc;
+
+	pthread_mutex_lock(&c->mu);
+	if (c->rfd >= 0)
+		drain_locked(c);
+	rc = pmu__emu_records_mark(&c->rec, k, out);
+	pthread_mutex_unlock(&c->mu);
+	return rc;
 }
 
 void pmu__emu_child_free(struct emu_child *c)

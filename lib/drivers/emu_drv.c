@@ -417,17 +417,11 @@ static int counts(struct emu_drv *d, struct emu_counts *c, uint64_t *t)
 	return 0;
 }
 
-static int emu_read(struct pmu__drv *dd, struct pmu__count *c, size_t stride,
-		    size_t n)
+/* Each event's value from what the emulator reported; t: enabled and
+ * running time of events outside sets. */
+static int values(struct emu_drv *d, const struct emu_counts *k, uint64_t t,
+		  struct pmu__count *c, size_t stride, size_t n)
 {
-	struct emu_drv *d = emu_of(dd);
-	struct emu_counts k;
-	uint64_t t;
-
-	if (!d->is_open)
-		return -EBADF;
-	if (counts(d, &k, &t))
-		return -EIO;
 	if (n > d->nev)
 		n = d->nev;
 	for (size_t i = 0; i < n; i++) {
@@ -443,16 +437,64 @@ static int emu_read(struct pmu__drv *dd, struct pmu__count *c, size_t stride,
 			continue;
 		}
 		if (d->nsets) {
-			pmu__emu_sets_value(d, &k, i, ci);
+			pmu__emu_sets_value(d, k, i, ci);
 			continue;
 		}
-		ci->raw = sl->kind == EMU_SLOT_TSC ? k.tsc : k.sum[sl->idx];
+		ci->raw = sl->kind == EMU_SLOT_TSC ? k->tsc : k->sum[sl->idx];
 		ci->enabled = ci->running = t;
 		ci->scaled = ci->raw;
 		ci->status = t ? PMU__COUNT_OK : PMU__COUNT_IDLE;
 		ci->err = 0;
 	}
 	return (int)n;
+}
+
+static int emu_read(struct pmu__drv *dd, struct pmu__count *c, size_t stride,
+		    size_t n)
+{
+	struct emu_drv *d = emu_of(dd);
+	struct emu_counts k;
+	uint64_t t;
+
+	if (!d->is_open)
+		return -EBADF;
+	if (counts(d, &k, &t))
+		return -EIO;
+	return values(d, &k, t, c, stride, n);
+}
+
+static bool has_marks(const struct emu_drv *d)
+{
+	return d->is_open && d->mode == EMU_MODE_CHILD && d->set.report_insns;
+}
+
+static ssize_t emu_nmarks(struct pmu__drv *dd)
+{
+	struct emu_drv *d = emu_of(dd);
+
+	return has_marks(d) ? pmu__emu_child_nmarks(d->child) : -EOPNOTSUPP;
+}
+
+/* Time at a mark is its guest instructions: the same every run. */
+static int emu_read_mark(struct pmu__drv *dd, size_t m, uint64_t *insns,
+			 struct pmu__count *c, size_t stride, size_t n)
+{
+	struct emu_drv *d = emu_of(dd);
+	struct emu_counts *k;
+	int rc;
+
+	if (!has_marks(d))
+		return -EOPNOTSUPP;
+	k = malloc(sizeof(*k));
+	if (!k)
+		return -ENOMEM;
+	rc = pmu__emu_child_mark(d->child, m, k);
+	if (!rc) {
+		*insns = k->kind[PMU_EMU_K_INSTR];
+		rc = values(d, k, *insns ? *insns : 1, c, stride, n);
+	}
+	free(k);
+	return rc;
 }
 
 static int emu_command(struct pmu__drv *dd, char *const *argv, char ***out,
@@ -513,6 +555,8 @@ static const struct pmu__driver_ops emu_ops = {
 	.command = emu_command,
 	.open_sets = emu_open_sets,
 	.set_info = emu_set_info,
+	.nmarks = emu_nmarks,
+	.read_mark = emu_read_mark,
 };
 
 long pmu__emu_samples(struct pmu__drv *dd, struct pmu_emu_rec_sample *out,

@@ -19,6 +19,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "drivers/driver.h"
 #include "drivers/emu_proto.h"
@@ -51,6 +52,13 @@ struct emu_counts {
 	struct emu_set_counts set[PMU_EMU_MAX_SETS];
 };
 
+/* A process's place in the instruction intervals: its records go to
+ * interval `ord`, which each of its INSNS records ends. */
+struct emu_proc_ord {
+	int32_t pid;
+	uint32_t ord;
+};
+
 /* The FIFO's byte stream turned into records (emu_records.c). */
 struct emu_records {
 	unsigned char buf[2 * 4096];  /* a partial record (PIPE_BUF max) */
@@ -64,7 +72,16 @@ struct emu_records {
 	bool raw;
 	unsigned char *q;
 	size_t qhead, qlen, qcap;
+	bool marks;                  /* keep instruction intervals */
+	bool marks_over;             /* more than the intervals kept */
+	struct emu_counts *iv;       /* [niv]: counts by interval */
+	size_t niv, ivcap;
+	struct emu_proc_ord *procs;
+	size_t nprocs, proccap;
 };
+
+/* Instruction intervals kept at most (about 2 KiB each). */
+#define EMU_MAX_MARKS 65536u
 
 void pmu__emu_records_add(struct emu_records *r, const void *data,
 			  size_t len);
@@ -76,6 +93,13 @@ void pmu__emu_records_clear(struct emu_records *r);
  * most len bytes; the bytes moved. */
 size_t pmu__emu_records_take_raw(struct emu_records *r, void *out,
 				 size_t len);
+/* Instruction intervals so far (a trailing one without instructions
+ * folded into the one before), and the counts at the end of interval k
+ * summed over processes; -E2BIG past EMU_MAX_MARKS, -ERANGE past the
+ * last. */
+ssize_t pmu__emu_records_nmarks(const struct emu_records *r);
+int pmu__emu_records_mark(const struct emu_records *r, size_t k,
+			  struct emu_counts *out);
 
 enum emu_slot_kind { EMU_SLOT_NONE, EMU_SLOT_TSC, EMU_SLOT_PMC };
 
@@ -142,6 +166,8 @@ void pmu__emu_sets_config(const struct emu_drv *d, struct pmu_emu_config *cfg);
 void pmu__emu_sets_value(const struct emu_drv *d, const struct emu_counts *k,
 			 size_t i, struct pmu__count *c);
 void pmu__emu_sets_add(struct emu_counts *c, const struct pmu_emu_rec_set *r);
+/* Add every set's figures of c to `to`. */
+void pmu__emu_sets_merge(struct emu_counts *to, const struct emu_counts *c);
 
 /* emu_opts.c: settings; the model's or this host's caches first. */
 int pmu__emu_settings(const struct pmu_hwmodel *m, bool model_given,
@@ -161,6 +187,8 @@ void pmu__emu_child_drain(struct emu_child *c);
 void pmu__emu_child_counts(struct emu_child *c, struct emu_counts *out);
 long pmu__emu_child_samples(struct emu_child *c,
 			    struct pmu_emu_rec_sample *out, size_t max);
+ssize_t pmu__emu_child_nmarks(struct emu_child *c);
+int pmu__emu_child_mark(struct emu_child *c, size_t k, struct emu_counts *out);
 void pmu__emu_child_free(struct emu_child *c);
 void pmu__emu_child_keep_raw(struct emu_child *c);
 long pmu__emu_child_records(struct emu_child *c, void *out, size_t len);

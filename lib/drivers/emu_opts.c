@@ -11,6 +11,8 @@
  *   costs=INSTR,L1MISS,LLMISS,MISPREDICT,SYSCALL      cycles
  *   regions                            count between the markers only
  *   report-ms=N                        records every N ms (for -I)
+ *   report-insns=N                     a snapshot every N guest
+ *                                      instructions of each process
  *   max-samples=N                      per process (0: no limit)
  */
 #include <errno.h>
@@ -111,6 +113,24 @@ static int cache(const char *tok, const char *val, bool may_be_none,
 	return 0;
 }
 
+/* A count of guest instructions, 1 to 2^63 (no K/M: sizes are bytes). */
+static int insns(const char *tok, const char *val, uint64_t *out,
+		 struct pmu_error *err)
+{
+	unsigned long long x;
+	char *end;
+
+	if (*val < '0' || *val > '9')
+		return bad(err, tok, "expected a number of instructions >= 1");
+	errno = 0;
+	x = strtoull(val, &end, 10);
+	if (errno || *end || !x || x > INT64_MAX)
+		return bad(err, tok, "expected a number of instructions from "
+			   "1 to 2^63-1");
+	*out = x;
+	return 0;
+}
+
 static int one(const char *tok, struct emu_settings *s,
 	       struct pmu_error *err)
 {
@@ -147,6 +167,8 @@ static int one(const char *tok, struct emu_settings *s,
 		s->regions = true;
 		return 0;
 	}
+	if (KEY("report-insns"))
+		return insns(tok, val, &s->report_insns, err);
 	if (KEY("report-ms") || KEY("max-samples")) {
 		if (!numbers(val, v, 1))
 			return bad(err, tok, "expected a whole number");
@@ -158,7 +180,7 @@ static int one(const char *tok, struct emu_settings *s,
 	}
 #undef KEY
 	return bad(err, tok, "the settings are I1=, D1=, LL=, predictor=, "
-		   "costs=, regions, report-ms=, max-samples=");
+		   "costs=, regions, report-ms=, report-insns=, max-samples=");
 }
 
 int pmu__emu_settings(const struct pmu_hwmodel *m, bool model_given,

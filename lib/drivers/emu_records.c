@@ -4,6 +4,7 @@
  * added up (counts) or kept (samples); a partial one waits for the rest.
  * The bytes come from another program, so every size is checked.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,17 +19,155 @@
 _Static_assert(PIPE_BUF <= sizeof(((struct emu_records *)0)->buf) / 2,
 	       "a partial record and a whole one fit in the buffer");
 
-static void add_counts(struct emu_records *r,
+/* Room for `need` elements of `size` bytes at p (*cap of them), the new
+ * ones zeroed: p itself, or its new place, or NULL (p is kept). */
+static void *grow(void *p, size_t *cap, size_t need, size_t size)
+{
+	size_t n = *cap ? *cap : 64;
+	void *q;
+
+	if (need <= *cap)
+		return p;
+	while (n < need)
+		n *= 2;
+	q = realloc(p, n * size);
+	if (!q)
+		return NULL;
+	memset((char *)q + *cap * size, 0, (n - *cap) * size);
+	*cap = n;
+	return q;
+}
+
+static void add_parts(struct emu_counts *c, const uint64_t *sum, unsigned n,
+		      uint64_t tsc, const uint64_t *kind, uint64_t lost)
+{
+	for (unsigned i = 0; i < n; i++)
+		c->sum[i] += sum[i];
+	c->tsc += tsc;
+	for (unsigned i = 0; i < PMU_EMU_NKIND; i++)
+		c->kind[i] += kind[i];
+	c->lost += lost;
+}
+
+static void add_counts(struct emu_counts *c, const struct pmu_emu_rec_counts *k)
+{
+	add_parts(c, k->sum, k->nctrs < PMU_MAX_CTRS ? k->nctrs : PMU_MAX_CTRS,
+		  k->tsc, k->kind, k->samples_lost);
+}
+
+/* ---- instruction intervals ----
+ * Each process counts its own intervals from its start (a fork, an
+ * exec): its records up to its k-th INSNS record belong to interval k.
+ * Interval k of the command is the sum over processes of theirs, so it
+ * does not depend on how the processes were scheduled. */
+
+static struct emu_proc_ord *proc_of(struct emu_records *r, int32_t pid)
+{
+	void *p;
+
+	for (size_t i = 0; i < r->nprocs; i++)
+		if (r->procs[i].pid == pid)
+			return &r->procs[i];
+	p = grow(r->procs, &r->proccap, r->nprocs + 1, sizeof(*r->procs));
+	if (!p)
+		return NULL;
+	r->procs = p;
+	r->procs[r->nprocs] = (struct emu_proc_ord){ pid, 0 };
+	return &r->procs[r->nprocs++];
+}
+
+/* The interval pid's records go to now; NULL (marks_over) when it
+ * cannot be kept. */
+static struct emu_counts *ival_of(struct emu_records *r, int32_t pid)
+{
+	struct emu_proc_ord *p = proc_of(r, pid);
+	void *q;
+
+	if (!p || p->ord >= EMU_MAX_MARKS) {
+		r->marks_over = true;
+		return NULL;
+	}
+	q = grow(r->iv, &r->ivcap, p->ord + 1, sizeof(*r->iv));
+	if (!q) {
+		r->marks_over = true;
+		return NULL;
+	}
+	r->iv = q;
+	if (p->ord >= r->niv)
+		r->niv = p->ord + 1;
+	return &r->iv[p->ord];
+}
+
+static void ival_counts(struct emu_records *r,
+			const struct pmu_emu_rec_counts *k)
+{
+	struct emu_counts *c = ival_of(r, k->h.pid);
+	struct emu_proc_ord *p;
+
+	if (c)
+		add_counts(c, k);
+	p = proc_of(r, k->h.pid);
+	if (!p)
+		return;
+	if (k->why == PMU_EMU_WHY_INSNS)
+		p->ord++;
+	else if (k->why == PMU_EMU_WHY_EXEC || k->why == PMU_EMU_WHY_EXIT)
+		p->ord = 0;      /* a new image counts from its start */
+}
+
+static void counts_rec(struct emu_records *r,
 		       const struct pmu_emu_rec_counts *k)
 {
-	unsigned n = k->nctrs < PMU_MAX_CTRS ? k->nctrs : PMU_MAX_CTRS;
+	add_counts(&r->c, k);
+	if (r->marks)
+		ival_counts(r, k);
+}
 
-	for (unsigned i = 0; i < n; i++)
-		r->c.sum[i] += k->sum[i];
-	r->c.tsc += k->tsc;
-	for (unsigned i = 0; i < PMU_EMU_NKIND; i++)
-		r->c.kind[i] += k->kind[i];
-	r->c.lost += k->samples_lost;
+static void set_rec(struct emu_records *r, const struct pmu_emu_rec_set *s)
+{
+	struct emu_counts *c;
+
+	pmu__emu_sets_add(&r->c, s);
+	if (r->marks && (c = ival_of(r, s->h.pid)))
+		pmu__emu_sets_add(c, s);
+}
+
+static void sum_into(struct emu_counts *to, const struct emu_counts *c)
+{
+	add_parts(to, c->sum, PMU_MAX_CTRS, c->tsc, c->kind, c->lost);
+	pmu__emu_sets_merge(to, c);
+}
+
+ssize_t pmu__emu_records_nmarks(const struct emu_records *r)
+{
+	size_t n = r->niv;
+
+	if (r->marks_over)
+		return -E2BIG;
+	while (n > 1 && !r->iv[n - 1].kind[PMU_EMU_K_INSTR])
+		n--;
+	return (ssize_t)n;
+}
+
+int pmu__emu_records_mark(const struct emu_records *r, size_t k,
+			  struct emu_counts *out)
+{
+	ssize_t n = pmu__emu_records_nmarks(r);
+
+	if (n < 0)
+		return (int)n;
+	if (k >= (size_t)n)
+		return -ERANGE;
+	memset(out, 0, sizeof(*out));
+	/* the last one takes what a trailing interval without instructions
+	 * holds: it is everything */
+	if (k == (size_t)n - 1) {
+		*out = r->c;
+		return 0;
+	}
+	for (size_t j = 0; j <= k; j++)
+		sum_into(out, &r->iv[j]);
+	return 0;
 }
 
 static void add_sample(struct emu_records *r,
@@ -38,17 +177,13 @@ static void add_sample(struct emu_records *r,
 		r->c.lost++;
 		return;
 	}
-	if (r->nsmp == r->cap) {
-		size_t n = r->cap ? 2 * r->cap : 256;
-		void *p = realloc(r->smp, n * sizeof(*r->smp));
+	void *p = grow(r->smp, &r->cap, r->nsmp + 1, sizeof(*r->smp));
 
-		if (!p) {
-			r->c.lost++;
-			return;
-		}
-		r->smp = p;
-		r->cap = n;
+	if (!p) {
+		r->c.lost++;
+		return;
 	}
+	r->smp = p;
 	r->smp[r->nsmp++] = *s;
 }
 
@@ -113,11 +248,10 @@ static void one(struct emu_records *r, const struct pmu_emu_rec_hdr *h)
 		add_raw(r, h);
 	} else if (h->type == PMU_EMU_REC_COUNTS &&
 	    h->size == sizeof(struct pmu_emu_rec_counts))
-		add_counts(r, (const struct pmu_emu_rec_counts *)(const void *)h);
+		counts_rec(r, (const struct pmu_emu_rec_counts *)(const void *)h);
 	else if (h->type == PMU_EMU_REC_SET &&
 		 h->size == sizeof(struct pmu_emu_rec_set))
-		pmu__emu_sets_add(&r->c, (const struct pmu_emu_rec_set *)
-					 (const void *)h);
+		set_rec(r, (const struct pmu_emu_rec_set *)(const void *)h);
 	else if (h->type == PMU_EMU_REC_SAMPLE &&
 		 h->size == sizeof(struct pmu_emu_rec_sample))
 		add_sample(r, (const struct pmu_emu_rec_sample *)(const void *)h);
@@ -196,5 +330,7 @@ void pmu__emu_records_clear(struct emu_records *r)
 {
 	free(r->q);
 	free(r->smp);
+	free(r->iv);
+	free(r->procs);
 	memset(r, 0, sizeof(*r));
 }

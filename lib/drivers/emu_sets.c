@@ -192,20 +192,35 @@ void pmu__emu_sets_value(const struct emu_drv *d, const struct emu_counts *k,
 	c->err = 0;
 }
 
+static void set_add(struct emu_set_counts *s, uint64_t runs,
+		    uint64_t duration, uint64_t nrates, const uint64_t *sum,
+		    const double *rsum, const double *rsq, unsigned n)
+{
+	s->runs += runs;
+	s->duration += duration;
+	s->nrates += nrates;
+	for (unsigned i = 0; i < n; i++) {
+		s->sum[i] += sum[i];
+		s->rsum[i] += rsum[i];
+		s->rsq[i] += rsq[i];
+	}
+}
+
 void pmu__emu_sets_add(struct emu_counts *c, const struct pmu_emu_rec_set *r)
 {
-	struct emu_set_counts *s;
-	unsigned n = r->nctrs < PMU_MAX_CTRS ? r->nctrs : PMU_MAX_CTRS;
-
 	if (r->set >= PMU_EMU_MAX_SETS)
 		return;
-	s = &c->set[r->set];
-	s->runs += r->runs;
-	s->duration += r->duration;
-	s->nrates += r->nrates;
-	for (unsigned i = 0; i < n; i++) {
-		s->sum[i] += r->sum[i];
-		s->rsum[i] += r->rsum[i];
-		s->rsq[i] += r->rsq[i];
+	set_add(&c->set[r->set], r->runs, r->duration, r->nrates, r->sum,
+		r->rsum, r->rsq, r->nctrs < PMU_MAX_CTRS ? r->nctrs
+							 : PMU_MAX_CTRS);
+}
+
+void pmu__emu_sets_merge(struct emu_counts *to, const struct emu_counts *c)
+{
+	for (unsigned k = 0; k < PMU_EMU_MAX_SETS; k++) {
+		const struct emu_set_counts *s = &c->set[k];
+
+		set_add(&to->set[k], s->runs, s->duration, s->nrates, s->sum,
+			s->rsum, s->rsq, PMU_MAX_CTRS);
 	}
 }

@@ -41,6 +41,31 @@ PMU_API int pmu_session_unit_info(const struct pmu_session *s, size_t u,
 	return 0;
 }
 
+/* The caller's element size, 0 if it is not one. */
+static size_t value_stride(struct pmu_value *vals)
+{
+	size_t stride = vals[0].size ? vals[0].size : PMU_VALUE_SIZE0;
+
+	if (stride < sizeof(vals[0].size) || stride > 1024 ||
+	    stride % _Alignof(struct pmu_value))
+		return 0;
+	vals[0].size = stride;
+	return stride;
+}
+
+/* The session's scratch counts into the caller's elements. */
+static void copy_out(const struct pmu_session *s, struct pmu_value *vals,
+		     size_t stride, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct pmu_value v = { .size = stride };
+
+		memcpy(&v.raw, &s->cnt[i], sizeof(s->cnt[i]));
+		memcpy((char *)vals + i * stride, &v,
+		       stride < sizeof(v) ? stride : sizeof(v));
+	}
+}
+
 /* Not a hot path: readings go through the session's scratch counts and
  * are copied to the caller's elements as pmu_session_read copies them. */
 PMU_API ssize_t pmu_session_read_unit(struct pmu_session *s, size_t u,
@@ -63,21 +88,53 @@ PMU_API ssize_t pmu_session_read_unit(struct pmu_session *s, size_t u,
 		n = s->n;
 	if (n == 0)
 		return 0;
-	stride = vals[0].size ? vals[0].size : PMU_VALUE_SIZE0;
-	if (stride < sizeof(vals[0].size) || stride > 1024 ||
-	    stride % _Alignof(struct pmu_value))
+	if (!(stride = value_stride(vals)))
 		return -EINVAL;
 	ret = o->read_unit(s->drv, u, s->cnt, sizeof(*s->cnt), n);
 	if (ret < 0)
 		return ret;
 	if (s->ntool)
 		pmu__session_tool_read(s, s->cnt, sizeof(*s->cnt), n);
-	for (size_t i = 0; i < n; i++) {
-		struct pmu_value v = { .size = stride };
+	copy_out(s, vals, stride, n);
+	return (ssize_t)n;
+}
 
-		memcpy(&v.raw, &s->cnt[i], sizeof(s->cnt[i]));
-		memcpy((char *)vals + i * stride, &v,
-		       stride < sizeof(v) ? stride : sizeof(v));
-	}
+/* ---- instruction intervals (the emu driver's report-insns) ---- */
+
+PMU_API ssize_t pmu_session_nmarks(struct pmu_session *s)
+{
+	if (!s || !s->open)
+		return -EINVAL;
+	if (!s->drv->ops->nmarks)
+		return -EOPNOTSUPP;
+	return s->drv->ops->nmarks(s->drv);
+}
+
+/* Tool events (duration_time...) measure wall time: not at a mark. */
+PMU_API ssize_t pmu_session_read_mark(struct pmu_session *s, size_t k,
+				      uint64_t *insns, struct pmu_value *vals,
+				      size_t n)
+{
+	const struct pmu__driver_ops *o;
+	uint64_t at = 0;
+	size_t stride = 0;
+	int ret;
+
+	if (!s || !s->open || (!vals && n))
+		return -EINVAL;
+	o = s->drv->ops;
+	if (!o->read_mark)
+		return -EOPNOTSUPP;
+	if (n > s->n)
+		n = s->n;
+	if (n && !(stride = value_stride(vals)))
+		return -EINVAL;
+	ret = o->read_mark(s->drv, k, &at, s->cnt, sizeof(*s->cnt), n);
+	if (ret < 0)
+		return ret;
+	if (insns)
+		*insns = at;
+	if (n)
+		copy_out(s, vals, stride, n);
 	return (ssize_t)n;
 }

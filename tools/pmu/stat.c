@@ -687,17 +687,12 @@ static void interval_header(struct stat_ctx *c, const double *ts)
 		stat_out_interval_header(c->out, c->o);
 }
 
-/* -I: print what was counted since the previous tick. */
-static void print_interval(struct stat_ctx *c)
+/* The reading in c->cur less the previous one, printed at ts (seconds,
+ * or guest instructions for -I Ni) over wall_ns. */
+static void show_interval(struct stat_ctx *c, double ts, double wall_ns)
 {
-	double now = now_s(), ts = now - c->t0;
 	size_t n = c->n;
 
-	if (c->o->interval_count && c->intervals >= c->o->interval_count)
-		return;
-	if (read_values(c) < 0)
-		return;
-	stat_sets_interval(c->sets, c->s);
 	for (size_t k = 0; k < c->nagg * n; k++) {
 		struct pmu_value d = c->cur[k];
 
@@ -715,12 +710,56 @@ static void print_interval(struct stat_ctx *c)
 			c->rows[k].noise_pct = acc_noise_pct(&c->iacc[k]);
 	}
 	for (size_t a = 0; a < c->nagg; a++)
-		stat_metrics_compute(&c->rows[a * n], n,
-				     (now - c->last_ts) * 1e9);
+		stat_metrics_compute(&c->rows[a * n], n, wall_ns);
 	interval_header(c, &ts);
-	print_rows(c, (now - c->last_ts) * 1e9, &ts);
-	c->last_ts = now;
+	print_rows(c, wall_ns, &ts);
 	c->intervals++;
+}
+
+/* -I: print what was counted since the previous tick. */
+static void print_interval(struct stat_ctx *c)
+{
+	double now = now_s();
+
+	if (c->o->interval_count && c->intervals >= c->o->interval_count)
+		return;
+	if (read_values(c) < 0)
+		return;
+	stat_sets_interval(c->sets, c->s);
+	show_interval(c, now - c->t0, (now - c->last_ts) * 1e9);
+	c->last_ts = now;
+}
+
+/* -I Ni, the command ended: each instruction interval, at the guest
+ * instructions counted up to its end; no wall time, so that runs print
+ * the same.  -1 when the emulator's intervals cannot be had. */
+static int print_marks(struct stat_ctx *c)
+{
+	ssize_t nm = pmu_session_nmarks(c->s), ret = 0;
+	uint64_t insns = 0;
+
+	if (nm == -E2BIG)
+		pmu_tool_err("-I '%s': more than 65536 instruction intervals: "
+			     "give a larger number", c->o->interval_arg);
+	else if (nm < 0)
+		pmu_tool_err("-I '%s': no instruction intervals: %s",
+			     c->o->interval_arg, strerror((int)-nm));
+	for (ssize_t k = 0; ret >= 0 && k < nm; k++) {
+		if (c->o->interval_count && c->intervals >= c->o->interval_count)
+			break;
+		for (size_t i = 0; i < c->n; i++)
+			c->cur[i] = (struct pmu_value){
+				.size = sizeof(struct pmu_value),
+				.status = PMU_EVENT_NOT_COUNTED };
+		ret = pmu_session_read_mark(c->s, (size_t)k, &insns, c->cur,
+					    c->n);
+		if (ret < 0)
+			pmu_tool_err("cannot read instruction interval %zd: %s",
+				     k + 1, strerror((int)-ret));
+		else
+			show_interval(c, (double)insns, 0);
+	}
+	return nm < 0 || ret < 0 ? -1 : 0;
 }
 
 /* Fold the final reading of one run into the accumulators. */
@@ -961,17 +1000,21 @@ static int report_early_death(const char *cmd, struct launch *l)
 	return exit_code(status);
 }
 
-static void finish_run(struct stat_ctx *c, double t0)
+static int finish_run(struct stat_ctx *c, double t0)
 {
 	double t1 = now_s();
+	int rc = 0;
 
 	if (c->s)
 		pmu_session_stop(c->s);
 	if (c->o->interval_ms)
 		print_interval(c);
+	else if (c->o->interval_insns)
+		rc = c->s ? print_marks(c) : 0;
 	else
 		accumulate_run(c);
 	acc_add(&c->elapsed, t1 - t0);
+	return rc;
 }
 
 /* Counting starts at the command's exec, after -D's delay, or (-D -1)
@@ -1042,8 +1085,7 @@ static int run_one(struct stat_ctx *c, bool first, int *status)
 		return EXIT_PMU_INPUT;
 	}
 	say_signal(c, *status);
-	finish_run(c, c->t0);
-	return 0;
+	return finish_run(c, c->t0) ? EXIT_PMU_INPUT : 0;
 }
 
 static int run_command(struct stat_ctx *c)
@@ -1055,7 +1097,7 @@ static int run_command(struct stat_ctx *c)
 		if (rc)
 			return rc;
 	}
-	if (!c->o->interval_ms)
+	if (!stat_intervals(c->o))
 		/* like perf: the command's own CPU times only when it alone
 		 * was measured, once */
 		print_summary(c, c->o->repeat == 1 &&
@@ -1074,7 +1116,7 @@ static int run_target(struct stat_ctx *c)
 	arm_run(c);
 	wait_target(c);
 	finish_run(c, c->t0);
-	if (!c->o->interval_ms)
+	if (!stat_intervals(c->o))
 		print_summary(c, false);
 	return 0;
 }

@@ -67,6 +67,8 @@ struct stat_opts {
 	size_t npids;
 	const char *cpus;          /* -C */
 	long interval_ms;          /* -I, 0 = off */
+	uint64_t interval_insns;   /* -I Ni: guest instructions, 0 = off */
+	const char *interval_arg;  /* -I as given */
 	int repeat;                /* -r */
 	enum stat_format format;
 	const char *sep;           /* -x */
@@ -85,6 +87,12 @@ struct stat_opts {
 	char **argv;               /* the command, NULL when none */
 	struct stat_set_opts sets; /* --set, --switch (stat_sets.c) */
 };
+
+/* -I in either unit. */
+static inline bool stat_intervals(const struct stat_opts *o)
+{
+	return o->interval_ms || o->interval_insns;
+}
 
 /* perf's formats of derived figures. */
 enum stat_mfmt {
@@ -158,6 +166,8 @@ void stat_mset_print(FILE *f, const struct stat_opts *o,
 /* stat_output.c */
 void stat_out_header(FILE *f, const struct stat_opts *o);
 void stat_out_interval_header(FILE *f, const struct stat_opts *o);
+void stat_out_ts(FILE *f, const struct stat_opts *o, double ts,
+		 const char *after);
 void stat_out_row(FILE *f, const struct stat_opts *o,
 		  const struct stat_row *r, const double *timestamp);
 void stat_out_footer(FILE *f, const struct stat_opts *o,

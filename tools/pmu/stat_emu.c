@@ -68,7 +68,8 @@ static int usage_err(const char *msg)
 }
 
 /* Also asks for records every -I interval, so that intervals show the
- * command's counts as it runs. */
+ * command's counts as it runs, or (-I Ni) for its instruction
+ * intervals. */
 int stat_emu_check(struct stat_opts *o)
 {
 	char tok[48];
@@ -83,6 +84,11 @@ int stat_emu_check(struct stat_opts *o)
 	if (!o->argv)
 		return usage_err("--emulate needs a COMMAND to run under the "
 				 "emulator");
+	if (o->interval_insns) {
+		snprintf(tok, sizeof(tok), "report-insns=%llu",
+			 (unsigned long long)o->interval_insns);
+		return add_setting(&o->emu_settings, tok);
+	}
 	if (!o->interval_ms)
 		return 0;
 	snprintf(tok, sizeof(tok), "report-ms=%ld", o->interval_ms);

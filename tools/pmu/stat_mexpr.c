@@ -70,7 +70,7 @@ static void text_line(FILE *f, const struct stat_opts *o,
 		      const struct pmu_metric_value *v, bool ns)
 {
 	/* the count, unit and event columns of the table (and the time) */
-	fprintf(f, "%*s", o->interval_ms ? 17 + 56 : 56, "");
+	fprintf(f, "%*s", stat_intervals(o) ? 17 + 56 : 56, "");
 	if (ns)
 		fprintf(f, " # %8s %s  %s (%s is not counted here)\n",
 			"<not supported>", v->unit, v->name, v->missing);
@@ -84,7 +84,7 @@ static void csv_line(FILE *f, const struct stat_opts *o,
 	/* empty count, unit, event, (variance,) run time and percentage */
 	int fields = o->repeat > 1 ? 6 : 5;
 
-	if (o->interval_ms)
+	if (stat_intervals(o))
 		fprintf(f, "%16s%s", "", o->sep);
 	for (int i = 0; i < fields; i++)
 		fputs(o->sep, f);

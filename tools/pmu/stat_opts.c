@@ -104,6 +104,8 @@ void stat_usage(FILE *f)
 	      "      --per-cache[=LN]      one figure per cache of level N (default:\n"
 	      "                            the last level; with -a/-C)\n"
 	      "  -I, --interval-print MS   print counts every MS milliseconds (>= 1)\n"
+	      "  -I Ni                     (--emulate) every N guest instructions of each\n"
+	      "                            process, printed when COMMAND ends\n"
 	      "      --interval-count N    ... N times only\n"
 	      "      --interval-clear      clear the screen before each interval\n"
 	      "  -r, --repeat N            run COMMAND N times, print means and spread\n"
@@ -298,6 +300,32 @@ static int set_pid(struct stat_opts *o, enum opt_id id, const char *val)
 	}
 }
 
+/* -I MS, or -I Ni: every N guest instructions (--emulate). */
+static int interval_opt(struct stat_opts *o, const char *val)
+{
+	size_t len = strlen(val);
+	unsigned long long v;
+	char *end;
+
+	o->interval_arg = val;
+	o->interval_ms = 0;
+	o->interval_insns = 0;
+	if (!len || val[len - 1] != 'i')
+		return numeric("-I", val, 1, 86400000L, "a whole number of "
+			       "milliseconds >= 1, or of guest instructions "
+			       "with the suffix i (-I 1000000i, with --emulate)",
+			       &o->interval_ms);
+	errno = 0;
+	v = val[0] >= '0' && val[0] <= '9' ? strtoull(val, &end, 10) : 0;
+	if (!v || errno || end != val + len - 1 || v > INT64_MAX)
+		return stat_usage_error("bad -I value '%s': expected a whole "
+					"number of guest instructions from 1 to "
+					"2^63-1 before the suffix i (e.g. "
+					"1000000i)", val);
+	o->interval_insns = v;
+	return 0;
+}
+
 static int set_numeric(struct stat_opts *o, enum opt_id id, const char *val)
 {
 	long v;
@@ -305,8 +333,7 @@ static int set_numeric(struct stat_opts *o, enum opt_id id, const char *val)
 
 	switch (id) {
 	case OPT_INTERVAL:
-		return numeric("-I", val, 1, 86400000L, "a whole number of "
-			       "milliseconds >= 1", &o->interval_ms);
+		return interval_opt(o, val);
 	case OPT_INTERVAL_COUNT:
 		return numeric("--interval-count", val, 1, LONG_MAX,
 			       "a number of intervals >= 1", &o->interval_count);
@@ -557,9 +584,14 @@ static int check_output(const struct stat_opts *o)
 	if (o->big_num == 1 && o->format == STAT_CSV)
 		return stat_usage_error("-B goes with the text table, not -x: "
 					"drop one");
-	if ((o->interval_count || o->interval_clear) && !o->interval_ms)
+	if ((o->interval_count || o->interval_clear) && !stat_intervals(o))
 		return stat_usage_error("--interval-count and --interval-clear "
 					"go with -I: give -I MS");
+	if (o->interval_insns && !o->emulate)
+		return stat_usage_error("-I '%s' counts guest instructions, "
+					"which only --emulate sees: add "
+					"--emulate or give -I in milliseconds",
+					o->interval_arg);
 	return 0;
 }
 
@@ -613,6 +645,11 @@ static int check_emulate(struct stat_opts *o)
 					o->sets.sw_arg ? " (not '" : "",
 					o->sets.sw_arg ? o->sets.sw_arg : "",
 					o->sets.sw_arg ? "')" : "");
+	if (o->sets.on && o->interval_insns)
+		return stat_usage_error("--set cannot be combined with -I '%s' "
+					"yet: instruction intervals are not "
+					"kept per event set; drop one",
+					o->interval_arg);
 	if (o->transaction)
 		return stat_usage_error("--emulate and -T cannot be combined: "
 					"the emulated models have no "

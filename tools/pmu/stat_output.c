@@ -52,7 +52,7 @@ static void print_ids(FILE *f, const char *what, const struct stat_opts *o)
 
 void stat_out_header(FILE *f, const struct stat_opts *o)
 {
-	if (o->format != STAT_TEXT || o->interval_ms)
+	if (o->format != STAT_TEXT || stat_intervals(o))
 		return;
 	fputs("\n Performance counter stats for ", f);
 	if (o->target == PMU_TARGET_PID)
@@ -218,8 +218,22 @@ void stat_out_interval_header(FILE *f, const struct stat_opts *o)
 {
 	if (o->format != STAT_TEXT || o->metric_only)
 		return;
-	fprintf(f, "#           time %s            counts unit events\n",
+	fprintf(f, "#   %s %s            counts unit events\n",
+		o->interval_insns ? "instructions" : "        time",
 		interval_column(o));
+}
+
+/* An interval's first column: seconds, or (-I Ni) the guest
+ * instructions counted up to its end, 16 wide; then `after`. */
+void stat_out_ts(FILE *f, const struct stat_opts *o, double ts,
+		 const char *after)
+{
+	if (o->format == STAT_JSON)
+		fprintf(f, o->interval_insns ? "\"interval\" : %.0f%s"
+			: "\"interval\" : %.9f%s", ts, after);
+	else
+		fprintf(f, o->interval_insns ? "%16.0f%s" : "%16.9f%s", ts,
+			after);
 }
 
 /* ---- one row ---- */
@@ -243,7 +257,7 @@ static void text_row(FILE *f, const struct stat_opts *o,
 	bool ok = r->status == PMU_EVENT_OK;
 
 	if (ts)
-		fprintf(f, "%16.9f ", *ts);
+		stat_out_ts(f, o, *ts, " ");
 	if (r->agg)
 		prefix_text(f, o, r->agg, row_nr(r));
 	if (!ok)
@@ -278,7 +292,7 @@ static void csv_row(FILE *f, const struct stat_opts *o,
 	const char *s = o->sep;
 
 	if (ts)
-		fprintf(f, "%16.9f%s", *ts, s);
+		stat_out_ts(f, o, *ts, s);
 	if (r->agg)
 		prefix_csv(f, o, r->agg, row_nr(r));
 	if (r->status != PMU_EVENT_OK)
@@ -314,7 +328,7 @@ static void json_row(FILE *f, const struct stat_opts *o,
 {
 	fputc('{', f);
 	if (ts)
-		fprintf(f, "\"interval\" : %.9f, ", *ts);
+		stat_out_ts(f, o, *ts, ", ");
 	if (r->agg)
 		prefix_json(f, o, r->agg, row_nr(r));
 	fputs("\"counter-value\" : ", f);
@@ -423,9 +437,8 @@ void stat_out_metric_line(FILE *f, const struct stat_opts *o,
 	if (o->format == STAT_JSON)
 		fputc('{', f);
 	if (ts)
-		fprintf(f, o->format == STAT_JSON ? "\"interval\" : %.9f, "
-			: o->format == STAT_CSV ? "%16.9f%s" : "%16.9f ", *ts,
-			o->sep);
+		stat_out_ts(f, o, *ts, o->format == STAT_JSON ? ", "
+			    : o->format == STAT_CSV ? o->sep : " ");
 	if (n && rows[0].agg) {
 		if (o->format == STAT_TEXT)
 			prefix_text(f, o, rows[0].agg, rows[0].agg->nr);
@@ -474,7 +487,7 @@ static int noise_precision(double sd)
 void stat_out_footer(FILE *f, const struct stat_opts *o,
 		     const struct stat_times *t)
 {
-	if (o->format != STAT_TEXT || o->interval_ms)
+	if (o->format != STAT_TEXT || stat_intervals(o))
 		return;
 	/* a null run has no table to set the times apart from */
 	if (!o->null_run)

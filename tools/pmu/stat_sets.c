@@ -371,7 +371,7 @@ void stat_sets_print(FILE *f, const struct stat_opts *o,
 
 		if (r->set != last) {
 			if (ts)
-				fprintf(f, "%16.9f ", *ts);
+				stat_out_ts(f, o, *ts, " ");
 			if (o->emulate) /* guest instructions, not time */
 				fprintf(f, "   set %d: %.0f runs, %.0f "
 					"instructions active\n", r->set,
@@ -385,7 +385,7 @@ void stat_sets_print(FILE *f, const struct stat_opts *o,
 		if (r->status == PMU_EVENT_NOT_SUPPORTED)
 			continue;
 		if (ts)
-			fprintf(f, "%16.9f ", *ts);
+			stat_out_ts(f, o, *ts, " ");
 		fputs("          ", f);
 		text_raw(f, r);
 		fputc('\n', f);
