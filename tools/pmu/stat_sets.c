@@ -34,20 +34,6 @@ struct stat_sets {
 	struct set_acc *set;
 };
 
-static int usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("pmu: stat: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\nRun 'pmu stat --help' for the options.\n", stderr);
-	return EXIT_PMU_USAGE;
-}
-
 /* ---- options ---- */
 
 static int add_set(struct stat_opts *o, const char *val)
@@ -55,13 +41,13 @@ static int add_set(struct stat_opts *o, const char *val)
 	struct stat_set_opts *so = &o->sets;
 
 	if (!val[0])
-		return usage("empty event list for --set: give e.g. --set "
-			     "task-clock,page-faults");
+		return stat_usage_error("empty event list for --set: give "
+					"e.g. --set task-clock,page-faults");
 	/* the first --set takes the events given before it, if none */
 	if (o->nevents > 0) {
 		if (so->nfirst + 1 >= STAT_MAX_SETS)
-			return usage("more than %d --set: too many event sets",
-				     STAT_MAX_SETS);
+			return stat_usage_error("more than %d --set: too many "
+						"event sets", STAT_MAX_SETS);
 		so->first[so->nfirst++] = o->nevents;
 	}
 	so->on = true;
@@ -95,13 +81,15 @@ static int switch_time(struct stat_opts *o, const char *arg, const char *ms)
 	v = strtod(ms, &end);
 	if (!ms[0] || *end || errno || !isfinite(v) || v <= 0 ||
 	    v > 86400000.0)
-		return usage("bad MS '%s' in --switch '%s': expected the "
-			     "target's running time per turn in milliseconds, "
-			     "> 0 (e.g. 4 or 0.5)", ms, arg);
+		return stat_usage_error("bad MS '%s' in --switch '%s': "
+					"expected the target's running time "
+					"per turn in milliseconds, > 0 (e.g. "
+					"4 or 0.5)", ms, arg);
 	if (v < 0.01)
-		return usage("MS '%s' in --switch '%s' is too short: at least "
-			     "0.01 (10 us, the kernel's shortest clock period)",
-			     ms, arg);
+		return stat_usage_error("MS '%s' in --switch '%s' is too "
+					"short: at least 0.01 (10 us, the "
+					"kernel's shortest clock period)",
+					ms, arg);
 	o->sets.sw.kind = PMU_SWITCH_TIME;
 	o->sets.sw.timeout_ns = (uint64_t)llround(v * 1e6);
 	return 0;
@@ -119,8 +107,9 @@ static int switch_overflow(struct stat_opts *o, const char *arg,
 	size_t evlen;
 
 	if (!last)
-		return usage("bad --switch '%s': expected overflow:EVENT:N"
-			     "[:PERIOD] (N overflows of EVENT per turn)", arg);
+		return stat_usage_error("bad --switch '%s': expected "
+					"overflow:EVENT:N[:PERIOD] (N "
+					"overflows of EVENT per turn)", arg);
 	for (const char *q = rest; q < last; q++)
 		if (*q == ':')
 			prev = q;
@@ -130,19 +119,22 @@ static int switch_overflow(struct stat_opts *o, const char *arg,
 		evlen = (size_t)(prev - rest);
 	} else {
 		if (!parse_u64(last + 1, strlen(last + 1), &n))
-			return usage("bad N '%s' in --switch '%s': expected a "
-				     "number of overflows >= 1", last + 1, arg);
+			return stat_usage_error("bad N '%s' in --switch '%s': "
+						"expected a number of "
+						"overflows >= 1",
+						last + 1, arg);
 		evlen = (size_t)(last - rest);
 	}
 	if (n == 0)
-		return usage("bad N '0' in --switch '%s': expected a number of "
-			     "overflows >= 1", arg);
+		return stat_usage_error("bad N '0' in --switch '%s': expected "
+					"a number of overflows >= 1", arg);
 	if (period == 0)
-		return usage("bad PERIOD '0' in --switch '%s': expected counts "
-			     "of the event per overflow >= 1", arg);
+		return stat_usage_error("bad PERIOD '0' in --switch '%s': "
+					"expected counts of the event per "
+					"overflow >= 1", arg);
 	if (evlen == 0 || evlen >= sizeof(so->sw_event))
-		return usage("bad EVENT in --switch '%s': expected overflow:"
-			     "EVENT:N[:PERIOD]", arg);
+		return stat_usage_error("bad EVENT in --switch '%s': expected "
+					"overflow:EVENT:N[:PERIOD]", arg);
 	memcpy(so->sw_event, rest, evlen);
 	so->sw_event[evlen] = '\0';
 	so->sw.kind = PMU_SWITCH_OVERFLOW;
@@ -157,15 +149,15 @@ static int set_switch(struct stat_opts *o, const char *val)
 	struct stat_set_opts *so = &o->sets;
 
 	if (so->sw_arg)
-		return usage("--switch given twice ('%s', '%s'): give one "
-			     "policy", so->sw_arg, val);
+		return stat_usage_error("--switch given twice ('%s', '%s'): "
+					"give one policy", so->sw_arg, val);
 	so->sw_arg = val;
 	so->sw = (struct pmu_switch_opts){ .sz = sizeof(so->sw) };
 	if (!strncmp(val, "time:", 5))
 		return switch_time(o, val, val + 5);
 	if (!strncmp(val, "overflow:", 9))
 		return switch_overflow(o, val, val + 9);
-	return usage("bad --switch '%s': expected time:MS or "
+	return stat_usage_error("bad --switch '%s': expected time:MS or "
 		     "overflow:EVENT:N[:PERIOD]", val);
 }
 
@@ -179,8 +171,9 @@ int stat_sets_check(const struct stat_opts *o)
 	const struct stat_set_opts *so = &o->sets;
 
 	if (so->sw_arg && (!so->on || so->nfirst == 0))
-		return usage("--switch '%s' switches between event sets: give "
-			     "two or more with --set", so->sw_arg);
+		return stat_usage_error("--switch '%s' switches between event "
+					"sets: give two or more with --set",
+					so->sw_arg);
 	return 0;
 }
 
