@@ -143,6 +143,14 @@ static void paced_pages(long n, long ms)
 		munmap((void *)p, (size_t)(PACED_CHUNK * psz));
 }
 
+/* ns from a to b: whole, so that a difference of nanoseconds that is
+ * negative does not round a millisecond away. */
+static long long ns_between(const struct timespec *a, const struct timespec *b)
+{
+	return (long long)(b->tv_sec - a->tv_sec) * 1000000000LL +
+	       (b->tv_nsec - a->tv_nsec);
+}
+
 static void busy(long ms)
 {
 	struct timespec a, b;
@@ -153,7 +161,7 @@ static void busy(long ms)
 		for (int i = 0; i < 10000; i++)
 			x += (unsigned long)i;
 		clock_gettime(CLOCK_MONOTONIC, &b);
-	} while ((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000 < ms);
+	} while (ns_between(&a, &b) < ms * 1000000LL);
 }
 
 struct worker {
@@ -166,7 +174,7 @@ static long elapsed_ms(const struct timespec *a)
 	struct timespec b;
 
 	clock_gettime(CLOCK_MONOTONIC, &b);
-	return (b.tv_sec - a->tv_sec) * 1000 + (b.tv_nsec - a->tv_nsec) / 1000000;
+	return (long)(ns_between(a, &b) / 1000000);
 }
 
 static void *work(void *arg)
