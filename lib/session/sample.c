@@ -150,13 +150,9 @@ PMU_API int pmu_session_sample(struct pmu_session *s,
 	int ret;
 
 	pmu__error_clear(err);
-	if (!s)
-		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
-				  "no session given");
-	if (s->open)
-		return pmu__error(err, -EBUSY, PMU_ERR_USAGE, NULL, -1,
-				  "sampling is set before the session opens");
-	if ((ret = read_opts(o, &m, err)) || (ret = check_driver(s, &m, err)))
+	if ((ret = pmu__session_not_open(s, "sampling is set before the "
+					 "session opens", err)) ||
+	    (ret = read_opts(o, &m, err)) || (ret = check_driver(s, &m, err)))
 		return ret;
 	if (!m.buf_size)
 		m.buf_size = DFL_BUF_SIZE;

@@ -57,6 +57,15 @@ int pmu__session_add_attr(struct pmu_session *s, const char *name,
 /* Close the counters (events stay, the session may be opened again). */
 void pmu__session_close(struct pmu_session *s);
 
+/* Free what an open session's counting needs (statuses, placement,
+ * scratch counts): closing, or an open that failed. */
+void pmu__session_free_open(struct pmu_session *s);
+
+/* 0 for a session not open yet; else -EINVAL (none given) or -EBUSY
+ * with the message `busy`, in err. */
+int pmu__session_not_open(const struct pmu_session *s, const char *busy,
+			  struct pmu_error *err);
+
 /* Close, and forget every event. */
 void pmu__session_clear(struct pmu_session *s);
 

@@ -145,12 +145,9 @@ PMU_API int pmu_session_open(struct pmu_session *s,
 	int ret;
 
 	pmu__error_clear(err);
-	if (!s)
-		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
-				  "no session given");
-	if (s->open)
-		return pmu__error(err, -EBUSY, PMU_ERR_USAGE, NULL, -1,
-				  "the session is already open");
+	if ((ret = pmu__session_not_open(s, "the session is already open",
+					 err)))
+		return ret;
 	if (s->n == 0)
 		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
 				  "no events to open: add some first");

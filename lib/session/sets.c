@@ -94,15 +94,12 @@ PMU_API ssize_t pmu_session_add_set(struct pmu_session *s,
 				    struct pmu_error *err)
 {
 	struct pmu__sets *ss;
+	int ret;
 
 	pmu__error_clear(err);
-	if (!s)
-		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
-				  "no session given");
-	if (s->open)
-		return pmu__error(err, -EBUSY, PMU_ERR_USAGE, NULL, -1,
-				  "event sets cannot be added to an open "
-				  "session");
+	if ((ret = pmu__session_not_open(s, "event sets cannot be added to "
+					 "an open session", err)))
+		return ret;
 	ss = sets_of(s);
 	if (!ss || grow(ss))
 		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,

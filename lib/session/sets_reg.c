@@ -436,12 +436,7 @@ int pmu__session_sets_reg_open(struct pmu_session *s,
 	ret = open_reg(s, err);
 	if (ret) {
 		reg_free(s);
-		free(s->st);
-		free(s->place);
-		free(s->cnt);
-		s->st = NULL;
-		s->place = NULL;
-		s->cnt = NULL;
+		pmu__session_free_open(s);
 		return ret;
 	}
 	s->open = true;
