@@ -225,6 +225,29 @@ PMU_API ssize_t pmu_catalog_event_find(size_t model, const char *name);
 PMU_API int pmu_catalog_attr_info(size_t model, size_t event, size_t attr,
 				  struct pmu_attr_info *info);
 
+/*
+ * The uncore events of a kernel pmu-events model (Intel's uncore boxes,
+ * AMD's data fabric and L3, ...), 0 .. pmu_catalog_uncore_count()-1 in
+ * name order: each is perf's event string for the PMU its unit maps to,
+ * counted on every instance of that PMU ("uncore_cha" -> uncore_cha_0,
+ * uncore_cha_1, ...) that sysfs lists.
+ */
+struct pmu_uncore_info {
+	size_t size;            /* sizeof(struct pmu_uncore_info) */
+	const char *name;       /* "unc_cha_clockticks", as perf lists it */
+	const char *pmu;        /* "uncore_cha" */
+	const char *terms;      /* "event=0x1", through the PMU's format */
+	const char *scale_unit; /* "64Bytes"; "" when none */
+	bool per_pkg;           /* one count per package */
+	bool deprecated;        /* an old name kept for scripts */
+};
+
+PMU_API size_t pmu_catalog_uncore_count(size_t model);
+PMU_API int pmu_catalog_uncore_info(size_t model, size_t i,
+				    struct pmu_uncore_info *info);
+/* An uncore event of a model by name (case ignored), or -ENOENT. */
+PMU_API ssize_t pmu_catalog_uncore_find(size_t model, const char *name);
+
 #ifdef __cplusplus
 }
 #endif

@@ -187,6 +187,7 @@ static const struct pmu__model *kernel_model(size_t k)
 	m = atomic_load_explicit(&kslot[k], memory_order_relaxed);
 	if (!m) {
 		pmu__table_model(pmu__ktable(k), &kmodels[k], kaliases[k]);
+		pmu__kuncore_fill(k, &kmodels[k]);
 		kmodels[k].aliases = kaliases[k];
 		m = &kmodels[k];
 		atomic_store_explicit(&kslot[k], m, memory_order_release);

@@ -187,6 +187,23 @@ struct pmu__metric {
 	uint32_t flags;      /* PMU__MET_* */
 };
 
+/*
+ * An uncore (or other non-core PMU) event of a kernel pmu-events model:
+ * perf's event string for it, applied at use through the sysfs format of
+ * each PMU instance that matches `pmu` ("uncore_cha" -> uncore_cha_0,
+ * uncore_cha_1...).  Strings are offsets into the model's ustrings.
+ */
+struct pmu__uevent {
+	uint32_t name;       /* as perf lists it: lower case */
+	uint32_t terms;      /* "event=0x35,umask=0xc8177e01,..." */
+	uint32_t pmu;        /* perf PMU name the unit maps to */
+	uint32_t sunit;      /* ScaleUnit ("64Bytes"), 0 = none */
+	uint32_t flags;      /* PMU__UEV_* */
+};
+
+#define PMU__UEV_PERPKG 0x1u  /* one count per package (PerPkg) */
+#define PMU__UEV_DEPRECATED 0x2u /* kept for old names; not listed */
+
 #define PMU__MET_NO_GROUP 0x1u  /* MetricConstraint NO_GROUP_EVENTS* */
 #define PMU__MET_NO_NMI   0x2u  /* ... _NMI: ungrouped with the NMI
 				   watchdog on */
@@ -236,7 +253,52 @@ struct pmu__model {
 	 * two, or 0 when there is none. */
 	const uint32_t *vhash;
 	uint32_t vhash_size;
+	/* Uncore events (kernel models): records, possibly shared with
+	 * other models; this model's are ulist[0..nuncore) (indices into
+	 * uev), sorted by name; uhash: open-addressed, a slot holds the
+	 * position in ulist + 1, 0 = empty, uhash_size a power of two. */
+	const struct pmu__uevent *uev;
+	const uint16_t *ulist;
+	uint32_t nuncore;
+	const uint16_t *uhash;
+	uint32_t uhash_size;
+	const char *ustrings;
 };
+
+/* Uncore event of m named name (n bytes, case ignored), or NULL; its
+ * position in m's name order, or -1. */
+ssize_t pmu__uncore_pos(const struct pmu__model *m, const char *name,
+			size_t n);
+const struct pmu__uevent *pmu__uncore_find(const struct pmu__model *m,
+					   const char *name, size_t n);
+
+/* Uncore event i of m (0 .. m->nuncore), in name order. */
+static inline const struct pmu__uevent *
+pmu__uncore_at(const struct pmu__model *m, size_t i)
+{
+	return i < m->nuncore ? &m->uev[m->ulist[i]] : NULL;
+}
+
+static inline const char *pmu__ustr(const struct pmu__model *m, uint32_t off)
+{
+	return off ? m->ustrings + off : NULL;
+}
+
+/* Fill hash (size a power of two > 2 * m->nuncore... any size above
+ * nuncore) for m's ulist; -E2BIG past 65534 events. */
+int pmu__uncore_index(const struct pmu__model *m, uint16_t *hash,
+		      uint32_t size);
+
+/* Does sysfs PMU `inst` stand for the unit's perf PMU `pmu`, as perf
+ * matches them: the same name, or the name and a suffix "_N" of hex
+ * digits ("uncore_cha_12"); a name with commas ("hisi_sccl,ddrc")
+ * matches an instance that starts with its first part and holds the
+ * others in order ("hisi_sccl1_ddrc0"). */
+bool pmu__uncore_pmu_match(const char *pmu, const char *inst);
+
+/* perf's PMU name of a vendor file's Unit ("CHA" -> "uncore_cha",
+ * "DFPMC" -> "amd_df"); NULL for the core units. */
+const char *pmu__uncore_unit_pmu(const char *unit, char *buf, size_t sz);
 
 /* String at pool offset off, or NULL for 0. */
 static inline const char *pmu__str(const struct pmu__model *m, uint32_t off)

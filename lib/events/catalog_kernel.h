@@ -31,6 +31,9 @@ struct pmu__krow {
 	uint32_t pattern;
 };
 
+/* Set the uncore members of kernel model k (filled from its table). */
+void pmu__kuncore_fill(size_t k, struct pmu__model *m);
+
 size_t pmu__ktable_rows(const struct pmu__krow **rows,
 			const char **patterns);
 

@@ -18,6 +18,7 @@
 #include <strings.h>
 
 #include <pmu/event.h>
+#include <pmu/metric.h>
 
 #include "events/catalog.h"
 #include "events/encode.h"
@@ -753,6 +754,50 @@ static int model_term(struct parser *p, struct evbuild *b,
 	return 0;
 }
 
+/* ---- uncore events of the parse's kernel model ---- */
+
+static const struct pmu__uevent *uncore_event(const struct parser *p,
+					      const char *name, size_t n,
+					      const struct pmu__model **mp)
+{
+	const struct pmu__model *m = pmu__core_host(p->ctx);
+
+	*mp = m;
+	return m ? pmu__uncore_find(m, name, n) : NULL;
+}
+
+/* "uncore_cha_0/unc_cha_clockticks/": the model's uncore event as an
+ * alias of the PMUs of its unit, as perf takes the vendor files' events;
+ * -ENOENT when the model has no such event. */
+static int uncore_term(struct parser *p, struct evbuild *b,
+		       const struct pmuterm *pt, const char *key)
+{
+	const struct pmu__model *m;
+	const struct pmu__uevent *u = uncore_event(p, key, strlen(key), &m);
+	struct pmuterm inner = { .pmu = pt->pmu, .alias = key, .off = pt->off };
+	const char *upmu, *terms, *unit;
+	double scale = 1.0;
+	int r;
+
+	if (!u)
+		return -ENOENT;
+	upmu = pmu__ustr(m, u->pmu);
+	if (!pmu__uncore_pmu_match(upmu, pt->pmu))
+		return fail(p, -EINVAL, PMU_ERR_UNKNOWN_EVENT, key, strlen(key),
+			    pt->off, "event '%s' of model %s counts on PMU %s, "
+			    "not on '%s'", key, m->name, upmu, pt->pmu);
+	terms = pmu__ustr(m, u->terms);
+	r = apply_terms(p, b, &inner, terms, strlen(terms));
+	if (r < 0)
+		return r;
+	if (u->sunit) {
+		unit = pmu_metric_unit(pmu__ustr(m, u->sunit), &scale);
+		snprintf(b->d.unit, sizeof(b->d.unit), "%s", unit ? unit : "");
+		b->d.scale = scale;
+	}
+	return 0;
+}
+
 /* "pmu/alias/": expand events/<alias>, whose terms may not be aliases. */
 static int alias_term(struct parser *p, struct evbuild *b,
 		      const struct pmuterm *pt, const char *key)
@@ -762,6 +807,11 @@ static int alias_term(struct parser *p, struct evbuild *b,
 	int r = b->no_sysfs ? pmu__core_alias(b->core, key, &a)
 			    : pmu__sysfs_alias(sysfs_root(p), pt->pmu, key, &a);
 
+	if (r == -ENOENT && !b->core) {
+		r = uncore_term(p, b, pt, key);
+		if (r != -ENOENT)
+			return r;
+	}
 	if (r == -ENOENT)
 		return model_term(p, b, pt, key);
 	if (r < 0)
@@ -1203,6 +1253,86 @@ static bool builtin_name(const char *n, size_t len)
 	return len > 1 && n[0] == 'r' && i == len;
 }
 
+/* Does the kernel model's core PMU (or its libpfm4 twin) take the name? */
+static bool core_takes(struct parser *p, const char *t, size_t off)
+{
+	struct evbuild b = { .d = { .scale = 1.0 }, .text = t, .off = off };
+	struct parser quiet = *p;
+	int r;
+
+	quiet.err = NULL;
+	r = resolve_default(&quiet, &b);
+	free(b.d.spec);
+	free(b.d.name);
+	return r == 0;
+}
+
+/* A bare uncore event of the kernel model ("unc_cha_clockticks"), as
+ * perf takes it: one event per PMU instance of its unit, all printed
+ * as typed. */
+static int expand_uncore(struct parser *p, const char *t, size_t off,
+			 size_t len, const char *c1, struct pmu__expansion *x)
+{
+	const struct pmu__model *m;
+	const struct pmu__uevent *u = uncore_event(p, t, len, &m);
+	char **inst = NULL, text[2 * NAME_MAX + 64];
+	const char *upmu;
+	size_t n = 0;
+	int r;
+
+	if (!u || core_takes(p, t, off))
+		return 0;
+	upmu = pmu__ustr(m, u->pmu);
+	r = pmu__sysfs_instances(sysfs_root(p), upmu, &inst, &n);
+	if (r)
+		return r;
+	if (!n)
+		return fail(p, -ENODEV, PMU_ERR_NOT_SUPPORTED, t, len, off,
+			    "'%.*s' is an uncore event of %s, counted by PMU "
+			    "%s%s, which this machine does not have (not in "
+			    "sysfs bus/event_source/devices)", (int)len, t,
+			    m->name, upmu, strchr(upmu, ',') ? "" : "[_N]");
+	for (size_t i = 0; !r && i < n; i++) {
+		snprintf(text, sizeof(text), "%s/%.*s/%s", inst[i], (int)len, t,
+			 c1 ? c1 : "");
+		r = pmu__expansion_add(x, text, t);
+	}
+	pmu__strv_free(inst, n);
+	return r;
+}
+
+/* "uncore_cha/event=0x1/" where sysfs has only uncore_cha_0..N: one
+ * event per instance, as perf expands it, printed as typed. */
+static int expand_instances(struct parser *p, const char *t,
+			    struct pmu__expansion *x)
+{
+	const char *slash = strchr(t, '/');
+	size_t plen = (size_t)(slash - t);
+	char pmu[NAME_MAX + 1], **inst = NULL, *text;
+	uint32_t type;
+	size_t n = 0;
+	int r;
+
+	if (!plen || plen > NAME_MAX || !pmu__name_is_safe(t, plen))
+		return 0;
+	memcpy(pmu, t, plen);
+	pmu[plen] = '\0';
+	if (pmu__sysfs_pmu_type(sysfs_root(p), pmu, &type) == 0 ||
+	    pmu__core_model(p->ctx, pmu))
+		return 0;
+	r = pmu__sysfs_instances(sysfs_root(p), pmu, &inst, &n);
+	for (size_t i = 0; !r && i < n; i++) {
+		if (asprintf(&text, "%s%s", inst[i], slash) < 0) {
+			r = -ENOMEM;
+			break;
+		}
+		r = pmu__expansion_add(x, text, t);
+		free(text);
+	}
+	pmu__strv_free(inst, n);
+	return r;
+}
+
 /* A bare "tsc" that sysfs PMUs publish (msr/tsc/), as perf resolves it:
  * one event per PMU that has it, all printed as typed. */
 static int expand_alias(struct parser *p, const char *t, size_t off,
@@ -1216,6 +1346,8 @@ static int expand_alias(struct parser *p, const char *t, size_t off,
 		return 0;
 	snprintf(name, sizeof(name), "%.*s", (int)len, t);
 	r = pmu__sysfs_alias_expand(sysfs_root(p), name, c1 ? c1 : "", t, x);
+	if (r == 0 && !x->n)
+		return expand_uncore(p, t, off, len, c1, x);
 	if (r == 0 && x->n && p->ctx && p->ctx->default_model) {
 		/* the session's model names its own events bare */
 		struct evbuild b = { .d = { .scale = 1.0 }, .text = t, .off = off };
@@ -1236,8 +1368,10 @@ static int expand(struct parser *p, const char *t, size_t off,
 {
 	const char *c1 = strchr(t, ':');
 
-	if (strchr(t, '/') || strstr(t, "::"))
+	if (strstr(t, "::"))
 		return 0;
+	if (strchr(t, '/'))
+		return expand_instances(p, t, x);
 	for (const char *c = t; *c; c++)
 		if (isspace((unsigned char)*c))
 			return 0;

@@ -47,6 +47,7 @@ void pmu__jsondir_free(struct pmu__jsondir *jd)
 		return;
 	for (size_t i = 0; i < jd->n; i++) {
 		free(jd->models[i]->ents);
+		free(jd->models[i]->unc);
 		free(jd->models[i]->mets);
 	}
 	free(jd->std);

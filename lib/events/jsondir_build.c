@@ -355,6 +355,8 @@ int pmu__jd_build(struct pmu__jsondir *jd, struct jd_model *jm,
 	jm->m.hash = jm->hash;
 	if (!rc)
 		rc = build_vindex(jd, jm);
+	if (!rc)
+		rc = pmu__jd_build_uncore(jd, jm);
 	snprintf(jm->desc, sizeof(jm->desc), "vendor events: %.120s",
 		 jm->nfiles ? jm->files[0] : "-");
 out:

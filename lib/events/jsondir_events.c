@@ -16,7 +16,7 @@
 #define UC_INV   (1ull << 15)
 #define UC_CMASK_SH 16
 
-static const char *str_of(const struct pmu_json *o, const char *key)
+const char *pmu__jd_str(const struct pmu_json *o, const char *key)
 {
 	const struct pmu_json *v = pmu__json_get(o, key);
 
@@ -24,7 +24,7 @@ static const char *str_of(const struct pmu_json *o, const char *key)
 }
 
 /* "0x3C", "0xB7, 0xBB" (first code), "6", or a JSON integer. */
-static int num_of(const struct pmu_json *o, const char *key, uint64_t *out)
+int pmu__jd_num(const struct pmu_json *o, const char *key, uint64_t *out)
 {
 	const struct pmu_json *v = pmu__json_get(o, key);
 	char *end;
@@ -68,7 +68,7 @@ static bool flag_of(const struct pmu_json *o, const char *key)
 {
 	uint64_t v;
 
-	return !num_of(o, key, &v) && v;
+	return !pmu__jd_num(o, key, &v) && v;
 }
 
 /* Vendor names are short ASCII identifiers; anything else is dropped so
@@ -114,7 +114,7 @@ static uint64_t ucode_of(const struct pmu_json *o, enum pmu__enc_kind kind,
 {
 	uint64_t um, cmask;
 
-	*bad |= num_of(o, "UMask", &um) | num_of(o, "CounterMask", &cmask);
+	*bad |= pmu__jd_num(o, "UMask", &um) | pmu__jd_num(o, "CounterMask", &cmask);
 	if (kind != PMU__ENC_INTEL)
 		return um & 0xff;
 	return (um & 0xff) | (cmask & 0xff) << UC_CMASK_SH |
@@ -137,8 +137,8 @@ static bool skip_record(const struct jd_model *jm, const struct pmu_json *o)
 {
 	uint64_t idx = 0, v = 0;
 
-	num_of(o, "MSRIndex", &idx);
-	num_of(o, "MSRValue", &v);
+	pmu__jd_num(o, "MSRIndex", &idx);
+	pmu__jd_num(o, "MSRValue", &v);
 	if (!idx && !v)
 		return false;
 	return !jm->is_dir || !known_msr(idx);
@@ -188,8 +188,8 @@ static int code_of(const struct jd_model *jm, const struct pmu_json *o,
 		   uint64_t *code)
 {
 	if (jm->m.kind == PMU__ENC_CONFIG && pmu__json_get(o, "ConfigCode"))
-		return num_of(o, "ConfigCode", code);
-	if (num_of(o, "EventCode", code))
+		return pmu__jd_num(o, "ConfigCode", code);
+	if (pmu__jd_num(o, "EventCode", code))
 		return -EINVAL;
 	return jm->m.kind != PMU__ENC_CONFIG && *code > 0xfff ? -EINVAL : 0;
 }
@@ -207,11 +207,11 @@ static int fill_ent(struct jd_model *jm, const char *what, const char *name,
 		return pmu__error(err, -EINVAL, PMU_ERR_BAD_VALUE, name, -1,
 				  "%s: event %s has a bad EventCode, UMask "
 				  "or CounterMask", what, name);
-	e->cntmsk = counters_of(str_of(o, "Counter"));
-	pe = str_of(o, "PEBS") ? str_of(o, "PEBS") : str_of(o, "Precise");
+	e->cntmsk = counters_of(pmu__jd_str(o, "Counter"));
+	pe = pmu__jd_str(o, "PEBS") ? pmu__jd_str(o, "PEBS") : pmu__jd_str(o, "Precise");
 	e->prec = pe && strcmp(pe, "0");
 	if (pmu__json_get(o, "MSRValue") && jm->is_dir) {
-		bad = num_of(o, "MSRValue", &e->xcode);
+		bad = pmu__jd_num(o, "MSRValue", &e->xcode);
 		e->has_xcode = !bad;
 	}
 	perf_fixed(jm, name, e);
@@ -221,8 +221,8 @@ static int fill_ent(struct jd_model *jm, const char *what, const char *name,
 static int add_strings(struct pmu__jsondir *jd, const struct pmu_json *o,
 		       const char *name, struct jd_ent *e)
 {
-	const char *brief = str_of(o, "BriefDescription");
-	const char *full = str_of(o, "PublicDescription");
+	const char *brief = pmu__jd_str(o, "BriefDescription");
+	const char *full = pmu__jd_str(o, "PublicDescription");
 
 	if (split_name(jd, name, e))
 		return -ENOMEM;
@@ -273,8 +273,9 @@ static int add_record(struct pmu__jsondir *jd, struct jd_model *jm,
 		      const char *what, const struct pmu_json *o,
 		      struct pmu_error *err)
 {
-	const char *name = str_of(o, "EventName");
-	const char *as = str_of(o, "ArchStdEvent");
+	struct jd_model *model = jm;
+	const char *name = pmu__jd_str(o, "EventName");
+	const char *as = pmu__jd_str(o, "ArchStdEvent");
 	const struct jd_std *std = NULL;
 	struct jd_ent e = { 0 };
 	int rc;
@@ -283,8 +284,9 @@ static int add_record(struct pmu__jsondir *jd, struct jd_model *jm,
 		return pmu__jd_add_metric_record(jd, jm, what, o, err);
 	if (pmu__json_get(o, "CountersNumGeneric"))
 		return pmu__jd_counters_record(jd, jm, o);
-	if (!(jm = pmu__jd_unit_model(jd, jm, str_of(o, "Unit"))))
-		return 0;
+	if (!(jm = pmu__jd_unit_model(jd, jm, pmu__jd_str(o, "Unit"))))
+		return jd->loading_std ? 0 :
+		       pmu__jd_add_uncore(jd, model, what, o, err);
 	if (as && (rc = std_of(jd, jm->arch, what, as, &std, err)))
 		return rc;
 	if (std && std->is_metric)

@@ -50,6 +50,15 @@ struct jd_std {
 	struct jd_metric met;
 };
 
+/* One uncore (non-core unit) record, kept until the model is built. */
+struct jd_unc {
+	const char *name;      /* lower case, as perf lists it */
+	const char *terms;     /* perf's event string for it */
+	const char *pmu;       /* perf PMU of its unit */
+	const char *sunit;     /* ScaleUnit, or NULL */
+	uint32_t flags;        /* PMU__UEV_* */
+};
+
 struct jd_model {
 	struct pmu__model m;   /* what the catalog sees */
 	char name[JD_NAME_MAX];
@@ -77,6 +86,8 @@ struct jd_model {
 	const char **um_long;
 	struct pmu__metric *metrics;
 	const char **met_long; /* per metric: the vendor's description */
+	struct jd_unc *unc;    /* uncore records */
+	size_t nunc, ucap;
 };
 
 struct jd_chunk;
@@ -120,6 +131,20 @@ int pmu__jd_std_events(struct pmu__jsondir *jd, const char *what,
 /* Standard event or metric by name (case-insensitive), or NULL. */
 const struct jd_std *pmu__jd_std_find(const struct pmu__jsondir *jd,
 				      enum pmu__arch arch, const char *name);
+
+/* A record's string member, or NULL; a number member ("0x3C", "0xB7,
+ * 0xBB" gives the first, or a JSON integer), 0 when absent, -EINVAL
+ * when malformed. */
+const char *pmu__jd_str(const struct pmu_json *o, const char *key);
+int pmu__jd_num(const struct pmu_json *o, const char *key, uint64_t *out);
+
+/* A record of a non-core unit ("Unit": "CHA") of model jm. */
+int pmu__jd_add_uncore(struct pmu__jsondir *jd, struct jd_model *jm,
+		       const char *what, const struct pmu_json *o,
+		       struct pmu_error *err);
+
+/* Build jm->m's uncore arrays from its records; -ENOMEM, -E2BIG. */
+int pmu__jd_build_uncore(struct pmu__jsondir *jd, struct jd_model *jm);
 
 /* Add a metric record to a model; -ENOMEM. */
 int pmu__jd_add_metric(struct jd_model *jm, const struct jd_metric *m);

@@ -18,13 +18,6 @@
  * does not give itself from it.
  */
 
-static const char *str_of(const struct pmu_json *o, const char *key)
-{
-	const struct pmu_json *v = pmu__json_get(o, key);
-
-	return v && v->type == PMU_JSON_STRING ? v->str : NULL;
-}
-
 static const char *dup_or(struct pmu__jsondir *jd, const char *s,
 			  const char *dfl, bool *oom)
 {
@@ -69,7 +62,7 @@ int pmu__jd_add_metric_record(struct pmu__jsondir *jd, struct jd_model *jm,
 			      const char *what, const struct pmu_json *o,
 			      struct pmu_error *err)
 {
-	const char *as = str_of(o, "ArchStdEvent");
+	const char *as = pmu__jd_str(o, "ArchStdEvent");
 	const struct jd_std *std = as ? pmu__jd_std_find(jd, jm->arch, as)
 				      : NULL;
 	struct jd_metric m = { 0 };
@@ -81,16 +74,16 @@ int pmu__jd_add_metric_record(struct pmu__jsondir *jd, struct jd_model *jm,
 				  "metric of this architecture", what, as);
 	if (std)
 		m = std->met;
-	m.name = dup_or(jd, str_of(o, "MetricName"), m.name, &oom);
-	m.expr = dup_or(jd, str_of(o, "MetricExpr"), m.expr, &oom);
-	m.groups = dup_or(jd, str_of(o, "MetricGroup"), m.groups, &oom);
-	m.nogroup = dup_or(jd, str_of(o, "MetricgroupNoGroup"), m.nogroup,
+	m.name = dup_or(jd, pmu__jd_str(o, "MetricName"), m.name, &oom);
+	m.expr = dup_or(jd, pmu__jd_str(o, "MetricExpr"), m.expr, &oom);
+	m.groups = dup_or(jd, pmu__jd_str(o, "MetricGroup"), m.groups, &oom);
+	m.nogroup = dup_or(jd, pmu__jd_str(o, "MetricgroupNoGroup"), m.nogroup,
 			   &oom);
-	m.dflt = dup_or(jd, str_of(o, "DefaultMetricgroupName"), m.dflt, &oom);
-	m.unit = dup_or(jd, str_of(o, "ScaleUnit"), m.unit, &oom);
-	m.desc = dup_or(jd, str_of(o, "PublicDescription"), m.desc, &oom);
-	m.desc = dup_or(jd, str_of(o, "BriefDescription"), m.desc, &oom);
-	m.flags = constraint_flags(str_of(o, "MetricConstraint"), m.flags);
+	m.dflt = dup_or(jd, pmu__jd_str(o, "DefaultMetricgroupName"), m.dflt, &oom);
+	m.unit = dup_or(jd, pmu__jd_str(o, "ScaleUnit"), m.unit, &oom);
+	m.desc = dup_or(jd, pmu__jd_str(o, "PublicDescription"), m.desc, &oom);
+	m.desc = dup_or(jd, pmu__jd_str(o, "BriefDescription"), m.desc, &oom);
+	m.flags = constraint_flags(pmu__jd_str(o, "MetricConstraint"), m.flags);
 	if (oom)
 		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
 				  "out of memory");
@@ -103,7 +96,7 @@ int pmu__jd_add_metric_record(struct pmu__jsondir *jd, struct jd_model *jm,
 		       pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
 				  "out of memory") : 0;
 	/* A hybrid part's metrics of the atom cores go to that model. */
-	if (!(jm = pmu__jd_unit_model(jd, jm, str_of(o, "Unit"))))
+	if (!(jm = pmu__jd_unit_model(jd, jm, pmu__jd_str(o, "Unit"))))
 		return 0;
 	return pmu__jd_add_metric(jm, &m) ?
 	       pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
@@ -123,7 +116,7 @@ static int count_of(const struct pmu_json *o, const char *key)
 int pmu__jd_counters_record(struct pmu__jsondir *jd, struct jd_model *jm,
 			    const struct pmu_json *o)
 {
-	if (!(jm = pmu__jd_unit_model(jd, jm, str_of(o, "Unit"))))
+	if (!(jm = pmu__jd_unit_model(jd, jm, pmu__jd_str(o, "Unit"))))
 		return 0;
 	jm->num_generic = count_of(o, "CountersNumGeneric");
 	jm->num_fixed = count_of(o, "CountersNumFixed");

@@ -222,3 +222,37 @@ PMU_API int pmu_catalog_attr_info(size_t model, size_t event, size_t attr,
 		PMU__OUT(info, &o);
 	return ret;
 }
+
+PMU_API size_t pmu_catalog_uncore_count(size_t model)
+{
+	const struct pmu__model *m = model_at(model);
+
+	return m ? m->nuncore : 0;
+}
+
+PMU_API int pmu_catalog_uncore_info(size_t model, size_t i,
+				    struct pmu_uncore_info *info)
+{
+	const struct pmu__model *m = model_at(model);
+	const struct pmu__uevent *u = m ? pmu__uncore_at(m, i) : NULL;
+	struct pmu_uncore_info o = { .size = sizeof(o) };
+
+	if (!u || !pmu__out_ok(info, info ? info->size : 0))
+		return u ? -EINVAL : -ENOENT;
+	o.name = pmu__ustr(m, u->name);
+	o.pmu = pmu__ustr(m, u->pmu);
+	o.terms = pmu__ustr(m, u->terms);
+	o.scale_unit = u->sunit ? pmu__ustr(m, u->sunit) : "";
+	o.per_pkg = !!(u->flags & PMU__UEV_PERPKG);
+	o.deprecated = !!(u->flags & PMU__UEV_DEPRECATED);
+	PMU__OUT(info, &o);
+	return 0;
+}
+
+PMU_API ssize_t pmu_catalog_uncore_find(size_t model, const char *name)
+{
+	const struct pmu__model *m = model_at(model);
+	ssize_t pos = m && name ? pmu__uncore_pos(m, name, strlen(name)) : -1;
+
+	return pos < 0 ? -ENOENT : pos;
+}

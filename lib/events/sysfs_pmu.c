@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "events/catalog.h"
 #include "events/evparse.h"
 
 bool pmu__name_is_safe(const char *name, size_t len)
@@ -273,31 +274,56 @@ void pmu__expansion_free(struct pmu__expansion *x)
 	*x = (struct pmu__expansion){ 0 };
 }
 
-static int cmp_str(const void *a, const void *b)
+/* "uncore_cha_2" before "uncore_cha_10": digit runs compare by value. */
+static int cmp_natural(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+
+	while (*x && *y) {
+		if (isdigit((unsigned char)*x) && isdigit((unsigned char)*y)) {
+			char *ex, *ey;
+			unsigned long long vx = strtoull(x, &ex, 10);
+			unsigned long long vy = strtoull(y, &ey, 10);
+
+			if (vx != vy)
+				return vx < vy ? -1 : 1;
+			x = ex;
+			y = ey;
+			continue;
+		}
+		if (*x != *y)
+			return (unsigned char)*x - (unsigned char)*y;
+		x++;
+		y++;
+	}
+	return (unsigned char)*x - (unsigned char)*y;
 }
 
-/* Names of the PMUs that publish events/<name>, sorted. */
-static int pmus_with_alias(const char *root, const char *name, char ***out,
-			   size_t *n)
+void pmu__strv_free(char **v, size_t n)
 {
-	char path[PATH_MAX], rel[NAME_MAX + 8], **v = NULL;
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* Names of the sysfs PMUs `keep` accepts, in natural order. */
+static int scan_pmus(const char *root,
+		     bool (*keep)(const char *root, const char *pmu,
+				  const void *arg),
+		     const void *arg, char ***out, size_t *n)
+{
+	char path[PATH_MAX], **v = NULL;
 	struct dirent *de;
 	size_t cap = 0;
 	DIR *d;
 
 	*n = 0;
+	*out = NULL;
 	if (pmu__sysfs_path(path, sizeof(path), root, "", "") ||
 	    !(d = opendir(path)))
 		return 0;
-	snprintf(rel, sizeof(rel), "events/%s", name);
 	while ((de = readdir(d))) {
-		char f[PATH_MAX];
-
-		if (de->d_name[0] == '.' ||
-		    pmu__sysfs_path(f, sizeof(f), root, de->d_name, rel) ||
-		    access(f, R_OK))
+		if (de->d_name[0] == '.' || !keep(root, de->d_name, arg))
 			continue;
 		if (*n == cap) {
 			char **nv = realloc(v, (cap = cap ? 2 * cap : 4) *
@@ -311,12 +337,36 @@ static int pmus_with_alias(const char *root, const char *name, char ***out,
 		(*n)++;
 	}
 	closedir(d);
-	*out = v;
-	if (de)
+	if (de) {
+		pmu__strv_free(v, *n);
+		*n = 0;
 		return -ENOMEM;
+	}
+	*out = v;
 	if (*n)
-		qsort(v, *n, sizeof(*v), cmp_str);
+		qsort(v, *n, sizeof(*v), cmp_natural);
 	return 0;
+}
+
+static bool has_alias(const char *root, const char *pmu, const void *arg)
+{
+	char f[PATH_MAX], rel[NAME_MAX + 8];
+
+	snprintf(rel, sizeof(rel), "events/%s", (const char *)arg);
+	return !pmu__sysfs_path(f, sizeof(f), root, pmu, rel) &&
+	       !access(f, R_OK);
+}
+
+static bool is_instance(const char *root, const char *pmu, const void *arg)
+{
+	(void)root;
+	return pmu__uncore_pmu_match(arg, pmu);
+}
+
+int pmu__sysfs_instances(const char *root, const char *pmu, char ***out,
+			 size_t *n)
+{
+	return scan_pmus(root, is_instance, pmu, out, n);
 }
 
 int pmu__sysfs_alias_expand(const char *root, const char *name,
@@ -329,13 +379,11 @@ int pmu__sysfs_alias_expand(const char *root, const char *name,
 
 	if (!pmu__name_is_safe(name, strlen(name)) || strchr(name, '.'))
 		return 0;
-	r = pmus_with_alias(root, name, &pmus, &n);
+	r = scan_pmus(root, has_alias, name, &pmus, &n);
 	for (size_t i = 0; !r && i < n; i++) {
 		snprintf(text, sizeof(text), "%s/%s/%s", pmus[i], name, mods);
 		r = pmu__expansion_add(x, text, token);
 	}
-	for (size_t i = 0; i < n; i++)
-		free(pmus[i]);
-	free(pmus);
+	pmu__strv_free(pmus, n);
 	return r;
 }

@@ -181,6 +181,54 @@ static size_t vendor_lines(size_t m, size_t e, const char *model,
 	return shown;
 }
 
+static void uncore_json(const char *model, const struct pmu_uncore_info *u)
+{
+	fputs("{\"model\": ", stdout);
+	pmu_tool_json_str(stdout, model);
+	fputs(", \"event\": ", stdout);
+	pmu_tool_json_str(stdout, u->name);
+	fputs(", \"pmu\": ", stdout);
+	pmu_tool_json_str(stdout, u->pmu);
+	fputs(", \"terms\": ", stdout);
+	pmu_tool_json_str(stdout, u->terms);
+	fputs(", \"scale_unit\": ", stdout);
+	pmu_tool_json_str(stdout, u->scale_unit);
+	printf(", \"per_pkg\": %s, \"deprecated\": %s}\n",
+	       u->per_pkg ? "true" : "false", u->deprecated ? "true" : "false");
+}
+
+/* The model's uncore events: the PMU they count on, and with --long the
+ * event string perf would use.  Deprecated names only with --long or
+ * --json, as perf hides them unless asked. */
+static size_t list_uncore(size_t m, const char *model,
+			  const struct list_args *a)
+{
+	size_t n = pmu_catalog_uncore_count(m), shown = 0;
+	char pmu[80];
+
+	for (size_t i = 0; i < n; i++) {
+		struct pmu_uncore_info u = { .size = sizeof(u) };
+
+		if (pmu_catalog_uncore_info(m, i, &u) ||
+		    !match(a->pattern, u.name) ||
+		    (u.deprecated && !a->lng && !a->json))
+			continue;
+		shown++;
+		if (a->json) {
+			uncore_json(model, &u);
+			continue;
+		}
+		snprintf(pmu, sizeof(pmu), "[uncore PMU %s%s]", u.pmu,
+			 u.deprecated ? ", deprecated" : "");
+		vendor_line(model, u.name, pmu);
+		if (a->lng)
+			printf("    %s/%s/%s%s\n", u.pmu, u.terms,
+			       *u.scale_unit ? "  scale unit " : "",
+			       u.scale_unit);
+	}
+	return shown;
+}
+
 /* Returns how many events were printed. */
 static size_t list_events(size_t m, const struct list_args *a)
 {
@@ -205,7 +253,7 @@ static size_t list_events(size_t m, const struct list_args *a)
 			event_text(m, e, mi.name, &ei, a->lng);
 		shown++;
 	}
-	return shown;
+	return shown + list_uncore(m, mi.name, a);
 }
 
 static void join_aliases(const char *const *al, char *buf, size_t sz)
