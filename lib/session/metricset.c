@@ -33,6 +33,8 @@ struct mev {
 	char *text;           /* event-list string */
 	int group;            /* -1: not in a group */
 	bool ok;              /* the parser resolves it here */
+	size_t width;         /* events it stands for (an uncore event: one
+				 per PMU instance), summed for the metric */
 	ssize_t pos;          /* its place in the list, -1: left out */
 };
 
@@ -65,6 +67,7 @@ struct pmu_metric_set {
 	size_t nparsed;
 	struct pmu__parse_ctx pctx;
 	char model[64];
+	char why[400];        /* why the first event left out is */
 };
 
 static struct pmu_metric_expr *parsed(struct pmu_metric_set *s,
@@ -219,13 +222,31 @@ static int select_tok(struct pmu_metric_set *s,
 
 /* ---- the event list ---- */
 
-static bool parses(struct pmu_metric_set *s, const char *text)
+/* How many events `text` stands for here (0: it does not resolve), and
+ * whether it may join a group of core events: not when it counts on
+ * another PMU (uncore) or on several instances, as perf groups a
+ * metric's events per PMU. */
+static size_t parses(struct pmu_metric_set *s, const char *text, bool *solo)
 {
 	struct pmu__evlist l = { 0 };
-	int rc = pmu__evlist_parse(&l, text, &s->pctx, NULL);
+	struct pmu_error e = { .size = sizeof(e) };
+	int rc = pmu__evlist_parse(&l, text, &s->pctx, &e);
+	size_t n = rc ? 0 : l.n;
 
+	if (rc && !s->why[0])
+		snprintf(s->why, sizeof(s->why), "%.80s: %.300s", text,
+			 e.message);
+
+	*solo = n > 1;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t t = l.ev[i].attr.type;
+		if (!(l.ev[i].flags & PMU__EV_HW) && t != PERF_TYPE_SOFTWARE &&
+		    t != PERF_TYPE_HARDWARE && t != PERF_TYPE_HW_CACHE &&
+		    t != PERF_TYPE_RAW)
+			*solo = true;
+	}
 	pmu__evlist_clear(&l);
-	return rc == 0;
+	return n;
 }
 
 static ssize_t find_ev(const struct pmu_metric_set *s, const char *text,
@@ -240,6 +261,7 @@ static ssize_t find_ev(const struct pmu_metric_set *s, const char *text,
 static ssize_t add_ev(struct pmu_metric_set *s, const char *text, int group)
 {
 	struct mev *e = realloc(s->ev, (s->nev + 1) * sizeof(*e));
+	bool solo;
 
 	if (!e)
 		return -ENOMEM;
@@ -248,7 +270,8 @@ static ssize_t add_ev(struct pmu_metric_set *s, const char *text, int group)
 	if (!(e->text = strdup(text)))
 		return -ENOMEM;
 	e->group = group;
-	e->ok = parses(s, text);
+	e->width = parses(s, text, &solo);
+	e->ok = e->width > 0;
 	return (ssize_t)s->nev++;
 }
 
@@ -275,8 +298,16 @@ static int place(struct pmu_metric_set *s, struct minst *in)
 	if (in->grouped && g < 0 && in->nevs)
 		g = s->ngroups++;
 	for (size_t k = 0; k < in->nevs; k++) {
-		ssize_t at = find_ev(s, in->evs[k], g);
-		if (at < 0 && (at = add_ev(s, in->evs[k], g)) < 0)
+		bool solo = false;
+		int gk = g;
+		ssize_t at;
+
+		if (g >= 0) {
+			parses(s, in->evs[k], &solo);
+			gk = solo ? -1 : g;
+		}
+		at = find_ev(s, in->evs[k], gk);
+		if (at < 0 && (at = add_ev(s, in->evs[k], gk)) < 0)
 			return (int)at;
 		in->at[k] = (size_t)at;
 	}
@@ -330,7 +361,7 @@ static int build_list(struct pmu_metric_set *s)
 		free(order);
 		return -ENOMEM;
 	}
-	for (size_t k = 0; k < n; k++) {
+	for (size_t k = 0, at = 0; k < n; k++) {
 		const struct mev *e = &s->ev[order[k]];
 		bool first = e->group >= 0 && (k == 0 ||
 			     s->ev[order[k - 1]].group != e->group);
@@ -338,7 +369,9 @@ static int build_list(struct pmu_metric_set *s)
 			    s->ev[order[k + 1]].group != e->group);
 		p += sprintf(p, "%s%s%s%s", k ? "," : "", first ? "{" : "",
 			     e->text, last ? "}" : "");
-		s->ev[order[k]].pos = (ssize_t)k;
+		/* the session's events: an expanded one takes several */
+		s->ev[order[k]].pos = (ssize_t)at;
+		at += e->width;
 	}
 	free(order);
 	return 0;
@@ -465,6 +498,11 @@ PMU_API int pmu_metric_set_add(struct pmu_metric_set *s,
 		return pmu__error(err, -EBUSY, PMU_ERR_USAGE, NULL, -1,
 				  "the metrics' events are added already");
 	s->base = pmu_session_nevents(ses);
+	if (!s->list[0] && !s->base && s->why[0])
+		/* nothing else to count either: say why, not "no events" */
+		return pmu__error(err, -EOPNOTSUPP, PMU_ERR_NOT_SUPPORTED,
+				  NULL, -1, "none of the metrics' events can "
+				  "be counted here; %s", s->why);
 	if (s->list[0] && (rc = pmu_session_add(ses, s->list, err)))
 		return rc;
 	s->added = true;
@@ -490,6 +528,8 @@ struct evalctx {
 /* The count of event `text` of instance in, NaN when not available. */
 static double count_of(struct evalctx *c, const char *text)
 {
+	double sum = 0;
+
 	for (size_t k = 0; k < c->in->nevs; k++) {
 		const struct mev *e;
 		size_t j;
@@ -498,12 +538,17 @@ static double count_of(struct evalctx *c, const char *text)
 			continue;
 		e = &c->s->ev[c->in->at[k]];
 		j = c->s->base + (size_t)e->pos;
-		if (e->pos < 0 || j >= c->n || isnan(c->counts[j])) {
+		if (e->pos < 0 || j + e->width > c->n)
+			j = SIZE_MAX;
+		/* an event on several PMU instances: their sum */
+		for (size_t w = 0; j != SIZE_MAX && w < e->width; w++)
+			sum += c->counts[j + w];
+		if (j == SIZE_MAX || isnan(sum)) {
 			if (!c->missing)
 				c->missing = e->text;
 			return NAN;
 		}
-		return c->counts[j];
+		return sum;
 	}
 	return NAN;
 }

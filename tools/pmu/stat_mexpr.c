@@ -49,8 +49,11 @@ int stat_mset_add(struct pmu_metric_set *ms, struct pmu_session *s)
 
 	if (pmu_metric_set_add(ms, s, &err) == 0)
 		return 0;
-	pmu_tool_err("-M: cannot add the metrics' events (%s): %s",
-		     pmu_metric_set_events(ms), err.message);
+	if (*pmu_metric_set_events(ms))
+		pmu_tool_err("-M: cannot add the metrics' events (%s): %s",
+			     pmu_metric_set_events(ms), err.message);
+	else
+		pmu_tool_err("-M: %s", err.message);
 	return EXIT_PMU_INPUT;
 }
 
