@@ -8,8 +8,9 @@
  * same run, medians of rounds compared; and against the goal of 200 ns
  * per lookup.  Then perf's names of the kernel's models ("EVENT.UMASK",
  * every umask of every event, the offcore families included) through
- * the vendor-name index, against the same goal.  Calls internal (pmu__)
- * functions of libpmu.a.
+ * the vendor-name index, against the same goal; and every uncore event
+ * name of the kernel's models through their uncore hash.  Calls internal
+ * (pmu__) functions of libpmu.a.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -196,6 +197,59 @@ static int vendor_bench(void)
 	return 0;
 }
 
+/* Every uncore event name of the kernel's models, model found by name
+ * then the name through the model's uncore hash. */
+static double uncore_round(const struct name *v, size_t n, size_t *found)
+{
+	uint64_t t0 = bench_now_ns();
+
+	*found = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct pmu__model *m =
+			pmu__catalog_find(v[i].model, v[i].mlen);
+		*found += m && pmu__uncore_find(m, v[i].event, v[i].elen);
+	}
+	return (double)(bench_now_ns() - t0) / (double)n;
+}
+
+static int uncore_bench(void)
+{
+	size_t nm, cap = 1024, n = 0, found = 0;
+	const struct pmu__model *const *ms = pmu__catalog_models(&nm);
+	struct name *v = malloc(cap * sizeof(*v));
+	double t[ROUNDS];
+	char what[160];
+
+	for (size_t i = 0; v && i < nm; i++)
+		for (uint32_t k = 0; k < ms[i]->nuncore; k++) {
+			const struct pmu__uevent *u = pmu__uncore_at(ms[i], k);
+			if (n == cap && !(v = realloc(v, (cap *= 2) *
+						     sizeof(*v))))
+				return 1;
+			v[n].model = ms[i]->name;
+			v[n].mlen = strlen(ms[i]->name);
+			v[n].event = pmu__ustr(ms[i], u->name);
+			v[n].elen = strlen(v[n].event);
+			n++;
+		}
+	if (!v)
+		return 1;
+	shuffle(v, n);
+	for (int r = 0; r < ROUNDS; r++)
+		t[r] = uncore_round(v, n, &found);
+	if (found != n) {
+		fprintf(stderr, "bench-lookup: %zu of %zu uncore names not "
+			"found\n", n - found, n);
+		free(v);
+		return 1;
+	}
+	snprintf(what, sizeof(what), "uncore name lookup, %zu names of the "
+		 "kernel's models shuffled, against the 200 ns goal", n);
+	bench_row(what, "ns", bench_median(t, ROUNDS), "goal", 200.0, 1.0);
+	free(v);
+	return 0;
+}
+
 int main(void)
 {
 	double tp[ROUNDS], tl[ROUNDS];
@@ -228,5 +282,5 @@ int main(void)
 		  bench_median(tp, ROUNDS), "goal", 200.0, 1.0);
 	free(pn);
 	free(v);
-	return vendor_bench();
+	return vendor_bench() || uncore_bench();
 }
