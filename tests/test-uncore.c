@@ -258,6 +258,35 @@ static void test_errors(void **state)
 	assert_int_equal(err.kind, PMU_ERR_UNKNOWN_PMU);
 }
 
+/* A misspelt perf name of the model gets the model's nearest names, core
+ * (as perf lists them) and uncore alike. */
+static void test_suggest(void **state)
+{
+	static const struct {
+		const char *model, *typed, *want;
+	} rows[] = {
+		{ "amdzen5", "ls_dispach.ld_st_dispatch",
+		  "'ls_dispatch.ld_st_dispatch'" },
+		{ "amdzen4", "l3_lookup_state.l3_mis",
+		  "'l3_lookup_state.l3_miss'" },
+		{ "sapphirerapids", "unc_cha_clocktick", "'unc_cha_clockticks'" },
+		{ "sapphirerapids", "inst_retird.any", "'inst_retired.any'" },
+	};
+	struct pmu_error err = { .size = sizeof(err) };
+	struct pmu__evlist l;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		assert_int_not_equal(parse(&l, rows[i].model, rows[i].typed,
+					   &err), 0);
+		assert_int_equal(err.kind, PMU_ERR_UNKNOWN_EVENT);
+		if (!strstr(err.message, "did you mean") ||
+		    !strstr(err.message, rows[i].want))
+			fail_msg("%s on %s: '%s' lacks %s", rows[i].typed,
+				 rows[i].model, err.message, rows[i].want);
+	}
+}
+
 /* The public listing: name order, lookups, a record's fields. */
 static void test_api(void **state)
 {
@@ -300,6 +329,7 @@ int main(void)
 		cmocka_unit_test(test_loader),
 		cmocka_unit_test(test_expand),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_suggest),
 		cmocka_unit_test(test_api),
 	};
 

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
+#include <ctype.h>
 #include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "events/catalog.h"
 #include "events/evlist.h"
 #include "events/evparse.h"
 
@@ -114,6 +116,45 @@ static void offer_tracepoints(struct collector *c, const char *token,
 	closedir(d);
 }
 
+static void offer_lower(struct collector *c, const char *token, char *name)
+{
+	for (char *q = name; *q; q++)
+		*q = (char)tolower((unsigned char)*q);
+	offer(c, name, pmu__edit_distance(token, name));
+}
+
+/* perf's names of the parse's kernel model: "event.umask" as perf lists
+ * them (lower case), the bare event for its DEFAULT, and its uncore
+ * events. */
+static void offer_kernel_model(struct collector *c, const char *token,
+			       const struct pmu__parse_ctx *ctx)
+{
+	const struct pmu__model *m = pmu__core_host(ctx);
+	char name[160];
+
+	if (!m || !m->vendor_names)
+		return;
+	for (uint32_t e = 0; e < m->nevents; e++) {
+		const struct pmu__event *ev = &m->events[e];
+		const struct pmu__umask *u = pmu__event_umasks(m, ev);
+
+		for (uint32_t j = 0; j < (ev->numasks ? ev->numasks : 1); j++) {
+			const char *un = ev->numasks ? pmu__um_name(m, &u[j])
+						     : "";
+			bool bare = !*un || !strcmp(un, "DEFAULT");
+
+			if ((size_t)snprintf(name, sizeof(name), bare ? "%s" :
+					     "%s.%s", pmu__ev_name(m, ev), un) <
+			    sizeof(name))
+				offer_lower(c, token, name);
+		}
+	}
+	for (uint32_t i = 0; i < m->nuncore; i++)
+		offer(c, pmu__ustr(m, pmu__uncore_at(m, i)->name),
+		      pmu__edit_distance(token,
+					 pmu__ustr(m, pmu__uncore_at(m, i)->name)));
+}
+
 size_t pmu__event_suggest_ex(const char *token,
 			     const struct pmu__parse_ctx *ctx,
 			     struct pmu__suggestion *out, size_t max)
@@ -121,6 +162,7 @@ size_t pmu__event_suggest_ex(const char *token,
 	struct collector c = { .out = out, .max = max, .limit = pmu__near_limit(token) };
 
 	offer_static(&c, token);
+	offer_kernel_model(&c, token, ctx);
 	offer_sysfs(&c, token, ctx ? ctx->sysfs_root : NULL);
 	offer_tracepoints(&c, token,
 			  pmu__tracefs_root(ctx ? ctx->tracefs_root : NULL));
