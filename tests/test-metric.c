@@ -241,7 +241,9 @@ static void test_set_retiring(void **state)
 	/* one metric, its two events grouped */
 	assert_int_equal(pmu_metric_set_count(s), 1);
 	assert_int_equal(list[0], '{');
-	assert_int_equal(list[strlen(list) - 1], '}');
+	/* a weak group, as perf writes a metric's */
+	assert_true(strlen(list) > 3);
+	assert_string_equal(list + strlen(list) - 3, "}:W");
 	ops = position(list, "ex_ret_ops");
 	cyc = position(list, "ls_not_halted_cyc");
 	assert_true(ops >= 0 && cyc >= 0 && ops + cyc == 1);

@@ -43,6 +43,8 @@ struct fk {
 	int fail_type_errno;
 	int fail_member;            /* fail members (group_fd >= 0) too */
 	bool reject_inherit_group;  /* old kernels: EINVAL */
+	bool reject_members;        /* a group that never fits: EINVAL for
+				       every member (group_fd >= 0) */
 	pid_t gone[4];              /* threads that exited: ESRCH */
 	int esrch_before;           /* opens before this index: ESRCH */
 	uint32_t reject_guest_type; /* EINVAL for exclude_guest on this */
@@ -102,6 +104,10 @@ static int fk_open(void *ctx, struct perf_event_attr *a, pid_t pid, int cpu,
 	if (k->fail_type_errno && a->type == k->fail_type &&
 	    (group_fd < 0 || k->fail_member)) {
 		errno = k->fail_type_errno;
+		return -1;
+	}
+	if (k->reject_members && group_fd >= 0) {
+		errno = EINVAL;
 		return -1;
 	}
 	if (k->reject_inherit_group && a->inherit &&
@@ -426,6 +432,53 @@ static void test_not_supported(void **state)
 		assert_int_equal(v[0].status, PMU_EVENT_NOT_SUPPORTED);
 		assert_int_equal(v[1].err, -r->err);
 		assert_int_equal(f->k.nread, 1);
+		teardown(state);
+	}
+}
+
+/* A group the kernel refuses as a whole: a weak one ({...}:W) is counted
+ * as groups of one, each read alone; a plain one is not counted. */
+static void test_weak_group(void **state)
+{
+	static const char *const lists[] = {
+		"{task-clock,page-faults,minor-faults}:W,context-switches",
+		"{task-clock,page-faults,minor-faults},context-switches",
+	};
+
+	for (int w = 0; w < 2; w++) {
+		struct pmu_value v[4];
+		struct fixture *f;
+
+		setup(state);
+		f = *state;
+		f->k.reject_members = true;
+		assert_int_equal(pmu_session_add(f->s, lists[w], NULL), 0);
+		assert_int_equal(pmu_session_open(f->s, NULL, NULL), 0);
+		for (int i = 0; i < 4; i++)
+			v[i].size = sizeof(v[i]);
+		assert_int_equal(pmu_session_read(f->s, v, 4), 4);
+		/* (the fake kernel's counters never ran: open, not counted) */
+		for (int i = 0; i < 3; i++)
+			assert_int_equal(v[i].status == PMU_EVENT_NOT_SUPPORTED,
+					 w == 1);
+		assert_int_not_equal(v[3].status, PMU_EVENT_NOT_SUPPORTED);
+		if (!w) {
+			/* the last attempt of each: alone, a leader, and
+			 * read without PERF_FORMAT_GROUP */
+			int live = 0;
+			for (int i = 0; i < f->k.nop; i++) {
+				const struct fk_open *o = &f->k.op[i];
+				if (o->fd < 0 || !f->k.live[o->fd - FD0])
+					continue;
+				live++;
+				assert_int_equal(o->group_fd, -1);
+				assert_int_equal(o->attr.disabled, 1);
+			}
+			assert_int_equal(live, 4);
+			assert_int_equal(f->k.nlive, 4);
+		} else {
+			assert_int_equal(f->k.nlive, 1);
+		}
 		teardown(state);
 	}
 }
@@ -1351,6 +1404,7 @@ int main(void)
 		T(test_child_target),
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_not_supported),
+		cmocka_unit_test(test_weak_group),
 		T(test_no_pmu_reason),
 		cmocka_unit_test(test_multiplexed_read),
 		T(test_value_size0),

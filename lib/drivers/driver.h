@@ -61,6 +61,10 @@
 				       [3] the PMDs from it (control, then
 				       the data it samples); attr the perf
 				       form (PMU ibs_fetch / ibs_op) */
+#define PMU__EV_WEAK          0x400u /* :W: if the kernel refuses its group
+				       as a whole, its events are opened
+				       as groups of their own (perf's weak
+				       group) */
 #define PMU__EV_ONE_UNIT      0x80u /* opened on the first CPU or thread
 				       of the target only (a wall clock
 				       for a CPU target); a group of one */

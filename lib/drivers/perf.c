@@ -27,7 +27,8 @@ void pmu__perf_prep_attr(const struct pmu__perf *p, const struct perf_group *g,
 			 (g->lost ? PERF_FORMAT_LOST : 0);
 	if (e->flags & PMU__EV_SAMPLE_READ)
 		a->sample_type |= PERF_SAMPLE_READ;
-	a->disabled = e->leader;
+	/* a group's first event leads it (a weak group split apart: each) */
+	a->disabled = i == g->first;
 	a->inherit = p->inherit;
 	/* a held group waits for the session, also at exec; so does every
 	 * group of a child opened stopped (its counting starts at enable) */
@@ -247,6 +248,31 @@ static bool premarked(struct pmu__perf *p, const struct perf_group *g)
 	return false;
 }
 
+/* perf's weak group ({...}:W): refused as a whole, its events become
+ * groups of their own, each counted (or not) alone.  Not for groups the
+ * session switches or samples through (their group numbers are the
+ * session's). */
+static bool split_weak(struct pmu__perf *p, struct perf_group *g)
+{
+	size_t n = g->nev, at = (size_t)(g - p->grp);
+
+	if (n < 2 || !(p->ev[g->first].flags & PMU__EV_WEAK))
+		return false;
+	for (size_t i = 0; i < p->nev; i++)
+		if (p->ev[i].flags & (PMU__EV_HELD | PMU__EV_NOTIFY) ||
+		    p->attr[i].sample_period)
+			return false;
+	memmove(&p->grp[at + n], &p->grp[at + 1],
+		(p->ngrp - at - 1) * sizeof(*p->grp));
+	for (size_t k = n; k-- > 0;) {
+		p->grp[at + k] = p->grp[at];
+		p->grp[at + k].first = p->grp[at].first + k;
+		p->grp[at + k].nev = 1;
+	}
+	p->ngrp += n - 1;
+	return true;
+}
+
 static int open_group(struct pmu__perf *p, struct perf_group *g,
 		      struct pmu_error *err)
 {
@@ -268,6 +294,8 @@ static int open_group(struct pmu__perf *p, struct perf_group *g,
 		return 0;
 	}
 	close_group(p, g);
+	if (split_weak(p, g))
+		return open_group(p, g, err);
 	if (pmu__perf_errno_not_supported(ret)) {
 		pmu__perf_mark_unsupported(p, g, bad, ret, NULL);
 		return 0;
@@ -303,7 +331,8 @@ static int alloc_tables(struct pmu__perf *p)
 	for (i = 0; p->fd && i < n; i++)
 		p->fd[i] = -1;
 	p->id = calloc(n + 1, sizeof(*p->id));
-	p->leader = malloc((p->ngrp * p->nunits + 1) * sizeof(*p->leader));
+	/* room for every event as a leader: weak groups may split */
+	p->leader = malloc((p->nev * p->nunits + 1) * sizeof(*p->leader));
 	p->gone = calloc(p->nunits + 1, sizeof(*p->gone));
 	p->gone_try = calloc(p->nunits + 1, sizeof(*p->gone_try));
 	for (i = 0; i < p->ngrp; i++)

@@ -27,7 +27,7 @@
 #include "events/ibs.h"
 #include "util/error.h"
 
-#define MODS_HELP "u k h G H p pp ppp P S D I e"
+#define MODS_HELP "u k h G H p pp ppp P S D I e W"
 #define KNOWN_HELP "known: generic hardware, cache and software events, " \
 	"tracepoints sys:name, pmu/term=value/ and rHEX raw codes"
 
@@ -204,6 +204,10 @@ static int apply_flag(struct pmu__ev *d, char c)
 		return 0;
 	case 'e':
 		d->attr.exclusive = 1;
+		return 0;
+	case 'W':
+		/* a weak group: counted apart if it cannot be as a whole */
+		d->flags |= PMU__EV_WEAK;
 		return 0;
 	default:
 		return -EINVAL;

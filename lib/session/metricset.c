@@ -354,7 +354,7 @@ static int build_list(struct pmu_metric_set *s)
 				    (g < 0 || rank(s->ev[i].text) == r))
 					order[n++] = i;
 	for (size_t i = 0; i < s->nev; i++) {
-		len += strlen(s->ev[i].text) + 4;
+		len += strlen(s->ev[i].text) + 6;
 		s->ev[i].pos = -1;
 	}
 	if (!(s->list = p = calloc(1, len))) {
@@ -367,8 +367,10 @@ static int build_list(struct pmu_metric_set *s)
 			     s->ev[order[k - 1]].group != e->group);
 		bool last = e->group >= 0 && (k + 1 == n ||
 			    s->ev[order[k + 1]].group != e->group);
+		/* weak groups, as perf opens a metric's: a group the PMU
+		 * cannot hold is counted apart rather than not at all */
 		p += sprintf(p, "%s%s%s%s", k ? "," : "", first ? "{" : "",
-			     e->text, last ? "}" : "");
+			     e->text, last ? "}:W" : "");
 		/* the session's events: an expanded one takes several */
 		s->ev[order[k]].pos = (ssize_t)at;
 		at += e->width;
