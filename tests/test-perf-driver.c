@@ -1235,6 +1235,66 @@ static void test_cgroup_events(void **state)
 	assert_non_null(strstr(err.message, dir));
 }
 
+/* An uncore event (cpus set: its PMU's cpumask) opens only on those CPUs
+ * of a CPU target, its group with it; sums skip the other CPUs; a CPU
+ * list without them leaves it not supported; a task target refuses it. */
+static void test_uncore_cpumask(void **state)
+{
+	struct fixture *f = *state;
+	struct pmu_open_opts o = PMU_OPTS_INIT(pmu_open_opts,
+					       .target = PMU_TARGET_CPUS,
+					       .cpus = "0-1");
+	struct pmu_open_opts only0 = PMU_OPTS_INIT(pmu_open_opts,
+						   .target = PMU_TARGET_CPUS,
+						   .cpus = "0");
+	struct pmu_open_opts self = PMU_OPTS_INIT(pmu_open_opts);
+	struct pmu_error err = { .size = sizeof(err) };
+	struct pmu_value v[3] = { { .size = sizeof(struct pmu_value) } };
+	int i;
+
+	if (online_cpus() < 2)
+		skip();
+	add_abc(f->s);                    /* {a, b}, c */
+	f->s->ev[0].cpus = strdup("1");   /* the leader's mask decides */
+	assert_int_equal(pmu_session_open(f->s, &self, &err), -EINVAL);
+	assert_int_equal(err.kind, PMU_ERR_NOT_SUPPORTED);
+	assert_string_equal(err.token, "a");
+	assert_non_null(strstr(err.message, "not per task"));
+	assert_int_equal(f->k.nop, 0);
+	assert_int_equal(pmu_session_open(f->s, &o, &err), 0);
+	/* a and b on CPU 1 only, c on both */
+	assert_int_equal(f->k.nop, 4);
+	for (i = 0; i < f->k.nop; i++) {
+		uint64_t c = f->k.op[i].attr.config;
+
+		if (c != PERF_COUNT_SW_CONTEXT_SWITCHES)
+			assert_int_equal(f->k.op[i].cpu, 1);
+		fk_set(&f->k, i, 10 + (uint64_t)i, 100, 100);
+	}
+	assert_int_equal(pmu_session_read(f->s, v, 3), 3);
+	assert_int_equal(v[0].status, PMU_EVENT_OK);
+	assert_int_equal(v[0].enabled, 100);  /* one CPU's time, not two */
+	assert_int_equal(v[2].enabled, 200);
+	/* CPU 0 alone: nothing of a there */
+	v[0].size = sizeof(struct pmu_value);
+	assert_int_equal(pmu_session_read_unit(f->s, 0, v, 3), 3);
+	assert_int_equal(v[0].raw, 0);
+	assert_int_equal(v[0].running, 0);
+	assert_int_equal(pmu_session_stop(f->s), 0);
+	pmu__session_close(f->s);
+	/* -C 0: none of its CPUs; a and b not counted, saying which CPUs */
+	f->k.nop = 0;
+	assert_int_equal(pmu_session_open(f->s, &only0, &err), 0);
+	assert_int_equal(f->k.nop, 1);
+	assert_int_equal(pmu_session_event_status(f->s, 0, NULL),
+			 PMU_EVENT_NOT_SUPPORTED);
+	assert_int_equal(pmu_session_event_status(f->s, 1, NULL),
+			 PMU_EVENT_NOT_SUPPORTED);
+	assert_non_null(strstr(pmu_session_event_reason(f->s, 0),
+			       "only on CPUs 1"));
+	assert_int_equal(pmu_session_event_status(f->s, 2, NULL), PMU_EVENT_OK);
+}
+
 /* Listed threads, each once; one that does not exist fails the open. */
 static void test_tid_list(void **state)
 {
@@ -1425,6 +1485,7 @@ int main(void)
 		T(test_tid_list),
 		T(test_read_unit),
 		T(test_cgroup_events),
+		T(test_uncore_cpumask),
 		cmocka_unit_test(test_pid_vanished),
 		T(test_pid_retry_forgets_gone),
 		cmocka_unit_test(test_guest_fallback),

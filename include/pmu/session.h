@@ -192,6 +192,22 @@ PMU_API ssize_t pmu_session_event_group(const struct pmu_session *s,
 					size_t i);
 
 /*
+ * Events one name stands for on several instances of a PMU (a bare
+ * uncore event, or an event alias several sysfs PMUs publish, such as
+ * uncore_cha_0..N) share a nonzero merge id, which no other event of the
+ * session has: perf prints them as one line, summing counts and times.
+ * 0 for any other event, -EINVAL past the last event.
+ */
+PMU_API ssize_t pmu_session_event_merge(const struct pmu_session *s,
+					size_t i);
+
+/* The sysfs PMU an event counts on ("uncore_cha_0" for uncore_cha_0/.../
+ * and for the instances a merged name stands for), or NULL for events
+ * not of a sysfs PMU and past the last event. */
+PMU_API const char *pmu_session_event_pmu(const struct pmu_session *s,
+					  size_t i);
+
+/*
  * Open every event on the target; opts may be NULL (this thread).  Events
  * that the machine cannot count are marked PMU_EVENT_NOT_SUPPORTED and do
  * not fail the open; errors that concern the whole session (permission,

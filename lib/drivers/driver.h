@@ -89,6 +89,17 @@ struct pmu__ev {
 	uint8_t tool;          /* enum pmu__tool */
 	char *cgroup;          /* count only in this cgroup (a directory
 				  path), system-wide targets; NULL: any */
+	char *cpus;            /* the CPUs its PMU counts on (an uncore
+				  PMU's sysfs cpumask, "0" or "0,18": one
+				  per package or die), NULL: any.  Counted
+				  only on those CPUs of a system-wide
+				  target (a group: its leader's), never
+				  per task */
+	uint32_t merge;        /* nonzero: one of the events one token
+				  expanded to (a PMU's instances); the
+				  events sharing it print as one sum */
+	char pmu[64];          /* the sysfs PMU of pmu/.../ ("uncore_cha_0"),
+				  "" for other events */
 	struct perf_event_attr attr; /* type, config*, exclude_*, precise_ip,
 					pinned, exclusive, sample_type; a
 					driver adds read_format, disabled,

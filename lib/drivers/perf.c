@@ -148,6 +148,15 @@ void pmu__perf_mark_unsupported(struct pmu__perf *p,
 	}
 }
 
+/* An uncore PMU counts for its package or die on one CPU of each (its
+ * cpumask): opened on every CPU, it would count the same thing once per
+ * CPU. */
+static bool unit_ok(const struct pmu__perf *p, const struct perf_group *g,
+		    size_t u)
+{
+	return !g->cpus.cpu || pmu__cpulist_has(&g->cpus, p->units.cpu[u]);
+}
+
 static int open_units(struct pmu__perf *p, struct perf_group *g, size_t *bad)
 {
 	size_t u, k;
@@ -158,6 +167,8 @@ static int open_units(struct pmu__perf *p, struct perf_group *g, size_t *bad)
 	for (u = 0; u < p->nunits; u++) {
 		if (u > 0 && (p->ev[g->first].flags & PMU__EV_ONE_UNIT))
 			break;
+		if (!unit_ok(p, g, u))
+			continue;
 		for (k = 0; k < g->nev; k++) {
 			ret = open_one(p, g, k, u);
 			if (ret == -ESRCH && p->target == PMU__TARGET_PID) {
@@ -262,6 +273,9 @@ static bool split_weak(struct pmu__perf *p, struct perf_group *g)
 		if (p->ev[i].flags & (PMU__EV_HELD | PMU__EV_NOTIFY) ||
 		    p->attr[i].sample_period)
 			return false;
+	/* each part finds its own CPUs again (a copied list would be
+	 * freed once per part) */
+	pmu__cpulist_free(&g->cpus);
 	memmove(&p->grp[at + n], &p->grp[at + 1],
 		(p->ngrp - at - 1) * sizeof(*p->grp));
 	for (size_t k = n; k-- > 0;) {
@@ -270,6 +284,31 @@ static bool split_weak(struct pmu__perf *p, struct perf_group *g)
 		p->grp[at + k].nev = 1;
 	}
 	p->ngrp += n - 1;
+/* A CPU target opens an event of an uncore PMU (its group: the
+ * leader's PMU decides) on the CPUs of the PMU's cpumask that the target
+ * has; with none of them (-C naming other CPUs) it is not counted. */
+static bool restrict_cpus(struct pmu__perf *p, struct perf_group *g)
+{
+	const char *mask = p->ev[g->first].cpus;
+	char why[160];
+	size_t u;
+
+	if (p->target != PMU__TARGET_CPUS || !mask)
+		return false;
+	if (pmu__cpulist_parse(mask, &g->cpus, NULL) < 0) {
+		snprintf(why, sizeof(why), "its PMU's cpumask '%.60s' is not "
+			 "a CPU list", mask);
+		pmu__perf_mark_unsupported(p, g, 0, -EINVAL, why);
+		return true;
+	}
+	for (u = 0; u < p->nunits && !unit_ok(p, g, u); u++)
+		;
+	if (u < p->nunits)
+		return false;
+	snprintf(why, sizeof(why), "an uncore event counts only on CPUs %.60s "
+		 "(one per package or die), none of which is in the CPU list",
+		 mask);
+	pmu__perf_mark_unsupported(p, g, 0, -ENODEV, why);
 	return true;
 }
 
@@ -279,7 +318,7 @@ static int open_group(struct pmu__perf *p, struct perf_group *g,
 	size_t bad = 0;
 	int ret;
 
-	if (premarked(p, g))
+	if (premarked(p, g) || restrict_cpus(p, g))
 		return 0;
 	if (pmu__perf_notify_apart(p, g))
 		return pmu__perf_open_notify(p, g, err);
@@ -538,6 +577,8 @@ static void perf_close(struct pmu__drv *d)
 			close(p->cgfd[i]);
 	free(p->cgfd);
 	pmu__perf_units_free(&p->units);
+	for (g = 0; p->grp && g < p->ngrp; g++)
+		pmu__cpulist_free(&p->grp[g].cpus);
 	free(p->page);
 	free(p->fd);
 	free(p->id);

@@ -8,6 +8,7 @@
 #include <pmu/host.h>
 
 #include "drivers/perf.h"
+#include "util/cpulist.h"
 
 /* Internal layout of the perf driver, shared by its source files. */
 
@@ -17,6 +18,9 @@ struct perf_group {
 	bool per_event;     /* no PERF_FORMAT_GROUP: one read per event */
 	bool mmap;          /* every event has an mmap page */
 	bool lost;          /* reads carry PERF_FORMAT_LOST (PMU__EV_LOST) */
+	struct pmu__cpulist cpus; /* a CPU target: the only CPUs it opens
+				     on (its leader's PMU's cpumask); cpu
+				     NULL: every unit */
 };
 
 /* A NOTIFY event's descriptors and overflow rings.  Where the kernel

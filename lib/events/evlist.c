@@ -894,6 +894,23 @@ static int unknown_pmu(struct parser *p, const struct evbuild *b,
 		    "bus/event_source/devices)", (int)plen, b->text, b->text);
 }
 
+/* An uncore PMU's cpumask: the one CPU per package or die its events
+ * count on (a core PMU has none).  Absent or empty: no restriction. */
+static int pmu_cpumask(struct parser *p, const char *pmu, struct pmu__ev *d)
+{
+	char path[PATH_MAX], buf[1024];
+	int r = pmu__sysfs_path(path, sizeof(path), sysfs_root(p), pmu,
+				"cpumask");
+
+	if (r == 0)
+		r = pmu__read_small(path, buf, sizeof(buf));
+	if (r <= 0)
+		return 0;
+	free(d->cpus);
+	d->cpus = strdup(buf);
+	return d->cpus ? 0 : -ENOMEM;
+}
+
 /* "pmu/terms/", "pmu/terms/:mods" or "pmu/terms/mods". */
 static int parse_pmu_event(struct parser *p, struct evbuild *b)
 {
@@ -923,8 +940,12 @@ static int parse_pmu_event(struct parser *p, struct evbuild *b)
 		type = b->core->perf_type;
 	}
 	b->d.attr.type = type;
+	if (plen < sizeof(b->d.pmu)) /* longer: no name for --no-merge */
+		memcpy(b->d.pmu, pmu, plen + 1);
 	if (is_core_pmu(pmu))
 		b->d.flags |= PMU__EV_HW;
+	else if (!b->no_sysfs && (r = pmu_cpumask(p, pmu, &b->d)) < 0)
+		return r;
 	pt.off = b->off + plen + 1;
 	/* the terms' own code: what err->code says (EISDIR, ENOMEM...) */
 	r = apply_terms(p, b, &pt, open + 1, (size_t)(close - open - 1));
@@ -1166,6 +1187,7 @@ static int add_twin(struct parser *p, const char *t, size_t off,
 	if (r) {
 		free(b.d.name);
 		free(b.d.spec);
+		free(b.d.cpus);
 	}
 	return r;
 }
@@ -1201,6 +1223,7 @@ static int add_one(struct parser *p, const char *t, const char *print,
 	if (r < 0) {
 		free(b.d.name);
 		free(b.d.spec);
+		free(b.d.cpus);
 	}
 	if (r == 0 && b.twin)
 		r = add_twin(p, t, off, b.twin, &p->out.ev[p->out.n - 1]);
@@ -1385,6 +1408,19 @@ static int expand(struct parser *p, const char *t, size_t off,
 	return expand_alias(p, t, off, c1, x);
 }
 
+/* Events a token expanded to under one printed name are one PMU's
+ * instances (uncore_cha_0..N): they print as one sum, as perf merges
+ * them (but with --no-merge). */
+static bool one_name(const struct pmu__expansion *x)
+{
+	if (x->n < 2)
+		return false;
+	for (size_t k = 1; k < x->n; k++)
+		if (strcmp(x->name[k], x->name[0]))
+			return false;
+	return true;
+}
+
 /* One event token t (NUL-terminated copy) at offset off; a token that
  * stands for several events adds them all, in one group inside braces,
  * each in a group of its own outside. */
@@ -1394,13 +1430,19 @@ static int add_event(struct parser *p, const char *t, size_t off,
 	struct pmu__expansion x = { 0 };
 	int r = expand(p, t, off, &x);
 
+	uint32_t merge = 0;
+
 	if (r == 0 && x.n == 0)
 		return add_one(p, t, NULL, off, gmods, leader);
+	if (r == 0 && one_name(&x))
+		merge = ++p->out.nmerge;
 	for (size_t k = 0; r == 0 && k < x.n; k++) {
 		if (k && !in_group)
 			p->group++;
 		r = add_one(p, x.text[k], x.name[k], off, gmods,
 			    in_group ? leader && k == 0 : true);
+		if (r == 0)
+			p->out.ev[p->out.n - 1].merge = merge;
 	}
 	pmu__expansion_free(&x);
 	if (r == -ENOMEM)
@@ -1601,11 +1643,14 @@ int pmu__evlist_parse(struct pmu__evlist *l, const char *str,
 				  "no event list to parse");
 	pmu__error_clear(err);
 	p.group = l->ngroups;
+	p.out.nmerge = l->nmerge;
 	r = parse_list(&p);
 	if (r == 0)
 		r = append(l, &p.out);
-	if (r == 0)
+	if (r == 0) {
 		l->ngroups = p.group;
+		l->nmerge = p.out.nmerge;
+	}
 	else if (r == -ENOMEM)
 		pmu__error(err, r, PMU_ERR_SYSTEM, NULL, -1, "out of memory");
 	pmu__evlist_clear(&p.out);
@@ -1621,6 +1666,7 @@ void pmu__evlist_clear(struct pmu__evlist *l)
 	for (size_t i = 0; i < l->n; i++) {
 		free(l->ev[i].name);
 		free(l->ev[i].spec);
+		free(l->ev[i].cpus);
 	}
 	free(l->ev);
 	l->ev = NULL;

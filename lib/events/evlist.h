@@ -5,6 +5,7 @@
 #include <linux/perf_event.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <pmu/error.h>
 
@@ -19,6 +20,9 @@ struct pmu__evlist {
 	struct pmu__ev *ev;
 	size_t n, cap;
 	int ngroups;
+	uint32_t nmerge;   /* the last merge id handed out (pmu__ev.merge):
+			      parses appending to one list keep them
+			      distinct */
 };
 
 /* Where the parser looks up dynamic PMUs and tracepoints (tests point

@@ -78,6 +78,7 @@ static void free_events(struct pmu_session *s)
 		free(s->ev[i].name);
 		free(s->ev[i].spec);
 		free(s->ev[i].cgroup);
+		free(s->ev[i].cpus);
 	}
 	s->n = 0;
 	s->ngroups = 0;
@@ -219,6 +220,7 @@ PMU_API int pmu_session_add(struct pmu_session *s, const char *events,
 	/* Real counters: perf's names of the host's kernel model too. */
 	ctx.host_names = !ctx.default_model;
 	l.ngroups = s->ngroups;
+	l.nmerge = s->nmerge;
 	ret = pmu__evlist_parse(&l, events, &ctx, err);
 	if (!ret && reserve(s, l.n))
 		ret = pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
@@ -231,6 +233,7 @@ PMU_API int pmu_session_add(struct pmu_session *s, const char *events,
 		s->in_place_min = s->ntool ? SIZE_MAX : sizeof(struct pmu_value);
 		s->n += l.n;
 		s->ngroups = l.ngroups;
+		s->nmerge = l.nmerge;
 		l.n = 0;
 	}
 	pmu__evlist_clear(&l);
@@ -262,6 +265,18 @@ PMU_API ssize_t pmu_session_event_group(const struct pmu_session *s,
 					size_t i)
 {
 	return s && i < s->n ? s->ev[i].group : -EINVAL;
+}
+
+PMU_API ssize_t pmu_session_event_merge(const struct pmu_session *s,
+					size_t i)
+{
+	return s && i < s->n ? (ssize_t)s->ev[i].merge : -EINVAL;
+}
+
+PMU_API const char *pmu_session_event_pmu(const struct pmu_session *s,
+					  size_t i)
+{
+	return s && i < s->n && s->ev[i].pmu[0] ? s->ev[i].pmu : NULL;
 }
 
 PMU_API const char *pmu_session_driver(const struct pmu_session *s)

@@ -22,6 +22,7 @@ struct pmu_session {
 	struct pmu__ev *ev;
 	size_t n, cap;
 	int ngroups;
+	uint32_t nmerge;         /* the last merge id of its events */
 	struct pmu__ev_state *st;    /* [n] once opened */
 	struct pmu__place *place;    /* [n] once opened, register drivers */
 	struct pmu__count *cnt;      /* [n] read scratch */

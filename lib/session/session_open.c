@@ -137,6 +137,27 @@ static int open_one(struct pmu_session *s, const struct pmu__target *t,
 	return ret;
 }
 
+/* An uncore PMU counts for its whole package or die: the kernel takes
+ * its events only on a CPU, never in a task's context, and a per-task
+ * figure of a package-wide count would not mean anything anyway. */
+static int check_uncore(const struct pmu_session *s,
+			const struct pmu__target *t, struct pmu_error *err)
+{
+	if (t->kind == PMU__TARGET_CPUS)
+		return 0;
+	for (size_t i = 0; i < s->n; i++)
+		if (s->ev[i].cpus)
+			return pmu__error(err, -EINVAL, PMU_ERR_NOT_SUPPORTED,
+					  s->ev[i].name, -1, "%s: an uncore "
+					  "event counts for the whole package "
+					  "(its PMU counts on CPUs %s), not per "
+					  "task; count it system-wide with -a "
+					  "(or -C CPUS), a PMU_TARGET_CPUS "
+					  "target", s->ev[i].name,
+					  s->ev[i].cpus);
+	return 0;
+}
+
 PMU_API int pmu_session_open(struct pmu_session *s,
 			     const struct pmu_open_opts *opts,
 			     struct pmu_error *err)
@@ -152,6 +173,8 @@ PMU_API int pmu_session_open(struct pmu_session *s,
 		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
 				  "no events to open: add some first");
 	ret = make_target(s, opts, &t, err);
+	if (!ret)
+		ret = check_uncore(s, &t, err);
 	if (ret)
 		return ret;
 	/* sets, tool events and sampling are read off the hot path */

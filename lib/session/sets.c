@@ -27,6 +27,7 @@ static void policy_clear(struct pmu__set_policy *p)
 {
 	free(p->ev.name);
 	free(p->ev.spec);
+	free(p->ev.cpus);
 	memset(p, 0, sizeof(*p));
 }
 

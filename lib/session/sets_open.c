@@ -46,9 +46,11 @@ static int append_event(struct pmu_session *s, const struct pmu__ev *e)
 	*ev = *e;
 	ev->name = strdup(e->name);
 	ev->spec = e->spec ? strdup(e->spec) : NULL;
-	if (!ev->name || (e->spec && !ev->spec)) {
+	ev->cpus = e->cpus ? strdup(e->cpus) : NULL;
+	if (!ev->name || (e->spec && !ev->spec) || (e->cpus && !ev->cpus)) {
 		free(ev->name);
 		free(ev->spec);
+		free(ev->cpus);
 		return -ENOMEM;
 	}
 	ev->group = s->ngroups++;
@@ -388,6 +390,7 @@ void pmu__sets_close(struct pmu_session *s)
 	for (size_t i = ss->nuser; ss->prepared && i < s->n; i++) {
 		free(s->ev[i].name);
 		free(s->ev[i].spec);
+		free(s->ev[i].cpus);
 	}
 	if (ss->prepared) {
 		s->n = ss->nuser;

@@ -12,14 +12,28 @@
  *   kill=SIG                       once an event is open on another
  *                                  process, kill it with SIG (it dies
  *                                  while pmu still holds it)
- *   hw=fake                        raw and hardware events open as
- *                                  software events and read
- *                                  fake_count(config) (below), as if the
- *                                  machine had a PMU counting them
+ *   hw=fake                        raw and hardware events, and those
+ *                                  of dynamic PMU types (>=
+ *                                  PERF_TYPE_MAX: a fake sysfs tree's
+ *                                  uncore PMUs), open as software
+ *                                  events and read fake_count(config)
+ *                                  (below), as if the machine had a
+ *                                  PMU counting them
  * ERRNO is a name (EACCES, EMFILE, ESRCH, EOPNOTSUPP, ...) or a number.
+ *
+ * PMU_INJECT_SYSFS=DIR: paths under /sys/bus/event_source/devices are
+ * looked up under DIR/bus/event_source/devices instead (open, openat,
+ * fopen, opendir, access, stat), so a test can lay out the PMUs it
+ * needs (uncore_cha_0..N with their cpumask).
+ * PMU_INJECT_LOG=FILE: every perf_event_open appends "type config cpu
+ * pid" (config in hex) to FILE, so a test can see where events opened.
  */
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <linux/perf_event.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -137,6 +151,18 @@ static void kill_target(pid_t pid)
 		waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT);
 }
 
+static void log_open(const struct perf_event_attr *at, int cpu, pid_t pid)
+{
+	const char *path = getenv("PMU_INJECT_LOG");
+	FILE *f = path ? fopen(path, "ae") : NULL;
+
+	if (!f)
+		return;
+	fprintf(f, "%u 0x%llx %d %d\n", at->type,
+		(unsigned long long)at->config, cpu, (int)pid);
+	fclose(f);
+}
+
 SHIM_API long syscall(long nr, ...)
 {
 	long (*real)(long, ...) = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
@@ -159,7 +185,10 @@ SHIM_API long syscall(long nr, ...)
 	const struct perf_event_attr *at = (const struct perf_event_attr *)a[0];
 	struct perf_event_attr sw;
 	int is_fake = hw_fake() && (at->type == PERF_TYPE_RAW ||
-				    at->type == PERF_TYPE_HARDWARE);
+				    at->type == PERF_TYPE_HARDWARE ||
+				    at->type >= PERF_TYPE_MAX);
+
+	log_open(at, (int)a[2], (pid_t)a[1]);
 	if (is_fake) {
 		sw = *at;
 		sw.type = PERF_TYPE_SOFTWARE;
@@ -248,4 +277,100 @@ SHIM_API int close(int fd)
 	if (fd >= 0 && fd < MAX_FDS)
 		perf_fds[fd] = 0;
 	return real(fd);
+}
+
+/* ---- PMU_INJECT_SYSFS: a fake /sys/bus/event_source ---- */
+
+static const char *sysfs_path(const char *path, char *buf, size_t sz)
+{
+	static const char pre[] = "/sys/bus/event_source";
+	const char *root = getenv("PMU_INJECT_SYSFS");
+	size_t n = sizeof(pre) - 1;
+
+	if (!root || !path || strncmp(path, pre, n) ||
+	    (path[n] != '\0' && path[n] != '/'))
+		return path;
+	if ((size_t)snprintf(buf, sz, "%s%s", root, path + 4) >= sz)
+		return path;
+	return buf;
+}
+
+#define REAL(name, type) ((type)dlsym(RTLD_NEXT, name))
+
+static int open_as(const char *fn, const char *path, int flags, va_list ap)
+{
+	char buf[4096];
+	mode_t mode = (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE
+		      ? va_arg(ap, mode_t) : 0;
+
+	return REAL(fn, int (*)(const char *, int, ...))(
+		sysfs_path(path, buf, sizeof(buf)), flags, mode);
+}
+
+SHIM_API int open(const char *path, int flags, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, flags);
+	r = open_as("open", path, flags, ap);
+	va_end(ap);
+	return r;
+}
+
+SHIM_API int open64(const char *path, int flags, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, flags);
+	r = open_as("open64", path, flags, ap);
+	va_end(ap);
+	return r;
+}
+
+SHIM_API int openat(int dirfd, const char *path, int flags, ...)
+{
+	char buf[4096];
+	va_list ap;
+	mode_t mode;
+
+	va_start(ap, flags);
+	mode = (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE
+		       ? va_arg(ap, mode_t) : 0;
+	va_end(ap);
+	return REAL("openat", int (*)(int, const char *, int, ...))(
+		dirfd, sysfs_path(path, buf, sizeof(buf)), flags, mode);
+}
+
+SHIM_API FILE *fopen(const char *path, const char *mode)
+{
+	char buf[4096];
+
+	return REAL("fopen", FILE *(*)(const char *, const char *))(
+		sysfs_path(path, buf, sizeof(buf)), mode);
+}
+
+SHIM_API DIR *opendir(const char *path)
+{
+	char buf[4096];
+
+	return REAL("opendir", DIR *(*)(const char *))(
+		sysfs_path(path, buf, sizeof(buf)));
+}
+
+SHIM_API int access(const char *path, int mode)
+{
+	char buf[4096];
+
+	return REAL("access", int (*)(const char *, int))(
+		sysfs_path(path, buf, sizeof(buf)), mode);
+}
+
+SHIM_API int stat(const char *path, struct stat *st)
+{
+	char buf[4096];
+
+	return REAL("stat", int (*)(const char *, struct stat *))(
+		sysfs_path(path, buf, sizeof(buf)), st);
 }

@@ -67,6 +67,7 @@ struct stat_ctx {
 	size_t *order;             /* [nagg]: --per-thread's sorted rows */
 	struct stat_sets *sets;    /* --set: per-set figures, else NULL */
 	bool *hidden;              /* [n] */
+	char **mname;              /* [n]: --no-merge's instance names */
 	size_t explain;            /* first hidden event, SIZE_MAX: none */
 	double t0, last_ts;        /* CLOCK_MONOTONIC seconds */
 	double enable_at, stop_at; /* -D, --timeout deadlines; 0: none */
@@ -403,6 +404,7 @@ static void mark_hidden(struct stat_ctx *c)
 			first = i;
 	}
 	c->explain = first;
+	stat_merge_hide(c->s, c->o, c->hidden, c->n);
 }
 
 /* Said once, after the command started, so a failed exec is not buried. */
@@ -439,8 +441,9 @@ static int alloc_arrays(struct stat_ctx *c)
 	c->iacc = calloc(m, sizeof(*c->iacc));
 	c->order = calloc(c->nagg ? c->nagg : 1, sizeof(*c->order));
 	c->hidden = calloc(n, sizeof(*c->hidden));
+	c->mname = calloc(n, sizeof(*c->mname));
 	if (!c->cur || !c->prev || !c->tmp || !c->rows || !c->acc ||
-	    !c->iacc || !c->order || !c->hidden) {
+	    !c->iacc || !c->order || !c->hidden || !c->mname) {
 		pmu_tool_err("out of memory");
 		return EXIT_PMU_INPUT;
 	}
@@ -507,6 +510,8 @@ static int prepare_run(struct stat_ctx *c, pid_t child, bool first)
 		if (rc)
 			return rc;
 		c->sets = c->s ? stat_sets_new(c->s, c->n) : NULL;
+		for (size_t i = 0; c->s && i < c->n; i++)
+			c->mname[i] = stat_merge_name(c->s, c->o, i);
 	}
 	if (c->s)
 		mark_hidden(c);
@@ -553,6 +558,7 @@ static int read_values(struct stat_ctx *c)
 		pmu_tool_err("cannot read counters: %s", strerror((int)-ret));
 		return -1;
 	}
+	stat_merge_fold(c->s, c->o, c->cur, c->nagg, n);
 	return 0;
 }
 
@@ -567,7 +573,7 @@ static void fill_row(struct stat_row *r, const struct stat_ctx *c, size_t a,
 	r->agg = c->o->aggr == STAT_AGGR_GLOBAL ? NULL : &c->agg[a];
 	r->cgroup = i < c->ncg ? c->cgroup[i] : NULL;
 	r->cgroups = c->any_cgroup;
-	r->name = pmu_session_event_name(c->s, i);
+	r->name = c->mname[i] ? c->mname[i] : pmu_session_event_name(c->s, i);
 	r->unit = unit ? unit : "";
 	if (!unit || r->scale == 0)
 		r->scale = 1.0;
@@ -1227,6 +1233,9 @@ static void ctx_free(struct stat_ctx *c)
 	free(c->iacc);
 	free(c->order);
 	free(c->hidden);
+	for (size_t i = 0; c->mname && i < c->n; i++)
+		free(c->mname[i]);
+	free(c->mname);
 	if (c->out && c->out != stderr)
 		fclose(c->out);
 }

@@ -74,6 +74,7 @@ struct stat_opts {
 	const char *sep;           /* -x */
 	const char *outfile;       /* -o */
 	bool no_scale;
+	bool no_merge;             /* --no-merge */
 	bool verbose;
 	const char **metrics;      /* -M values, in order */
 	size_t nmetrics;
@@ -187,6 +188,16 @@ int stat_parse_args(struct stat_opts *o, int argc, char **argv);
 void stat_opts_free(struct stat_opts *o);
 void stat_usage(FILE *f);
 int stat_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* stat_merge.c: the instances of one event on several PMUs (merge ids)
+ * as one line: hide all but the first, add their values into it; with
+ * --no-merge, each instance's name (NULL: its own, else free it). */
+void stat_merge_hide(struct pmu_session *s, const struct stat_opts *o,
+		     bool *hidden, size_t n);
+void stat_merge_fold(struct pmu_session *s, const struct stat_opts *o,
+		     struct pmu_value *cur, size_t nagg, size_t n);
+char *stat_merge_name(struct pmu_session *s, const struct stat_opts *o,
+		      size_t i);
 
 /* stat_aggr.c: the aggregates of a session's units, and unit -> index. */
 int stat_aggr_build(struct pmu_session *s, const struct stat_opts *o,

@@ -26,6 +26,7 @@ enum opt_id {
 	OPT_METRIC_ONLY, OPT_INTERVAL_COUNT, OPT_INTERVAL_CLEAR,
 	OPT_SET, OPT_SWITCH, OPT_EMULATE, OPT_EMULATE_MODEL,
 	OPT_EMULATE_REGIONS, OPT_EMULATE_OPT, OPT_METRIC_NO_GROUP,
+	OPT_NO_MERGE,
 };
 
 static const struct option long_opts[] = {
@@ -62,6 +63,7 @@ static const struct option long_opts[] = {
 	{ "metrics", required_argument, NULL, OPT_METRICS },
 	{ "metric-no-group", no_argument, NULL, OPT_METRIC_NO_GROUP },
 	{ "no-scale", no_argument, NULL, OPT_NO_SCALE },
+	{ "no-merge", no_argument, NULL, OPT_NO_MERGE },
 	{ "sim-model", required_argument, NULL, OPT_SIM_MODEL },
 	{ "stream", required_argument, NULL, OPT_STREAM },
 	{ "emulate", no_argument, NULL, OPT_EMULATE },
@@ -124,6 +126,9 @@ void stat_usage(FILE *f)
 	      "  -o, --output FILE         write the counts to FILE instead of stderr\n"
 	      "      --append              append to the -o FILE\n"
 	      "      --no-scale            print raw counts, do not scale multiplexed events\n"
+	      "      --no-merge            one line per PMU instance of an event a name\n"
+	      "                            stands for on several (uncore_cha_0..N), not\n"
+	      "                            their sum\n"
 	      "      --sim-model MODEL     count on a simulated PMU ('pmu info --list-models')\n"
 	      "      --stream FILE         ... the event stream FILE runs on it ('-': stdin;\n"
 	      "                            docs/stream-format.md) instead of a COMMAND\n"
@@ -427,6 +432,7 @@ static int apply_flag(struct stat_opts *o, enum opt_id id)
 	case OPT_METRIC_NO_GROUP: o->metric_no_group = true; break;
 	case OPT_INTERVAL_CLEAR: o->interval_clear = true; break;
 	case OPT_NO_SCALE: o->no_scale = true; break;
+	case OPT_NO_MERGE: o->no_merge = true; break;
 	case OPT_VERBOSE: o->verbose = true; break;
 	default: stat_usage(stdout); return -1;
 	}
