@@ -284,6 +284,9 @@ static bool split_weak(struct pmu__perf *p, struct perf_group *g)
 		p->grp[at + k].nev = 1;
 	}
 	p->ngrp += n - 1;
+	return true;
+}
+
 /* A CPU target opens an event of an uncore PMU (its group: the
  * leader's PMU decides) on the CPUs of the PMU's cpumask that the target
  * has; with none of them (-C naming other CPUs) it is not counted. */
