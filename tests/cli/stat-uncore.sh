@@ -125,4 +125,45 @@ if [ "$ncpu" -ge 2 ]; then
 else
 	skip "-C cases need 2 CPUs"
 fi
+# The catalog's uncore events (sapphirerapids, PMU_CPUID below): a bare
+# name of the model counts on every instance of its unit's PMU, merged;
+# the codes are the kernel files' (uncore-cache.json UNC_CHA_CLOCKTICKS:
+# EventCode 0x01; uncore-memory.json UNC_M_CAS_COUNT.RD: EventCode 0x05,
+# UMask 0xcf).
+export PMU_CPUID=GenuineIntel-6-8F-4
+NIMC=3
+for k in $(seq 0 $((NIMC - 1))); do
+	pmu_dir uncore_imc_$k $((60 + k))
+	echo config:0-7 >"$D/uncore_imc_$k/format/event"
+	echo config:8-15 >"$D/uncore_imc_$k/format/umask"
+	echo 0 >"$D/uncore_imc_$k/cpumask"
+done
+upmu "$O" "$E" stat -a -x, -e unc_cha_clockticks -- sleep 0.05
+expect_eq "unc_cha_clockticks: exit 0" "$RC" 0
+expect_eq "unc_cha_clockticks: the sum over the $NCHA CHA instances" \
+	"$(awk -F, '$3 == "unc_cha_clockticks" { print $1 }' "$E")" "$(( NCHA * $(fake 1) ))"
+upmu "$O" "$E" stat -a -x, --no-merge -e UNC_M_CAS_COUNT.RD -- sleep 0.05
+expect_eq "UNC_M_CAS_COUNT.RD --no-merge: one row per iMC" \
+	"$(grep -c '^[0-9]*,,uncore_imc_[0-9]/UNC_M_CAS_COUNT.RD/,' "$E")" "$NIMC"
+expect_eq "uncore_imc_2's row: event 5 umask 0xcf" \
+	"$(awk -F, '$3 == "uncore_imc_2/UNC_M_CAS_COUNT.RD/" { print $1 }' "$E")" "$(fake $(( 0x05 | 0xcf << 8 )))"
+upmu "$O" "$E" stat -a -e unc_iio_clockticks -- true
+expect_eq "a unit this machine lacks: exit 1" "$RC" 1
+expect_match "a unit this machine lacks: named with its PMU" "$E" \
+	"'unc_iio_clockticks' is an uncore event of sapphirerapids, counted by PMU uncore_iio"
+
+# A metric over an uncore event: memory_bandwidth_read =
+# UNC_M_CAS_COUNT.RD * 64 / 1e6 / duration_time (sapphirerapids
+# metrics), the count being the sum over the iMC instances, whether the
+# rows are merged or not (duration_time as an event: the same wall time).
+for merge in "" --no-merge; do
+	upmu "$O" "$E" stat -a -x, $merge -e duration_time -M memory_bandwidth_read -- sleep 0.05
+	expect_eq "memory_bandwidth_read ${merge:-merged}: exit 0" "$RC" 0
+	got=$(awk -F, '$NF ~ /memory_bandwidth_read$/ { print $(NF-1) }' "$E")
+	dur=$(awk -F, '$3 == "duration_time" { print $1 }' "$E")
+	want=$(awk -v n="$NIMC" -v one="$(fake $(( 0x05 | 0xcf << 8 )))" -v d="$dur" \
+		'BEGIN { if (d > 0) printf "%.3f", n * one * 64 / 1e6 / (d / 1e9) }')
+	check "memory_bandwidth_read ${merge:-merged}: $got, the formula over the summed instances $want" \
+		awk -v g="$got" -v w="$want" 'BEGIN { exit !(w > 0 && g != "" && (g - w) / w < 1e-3 && (w - g) / w < 1e-3) }'
+done
 done_testing

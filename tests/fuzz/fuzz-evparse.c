@@ -64,6 +64,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		 fix ? fix : "tests/fixtures");
 	parse_with(s, NULL);
 	parse_with(s, &ctx);
+	/* perf's names of a kernel model: its core and uncore events */
+	ctx.core_model = "sapphirerapids";
+	ctx.host_names = true;
+	parse_with(s, &ctx);
 	if (pmu__event_suggest(s, NULL, near, 4) > 4)
 		abort();
 	free(s);

@@ -587,6 +587,7 @@ static void fill_row(struct stat_row *r, const struct stat_ctx *c, size_t a,
 	r->noise_pct = -1;
 	r->metric_unit = NULL;
 	r->set = -1;
+	r->folded = stat_merge_folded(c->s, c->o, i);
 }
 
 /* --per-thread: an event's threads by count, largest first (ties in

@@ -134,6 +134,8 @@ struct stat_row {
 	double raw;                /* unscaled count */
 	double err;                /* one standard error of count; < 0: none */
 	double set_runs, set_active_ns;
+	bool folded;               /* an instance merged into an earlier
+				      row's count (that row holds it) */
 };
 
 /* Wall and CPU time of the measured command. */
@@ -192,6 +194,9 @@ int stat_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)))
 /* stat_merge.c: the instances of one event on several PMUs (merge ids)
  * as one line: hide all but the first, add their values into it; with
  * --no-merge, each instance's name (NULL: its own, else free it). */
+/* Is event i an instance whose count was folded into an earlier row? */
+bool stat_merge_folded(struct pmu_session *s, const struct stat_opts *o,
+		       size_t i);
 void stat_merge_hide(struct pmu_session *s, const struct stat_opts *o,
 		     bool *hidden, size_t n);
 void stat_merge_fold(struct pmu_session *s, const struct stat_opts *o,

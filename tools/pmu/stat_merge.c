@@ -20,11 +20,17 @@ static size_t merge_head(struct pmu_session *s, size_t i)
 	return i;
 }
 
+bool stat_merge_folded(struct pmu_session *s, const struct stat_opts *o,
+		       size_t i)
+{
+	return !o->no_merge && merge_head(s, i) != i;
+}
+
 void stat_merge_hide(struct pmu_session *s, const struct stat_opts *o,
 		     bool *hidden, size_t n)
 {
-	for (size_t i = 0; !o->no_merge && i < n; i++)
-		if (merge_head(s, i) != i)
+	for (size_t i = 0; i < n; i++)
+		if (stat_merge_folded(s, o, i))
 			hidden[i] = true;
 }
 

@@ -58,13 +58,16 @@ int stat_mset_add(struct pmu_metric_set *ms, struct pmu_session *s)
 }
 
 /* What the library reads: counts, NaN where an event is not supported,
- * 0 where it was not counted (perf reads those as 0). */
+ * 0 where it was not counted (perf reads those as 0).  The library sums
+ * an event's instances; an instance already folded into the first's row
+ * adds 0. */
 static double *counts_of(const struct stat_row *rows, size_t n)
 {
 	double *v = calloc(n + 1, sizeof(*v));
 
 	for (size_t i = 0; v && i < n; i++)
-		v[i] = rows[i].status == PMU_EVENT_OK ? rows[i].count :
+		v[i] = rows[i].folded ? 0 :
+		       rows[i].status == PMU_EVENT_OK ? rows[i].count :
 		       rows[i].status == PMU_EVENT_NOT_SUPPORTED ? NAN : 0;
 	return v;
 }
