@@ -207,6 +207,12 @@ PMU_API ssize_t pmu_session_event_merge(const struct pmu_session *s,
 PMU_API const char *pmu_session_event_pmu(const struct pmu_session *s,
 					  size_t i);
 
+/* The only CPUs an event counts on, as its PMU's sysfs cpumask lists
+ * them ("0,36": an uncore PMU, one CPU per package or die), or NULL
+ * when any CPU of the target counts it. */
+PMU_API const char *pmu_session_event_cpus(const struct pmu_session *s,
+					   size_t i);
+
 /*
  * Open every event on the target; opts may be NULL (this thread).  Events
  * that the machine cannot count are marked PMU_EVENT_NOT_SUPPORTED and do

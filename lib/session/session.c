@@ -279,6 +279,12 @@ PMU_API const char *pmu_session_event_pmu(const struct pmu_session *s,
 	return s && i < s->n && s->ev[i].pmu[0] ? s->ev[i].pmu : NULL;
 }
 
+PMU_API const char *pmu_session_event_cpus(const struct pmu_session *s,
+					   size_t i)
+{
+	return s && i < s->n ? s->ev[i].cpus : NULL;
+}
+
 PMU_API const char *pmu_session_driver(const struct pmu_session *s)
 {
 	return s ? s->drv->ops->name : NULL;

@@ -98,8 +98,12 @@ expect_eq "-I: one merged row, the sum" "$(awk -F, '$4 == "clk" { print $2 }' "$
 upmu "$O" "$E" stat -a -x, -r 2 -e clk -- sleep 0.05
 expect_eq "-r 2: the sum" "$(awk -F, '$3 == "clk" { print $1 }' "$E")" "$CLK_SUM"
 # -A: the merged line of CPU 0 (the only CPU the instances count on)
-upmu "$O" "$E" stat -a -A -x, -e clk -- sleep 0.05
+upmu "$O" "$E" stat -a -A -x, -e clk,task-clock -- sleep 0.05
 expect_eq "-A: CPU0's merged row, the sum" "$(awk -F, '$1 == "CPU0" && $4 == "clk" { print $2 }' "$E")" "$CLK_SUM"
+expect_eq "-A: no row of clk for a CPU outside its cpumask" \
+	"$(awk -F, '$1 != "CPU0" && $4 == "clk"' "$E" | wc -l)" 0
+expect_eq "-A: task-clock keeps a row per CPU" \
+	"$(awk -F, '$4 == "task-clock"' "$E" | wc -l)" "$ncpu"
 
 # Per task: refused, naming the event and the way to count it.
 upmu "$O" "$E" stat -e clk -- true

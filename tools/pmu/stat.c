@@ -625,6 +625,23 @@ static void print_metric_only(struct stat_ctx *c, const double *ts)
 		stat_out_metric_line(c->out, c->o, &c->rows[a * c->n], c->n, ts);
 }
 
+/* Does event i count on CPU cpu?  Not an uncore event on a CPU outside
+ * its PMU's cpumask: -A leaves those rows out, as perf does. */
+static bool counts_on(struct stat_ctx *c, size_t i, int cpu)
+{
+	const char *mask = pmu_session_event_cpus(c->s, i);
+	int cpus[256];
+	ssize_t n;
+
+	if (!mask || cpu < 0)
+		return true;
+	n = pmu_cpulist_parse(mask, cpus, 256, NULL);
+	for (ssize_t k = 0; k < n && k < 256; k++)
+		if (cpus[k] == cpu)
+			return true;
+	return n < 0;
+}
+
 /* -M: the metrics of aggregate a shown after its row i (i = n: those
  * shown after no row). */
 static void print_mset(struct stat_ctx *c, size_t a, size_t i, double wall_ns)
@@ -654,6 +671,9 @@ static void print_rows(struct stat_ctx *c, double wall_ns, const double *ts)
 			for (size_t j = 0; !c->hidden[i] && j < k; j++) {
 				size_t a = m == STAT_AGGR_THREAD ? c->order[j] : j;
 
+				if (m == STAT_AGGR_NONE &&
+				    !counts_on(c, i, c->agg[a].cpu))
+					continue;
 				stat_out_row(c->out, c->o, &c->rows[a * n + i], ts);
 				print_mset(c, a, i, wall_ns);
 			}
