@@ -133,7 +133,7 @@ static int unknown_event(struct parser *p, const char *name, size_t len,
 		len = sizeof(tok) - 1;
 	memcpy(tok, name, len);
 	tok[len] = '\0';
-	n = pmu__event_suggest_ex(tok, p->ctx, s, 3);
+	n = pmu__event_suggest_ex(tok, p->ctx, pmu__core_host(p->ctx), s, 3);
 	for (size_t i = 0; i < n; i++)
 		appendf(hint, sizeof(hint), &used, "%s'%s'",
 			i == 0 ? "; did you mean " : i + 1 == n ? " or " : ", ",

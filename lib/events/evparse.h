@@ -170,10 +170,12 @@ struct pmu__suggestion {
 	unsigned dist;
 };
 
-/* Like pmu__event_suggest, also considering sysfs aliases ("msr/tsc/") and
- * the tracepoints of the token's subsystem; fills caller storage. */
+/* Like pmu__event_suggest, also considering sysfs aliases ("msr/tsc/"),
+ * the tracepoints of the token's subsystem and perf's names of kernel
+ * model m (may be NULL); fills caller storage. */
 size_t pmu__event_suggest_ex(const char *token,
 			     const struct pmu__parse_ctx *ctx,
+			     const struct pmu__model *m,
 			     struct pmu__suggestion *out, size_t max);
 
 #endif

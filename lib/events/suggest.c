@@ -127,9 +127,8 @@ static void offer_lower(struct collector *c, const char *token, char *name)
  * them (lower case), the bare event for its DEFAULT, and its uncore
  * events. */
 static void offer_kernel_model(struct collector *c, const char *token,
-			       const struct pmu__parse_ctx *ctx)
+			       const struct pmu__model *m)
 {
-	const struct pmu__model *m = pmu__core_host(ctx);
 	char name[160];
 
 	if (!m || !m->vendor_names)
@@ -157,12 +156,13 @@ static void offer_kernel_model(struct collector *c, const char *token,
 
 size_t pmu__event_suggest_ex(const char *token,
 			     const struct pmu__parse_ctx *ctx,
+			     const struct pmu__model *m,
 			     struct pmu__suggestion *out, size_t max)
 {
 	struct collector c = { .out = out, .max = max, .limit = pmu__near_limit(token) };
 
 	offer_static(&c, token);
-	offer_kernel_model(&c, token, ctx);
+	offer_kernel_model(&c, token, m);
 	offer_sysfs(&c, token, ctx ? ctx->sysfs_root : NULL);
 	offer_tracepoints(&c, token,
 			  pmu__tracefs_root(ctx ? ctx->tracefs_root : NULL));
