@@ -7,7 +7,10 @@
 # 100 * ex_ret_ops / (8 * ls_not_halted_cyc), ex_ret_ops is event 0xc1,
 # ls_not_halted_cyc 0x76 (x86/amdzen5 pipeline.json, core.json).  With
 # $PMU_SHARED, every metric of amdzen5 is also computed here from the
-# kernel's JSON with the kernel's own expression parser and compared.
+# kernel's JSON with the kernel's own expression parser and compared:
+# per task (the metrics of uncore events are not supported), and
+# system-wide on a fake sysfs tree with the L3 and memory-controller
+# PMUs, where all of them are computed.
 . "$(dirname "$0")/lib.sh"
 SHIM=$PMU_BUILD/tests/libinject.so
 O=$TMP/out E=$TMP/err
@@ -90,7 +93,7 @@ if [ -z "$TREE" ] || [ ! -f "$ORACLE/metric.py" ] || ! command -v python3 >/dev/
 	skip "every amdzen5 metric against the kernel's parser (PMU_SHARED or python3 missing)"
 	done_testing
 fi
-inject "$O" "$E" stat -x, --metric-no-group -M "$(
+ALL=$(
 	python3 - "$TREE" <<'PY'
 import json, glob, os, sys
 names = []
@@ -100,11 +103,44 @@ for p in sorted(glob.glob(os.path.join(sys.argv[1], "x86/amdzen5/*.json"))):
             names.append(e["MetricName"])
 print(",".join(names))
 PY
-)" -- true
+
+)
+inject "$O" "$E" stat -x, --metric-no-group -M "$ALL" -- true
 expect_eq "every amdzen5 metric: exit 0" "$RC" 0
-python3 - "$TREE" "$ORACLE" "$E" >"$TMP/py" 2>&1 <<'PY'
+cp "$E" "$TMP/task.out"
+# System-wide over a fake sysfs tree that also has the L3 and memory
+# controller PMUs (amd_l3, amd_umc_0..3, counting on CPU 0): the metrics
+# of uncore events are computed too.  The fake PMUs' formats are this
+# test's own; the oracle puts the events through the same ones.
+SYS=$TMP/sys D=$TMP/sys/bus/event_source/devices
+fmt() { mkdir -p "$D/$1/format"; echo "$3" >"$D/$1/format/$2"; }
+mkdir -p "$D/cpu" "$D/software"; echo 4 >"$D/cpu/type"; echo 1 >"$D/software/type"
+fmt cpu event config:0-7,32-35; fmt cpu umask config:8-15; fmt cpu edge config:18
+fmt cpu inv config:23; fmt cpu cmask config:24-31
+fmt amd_l3 event config:0-7; fmt amd_l3 umask config:8-15
+fmt amd_l3 enallslices config:46; fmt amd_l3 enallcores config:47
+fmt amd_l3 sliceid config:48-50; fmt amd_l3 threadmask config:56-57
+echo 50 >"$D/amd_l3/type"; echo 0 >"$D/amd_l3/cpumask"
+for k in 0 1 2 3; do
+	fmt amd_umc_$k event config:0-7; fmt amd_umc_$k rdwrmask config:8-9
+	echo $((60 + k)) >"$D/amd_umc_$k/type"; echo 0 >"$D/amd_umc_$k/cpumask"
+done
+PMU_INJECT=hw=fake PMU_INJECT_SYSFS=$SYS LD_PRELOAD=$SHIM "$PMU" stat -a -x, \
+	--metric-no-group -e duration_time -M "$ALL" -- sleep 0.05 >"$O" 2>"$TMP/system.out"
+expect_eq "every amdzen5 metric system-wide on fake uncore PMUs: exit 0" "$?" 0
+for mode in task system; do
+python3 - "$TREE" "$ORACLE" "$TMP/$mode.out" "$mode" >"$TMP/py" 2>&1 <<'PY'
 import glob, json, math, os, re, sys
-tree, oracle, out = sys.argv[1:4]
+tree, oracle, out, mode = sys.argv[1:5]
+# per task, one fake counter per core event; system-wide, one per CPU,
+# and the uncore events counted on their PMUs' instances (amd_l3: one,
+# amd_umc: four), through the fake PMUs' formats
+system = mode == "system"
+ncpu = os.cpu_count() if system else 1
+L3 = {"EventCode": (0, 8), "UMask": (8, 8), "EnAllSlices": (46, 1),
+      "EnAllCores": (47, 1), "SliceId": (48, 3), "ThreadMask": (56, 2)}
+UMC = {"EventCode": (0, 8), "RdWrMask": (8, 2)}
+uncore = {}
 sys.path.insert(0, oracle)
 import metric
 
@@ -118,6 +154,12 @@ for p in glob.glob(os.path.join(tree, "x86/amdzen5/*.json")):
             um = int(e.get("UMask", "0"), 0)
             # AMD core format: event 0-7 and 32-35, umask 8-15
             events[e["EventName"].lower()] = (code & 0xff) | (um << 8) | ((code >> 8) << 32)
+        elif system and e.get("Unit") in ("L3PMC", "UMCPMC"):
+            lay, n = (L3, 1) if e["Unit"] == "L3PMC" else (UMC, 4)
+            cfg = 0
+            for k, (lo, w) in lay.items():
+                cfg |= (int(e.get(k, "0"), 0) & ((1 << w) - 1)) << lo
+            uncore[e["EventName"].lower()] = (cfg, n)
 
 # perf's generic hardware events (PERF_TYPE_HARDWARE configs of
 # <linux/perf_event.h>): the shim fakes them the same way
@@ -161,10 +203,14 @@ def ev(t, d):
     if isinstance(t, metric.Event):
         n = re.sub(r"\\(.)", r"\1", t.name).lower()
         if n in metrics: return value(n, d + 1)
-        if n in events: return float(events[n] % 1000003 + 1)
-        if n in GENERIC: return float(GENERIC[n] % 1000003 + 1)
+        if n in events: return float(ncpu * (events[n] % 1000003 + 1))
+        if n in GENERIC: return float(ncpu * (GENERIC[n] % 1000003 + 1))
+        if n in uncore:
+            cfg, inst = uncore[n]
+            return float(inst * (cfg % 1000003 + 1))
+        if n == "duration_time" and system: return duration
         if n.startswith("cpu@") and n.endswith("@"):
-            return float(cpu_term(n[4:-1]) % 1000003 + 1)
+            return float(ncpu * (cpu_term(n[4:-1]) % 1000003 + 1))
         raise KeyError(n)
     if isinstance(t, metric.Select):
         return ev(t.false_val, d) if ev(t.cond, d) == 0 else ev(t.true_val, d)
@@ -180,6 +226,11 @@ def ev(t, d):
     raise ValueError(t)
 
 got = {}
+duration = math.nan
+for line in open(out):
+    f0 = line.split(",")
+    if len(f0) > 2 and f0[2] == "duration_time":
+        duration = float(f0[0]) / 1e9  # metrics take it in seconds
 for line in open(out):
     f = line.rstrip("\n").split(",")
     if len(f) >= 7 and f[0] == "" and "  " in f[-1]:
@@ -205,11 +256,12 @@ for name, e in sorted(metrics.items()):
             abs(float(g) - round(want, 3)) > 1e-3 * max(1, abs(want))):
         bad += 1
         print("%s: pmu %s, kernel's parser %.3f" % (name, g, want))
-print("%d amdzen5 metrics computed, %d need events outside the core "
-      "files, %d differ" % (checked, unsupported, bad))
-sys.exit(1 if bad or not checked else 0)
+print("%s: %d amdzen5 metrics computed, %d need events outside the core "
+      "files, %d differ" % (mode, checked, unsupported, bad))
+sys.exit(1 if bad or not checked or (system and unsupported) else 0)
 PY
 rc=$?
 sed 's/^/# /' "$TMP/py" | tail -15
-expect_eq "every amdzen5 metric on the fake PMU equals the kernel parser's value" "$rc" 0
+expect_eq "every amdzen5 metric ($mode) on the fake PMU equals the kernel parser's value" "$rc" 0
+done
 done_testing
