@@ -65,6 +65,10 @@
 				       as a whole, its events are opened
 				       as groups of their own (perf's weak
 				       group) */
+#define PMU__EV_IMPLIED       0x800u /* added for a metric, not named by
+				       the user: what cannot be counted on
+				       the target is marked not supported
+				       rather than failing the session */
 #define PMU__EV_ONE_UNIT      0x80u /* opened on the first CPU or thread
 				       of the target only (a wall clock
 				       for a CPU target); a group of one */

@@ -22,6 +22,7 @@
 #include "events/evlist.h"
 #include "events/jsondir.h"
 #include "events/metric.h"
+#include "session/session.h"
 #include "util/error.h"
 #include "util/nearest.h"
 #include "util/opts.h"
@@ -507,6 +508,9 @@ PMU_API int pmu_metric_set_add(struct pmu_metric_set *s,
 				  "be counted here; %s", s->why);
 	if (s->list[0] && (rc = pmu_session_add(ses, s->list, err)))
 		return rc;
+	/* what the target cannot count makes its metrics not supported */
+	for (size_t i = s->base; i < ses->n; i++)
+		ses->ev[i].flags |= PMU__EV_IMPLIED;
 	s->added = true;
 	return 0;
 }

@@ -112,6 +112,22 @@ static int open_sets(struct pmu_session *s, const struct pmu__target *t,
 }
 
 /* One set: the session's events as they are. */
+/* A metric's uncore event on a task target: not counted, the metric
+ * not supported, and the reason says how to count it. */
+static void mark_uncore_implied(struct pmu_session *s,
+				const struct pmu__target *t)
+{
+	for (size_t i = 0; t->kind != PMU__TARGET_CPUS && i < s->n; i++) {
+		if (!s->ev[i].cpus || !(s->ev[i].flags & PMU__EV_IMPLIED))
+			continue;
+		s->st[i].err = -EOPNOTSUPP;
+		snprintf(s->st[i].reason, sizeof(s->st[i].reason),
+			 "an uncore event counts for the whole package (CPUs "
+			 "%.40s), not per task: count system-wide (-a)",
+			 s->ev[i].cpus);
+	}
+}
+
 static int open_one(struct pmu_session *s, const struct pmu__target *t,
 		    struct pmu_error *err)
 {
@@ -125,6 +141,8 @@ static int open_one(struct pmu_session *s, const struct pmu__target *t,
 		ret = pmu__session_place(s, model, err);
 	else if (ret == 0)
 		mark_no_perf(s);
+	if (ret == 0)
+		mark_uncore_implied(s, t);
 	/* sampling on perf: the events with their sampling settings */
 	if (ret == 0 && s->smpl)
 		ret = pmu__smpl_perf_prepare(s, &tt, &ev, err);
@@ -146,7 +164,7 @@ static int check_uncore(const struct pmu_session *s,
 	if (t->kind == PMU__TARGET_CPUS)
 		return 0;
 	for (size_t i = 0; i < s->n; i++)
-		if (s->ev[i].cpus)
+		if (s->ev[i].cpus && !(s->ev[i].flags & PMU__EV_IMPLIED))
 			return pmu__error(err, -EINVAL, PMU_ERR_NOT_SUPPORTED,
 					  s->ev[i].name, -1, "%s: an uncore "
 					  "event counts for the whole package "

@@ -170,4 +170,11 @@ for merge in "" --no-merge; do
 	check "memory_bandwidth_read ${merge:-merged}: $got, the formula over the summed instances $want" \
 		awk -v g="$got" -v w="$want" 'BEGIN { exit !(w > 0 && g != "" && (g - w) / w < 1e-3 && (w - g) / w < 1e-3) }'
 done
+# Per task, a metric's uncore event is not counted (the user did not
+# name it): the metric says not supported, the run goes on, -v says why.
+upmu "$O" "$E" stat -v -M memory_bandwidth_read -- true
+expect_eq "per-task metric of an uncore event: exit 0" "$RC" 0
+expect_match "per-task metric: not supported" "$E" '<not supported> MB/s  memory_bandwidth_read'
+expect_match "per-task metric: -v says to count system-wide" "$E" 'UNC_M_CAS_COUNT.RD.*whole package.*-a'
+check "per-task metric: no uncore descriptor" test "$(awk '$1 >= 40' "$LOG" 2>/dev/null | wc -l)" -eq 0
 done_testing
