@@ -24,8 +24,9 @@ if ! command -v python3 >/dev/null 2>&1; then
 	done_testing
 fi
 
-python3 - "$PMU" "$TREE" >"$TMP/out" 2>&1 <<'PY'
+PYTHONPATH=$(dirname "$0") python3 - "$PMU" "$TREE" >"$TMP/out" 2>&1 <<'PY'
 import glob, json, os, subprocess, sys
+import kernel_tree
 
 pmu, tree = sys.argv[1], sys.argv[2]
 
@@ -114,18 +115,11 @@ def records(arch, sub, std):
                 yield e
 
 def models():
-    for arch in ("x86", "arm64", "powerpc", "s390", "riscv"):
-        seen = set()
-        for line in open(os.path.join(tree, arch, "mapfile.csv")):
-            f = line.strip().split(",")
-            if (len(f) < 4 or f[0].startswith("#") or f[3] != "core" or
-                    f[0] == "Family-model" or f[2] in seen):
-                continue
-            seen.add(f[2])
-            kind = f[2] if arch == "powerpc" else arch
-            if arch == "x86":
-                kind = "intel" if f[0].startswith("GenuineIntel") else "amd"
-            yield arch, kind, f[2]
+    for arch, ident, sub in kernel_tree.core_models(tree):
+        kind = sub if arch == "powerpc" else arch
+        if arch == "x86":
+            kind = "intel" if ident.startswith("GenuineIntel") else "amd"
+        yield arch, kind, sub
 
 def encode(model, names):
     out = subprocess.run([pmu, "encode", "--json", "--model", model] + names,

@@ -524,8 +524,9 @@ static int prepare_run(struct stat_ctx *c, pid_t child, bool first)
 	return 0;
 }
 
-/* Sum what the units of one aggregate read. */
-static void add_value(struct pmu_value *to, const struct pmu_value *v)
+/* Sum readings: the units of one aggregate, the instances of a merged
+ * event. */
+void stat_value_add(struct pmu_value *to, const struct pmu_value *v)
 {
 	to->raw += v->raw;
 	to->enabled += v->enabled;
@@ -552,7 +553,7 @@ static int read_values(struct stat_ctx *c)
 		c->tmp[0].size = sizeof(struct pmu_value);
 		ret = pmu_session_read_unit(c->s, u, c->tmp, n);
 		for (size_t i = 0; ret >= 0 && i < n; i++)
-			add_value(&c->cur[c->unit_agg[u] * n + i], &c->tmp[i]);
+			stat_value_add(&c->cur[c->unit_agg[u] * n + i], &c->tmp[i]);
 	}
 	if (ret < 0) {
 		pmu_tool_err("cannot read counters: %s", strerror((int)-ret));

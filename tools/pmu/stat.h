@@ -194,6 +194,9 @@ int stat_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)))
 /* stat_merge.c: the instances of one event on several PMUs (merge ids)
  * as one line: hide all but the first, add their values into it; with
  * --no-merge, each instance's name (NULL: its own, else free it). */
+/* to += v: raw counts and times summed, the status kept, rescaled. */
+void stat_value_add(struct pmu_value *to, const struct pmu_value *v);
+
 /* Is event i an instance whose count was folded into an earlier row? */
 bool stat_merge_folded(struct pmu_session *s, const struct stat_opts *o,
 		       size_t i);

@@ -34,16 +34,6 @@ void stat_merge_hide(struct pmu_session *s, const struct stat_opts *o,
 			hidden[i] = true;
 }
 
-static void add_to(struct pmu_value *to, const struct pmu_value *v)
-{
-	to->raw += v->raw;
-	to->enabled += v->enabled;
-	to->running += v->running;
-	if (v->status == PMU_EVENT_OK || to->status != PMU_EVENT_OK)
-		to->status = v->status;
-	to->scaled = pmu_scale(to->raw, to->enabled, to->running);
-}
-
 /* Each aggregate's instances summed into their first event; the others
  * are hidden.  Scaling sums: an instance multiplexed out part of the time
  * weighs in by its own share, as perf scales the merged line. */
@@ -54,7 +44,7 @@ void stat_merge_fold(struct pmu_session *s, const struct stat_opts *o,
 		size_t h = merge_head(s, i);
 
 		for (size_t a = 0; h != i && a < nagg; a++)
-			add_to(&cur[a * n + h], &cur[a * n + i]);
+			stat_value_add(&cur[a * n + h], &cur[a * n + i]);
 	}
 }
 
