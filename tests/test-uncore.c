@@ -252,6 +252,14 @@ static void test_errors(void **state)
 	assert_int_not_equal(parse(&l, "amdzen4", "unc_cha_clockticks", &err),
 			     0);
 	assert_int_equal(err.kind, PMU_ERR_UNKNOWN_EVENT);
+	/* a modifier error names the token typed, not an instance */
+	assert_int_not_equal(parse(&l, "sapphirerapids", "unc_cha_clockticks:",
+				   &err), 0);
+	assert_string_equal(err.token, "unc_cha_clockticks:");
+	assert_int_not_equal(parse(&l, "sapphirerapids",
+				   "unc_cha_clockticks:x", &err), 0);
+	assert_int_equal(err.kind, PMU_ERR_BAD_MODIFIER);
+	assert_string_equal(err.token, "unc_cha_clockticks:x");
 	/* no instance at all */
 	assert_int_not_equal(parse(&l, "sapphirerapids", "uncore_m2m/event=1/",
 				   &err), 0);

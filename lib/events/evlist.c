@@ -1309,6 +1309,15 @@ static int expand_uncore(struct parser *p, const char *t, size_t off,
 
 	if (!u || core_takes(p, t, off))
 		return 0;
+	if (c1) {
+		/* the modifiers' errors name what was typed, not an
+		 * instance's event */
+		struct pmu__ev d = { .scale = 1.0 };
+		int r0 = apply_mods(p, &d, c1 + 1, strlen(c1 + 1), t, off);
+
+		if (r0)
+			return r0;
+	}
 	upmu = pmu__ustr(m, u->pmu);
 	r = pmu__sysfs_instances(sysfs_root(p), upmu, &inst, &n);
 	if (r)
