@@ -229,6 +229,39 @@ static void test_expand(void **state)
 	pmu__evlist_clear(&l);
 }
 
+/* A group of events on several instances: one group per instance, as
+ * perf regroups it (the kernel schedules a group on one PMU). */
+static void test_group(void **state)
+{
+	struct pmu_error err = { .size = sizeof(err) };
+	struct pmu__evlist l;
+	const uint32_t types[] = { 50, 51, 52 };
+
+	(void)state;
+	assert_int_equal(parse(&l, "sapphirerapids",
+			       "{unc_cha_clockticks,unc_cha_tor_inserts.ia_miss}"
+			       ",task-clock", &err), 0);
+	assert_int_equal(l.n, 7);
+	for (size_t g = 0; g < 3; g++) {
+		const struct pmu__ev *a = &l.ev[2 * g], *b = &l.ev[2 * g + 1];
+
+		assert_int_equal(a->attr.type, types[g]);
+		assert_int_equal(b->attr.type, types[g]);
+		assert_int_equal(a->group, (int)g);
+		assert_int_equal(b->group, (int)g);
+		assert_true(a->leader && !b->leader);
+		assert_int_equal(a->attr.config, 0x01);
+		assert_string_equal(b->name, "unc_cha_tor_inserts.ia_miss");
+		/* each name's instances share one merge id */
+		assert_int_equal(a->merge, l.ev[0].merge);
+		assert_int_equal(b->merge, l.ev[1].merge);
+	}
+	assert_int_not_equal(l.ev[0].merge, l.ev[1].merge);
+	assert_int_equal(l.ev[6].group, 3);
+	assert_int_equal(l.ngroups, 4);
+	pmu__evlist_clear(&l);
+}
+
 static void test_errors(void **state)
 {
 	struct pmu_error err = { .size = sizeof(err) };
@@ -336,6 +369,7 @@ int main(void)
 		cmocka_unit_test(test_unit_pmu),
 		cmocka_unit_test(test_loader),
 		cmocka_unit_test(test_expand),
+		cmocka_unit_test(test_group),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_suggest),
 		cmocka_unit_test(test_api),

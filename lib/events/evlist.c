@@ -1568,10 +1568,68 @@ static int group_mods(struct parser *p, size_t open, size_t close,
 	return 0;
 }
 
+static uint32_t pmu_key(uint32_t type)
+{
+	/* the core PMU's generic, cache and raw events are one PMU's */
+	return type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE
+	       ? PERF_TYPE_RAW : type;
+}
+
+/* A group holding an event that stands for several PMU instances
+ * ({unc_cha_a,unc_cha_b}) becomes, as perf regroups it, one group per
+ * PMU in the order they first appear: the kernel schedules a group on
+ * one PMU, and each instance's events then count together. */
+static int regroup_by_pmu(struct parser *p, size_t first)
+{
+	struct pmu__evlist *l = &p->out;
+	size_t n = l->n - first, k = 0, nk = 0;
+	struct pmu__ev *tmp;
+	uint32_t *keys;
+	int base;
+	bool any = false;
+
+	for (size_t i = first; i < l->n; i++)
+		any |= l->ev[i].merge != 0;
+	if (!any || n < 2)
+		return 0;
+	base = l->ev[first].group;
+	tmp = malloc(n * sizeof(*tmp));
+	keys = malloc(n * sizeof(*keys));
+	if (!tmp || !keys) {
+		free(tmp);
+		free(keys);
+		return -ENOMEM;
+	}
+	for (size_t i = first; i < l->n; i++) {
+		uint32_t key = pmu_key(l->ev[i].attr.type);
+		size_t j = 0;
+
+		while (j < nk && keys[j] != key)
+			j++;
+		if (j == nk)
+			keys[nk++] = key;
+	}
+	for (size_t j = 0; j < nk; j++)
+		for (size_t i = first, lead = 1; i < l->n; i++) {
+			if (pmu_key(l->ev[i].attr.type) != keys[j])
+				continue;
+			tmp[k] = l->ev[i];
+			tmp[k].group = base + (int)j;
+			tmp[k++].leader = lead;
+			lead = 0;
+		}
+	memcpy(&l->ev[first], tmp, n * sizeof(*tmp));
+	p->group = base + (int)nk - 1;
+	free(tmp);
+	free(keys);
+	return 0;
+}
+
 static int parse_group(struct parser *p, size_t *pos)
 {
 	const char *s = p->str;
 	size_t open = *pos, close = open + 1, q = open + 1, after;
+	size_t start = p->out.n;
 	char *gmods;
 	int r;
 
@@ -1590,6 +1648,9 @@ static int parse_group(struct parser *p, size_t *pos)
 		q++; /* the ',' token_end stopped at */
 	}
 	p->in_group = false;
+	if (r == 0 && (r = regroup_by_pmu(p, start)) == -ENOMEM)
+		fail(p, r, PMU_ERR_SYSTEM, s + open, close - open + 1, open,
+		     "out of memory");
 	free(gmods);
 	*pos = after;
 	return r;

@@ -146,6 +146,16 @@ upmu "$O" "$E" stat -a -x, -e unc_cha_clockticks -- sleep 0.05
 expect_eq "unc_cha_clockticks: exit 0" "$RC" 0
 expect_eq "unc_cha_clockticks: the sum over the $NCHA CHA instances" \
 	"$(awk -F, '$3 == "unc_cha_clockticks" { print $1 }' "$E")" "$(( NCHA * $(fake 1) ))"
+# A group of two such names: one group per CHA instance, each name's
+# line the sum over the instances.
+upmu "$O" "$E" stat -a -x, -e '{clk,unc_cha_clockticks}' -- sleep 0.05
+expect_eq "{clk,unc_cha_clockticks}: exit 0" "$RC" 0
+expect_eq "{clk,unc_cha_clockticks}: clk's sum" \
+	"$(awk -F, '$3 == "clk" { print $1 }' "$E")" "$CLK_SUM"
+expect_eq "{clk,unc_cha_clockticks}: unc_cha_clockticks's sum" \
+	"$(awk -F, '$3 == "unc_cha_clockticks" { print $1 }' "$E")" "$(( NCHA * $(fake 1) ))"
+expect_eq "{clk,unc_cha_clockticks}: both opened on uncore_cha_1" \
+	"$(awk '$1 == 41' "$LOG" | wc -l)" 2
 upmu "$O" "$E" stat -a -x, --no-merge -e UNC_M_CAS_COUNT.RD -- sleep 0.05
 expect_eq "UNC_M_CAS_COUNT.RD --no-merge: one row per iMC" \
 	"$(grep -c '^[0-9]*,,uncore_imc_[0-9]/UNC_M_CAS_COUNT.RD/,' "$E")" "$NIMC"
