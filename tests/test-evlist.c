@@ -679,7 +679,9 @@ static const struct expand_row expand_rows[] = {
 	 * uncore_x's reads is event=0x04 (bits 0-7), umask=0x3f (bits 8-11
 	 * then 16-19): 0x04 | 0xf << 8 | 0x3 << 16 */
 	{ __LINE__, "reads", "reads reads", "01", "11", 30, 0x30f04 },
-	{ __LINE__, "{reads}:u", "reads reads", "00", "10", 30, 0x30f04 },
+	/* inside braces, one group per PMU: a group is scheduled on one
+	 * PMU, and perf regroups such a group so */
+	{ __LINE__, "{reads}:u", "reads reads", "01", "11", 30, 0x30f04 },
 };
 
 static void check_expand_row(const struct expand_row *r)

@@ -12,6 +12,7 @@
 
 #include <pmu/event.h>
 
+#include "events/catalog.h"
 #include "events/evlist.h"
 #include "events/evparse.h"
 #include "util/error.h"
@@ -129,6 +130,14 @@ PMU_API ssize_t pmu_event_list_parse(const char *list,
 		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
 				  "pmu_event_list_parse: set out[0].size");
 	ctx.default_model = model ? model : pmu_event_host_model();
+	if (ctx.default_model) {
+		/* a kernel model's perf names too: its uncore events */
+		const struct pmu__model *m = pmu__catalog_find(
+			ctx.default_model, strlen(ctx.default_model));
+
+		if (m && m->arch != PMU__ARCH_NONE)
+			ctx.core_model = ctx.default_model;
+	}
 	ret = pmu__evlist_parse(&l, list, &ctx, err);
 	if (ret)
 		return ret;
