@@ -328,6 +328,24 @@ static void test_suggest(void **state)
 	}
 }
 
+/* pmu_event_list_parse (pmu encode) with a kernel model: its uncore
+ * names are known as such, even where this machine lacks the PMU. */
+static void test_list_parse(void **state)
+{
+	struct pmu_encode_opts o = { .sz = sizeof(o), .model = "sapphirerapids" };
+	struct pmu_error err = { .size = sizeof(err) };
+
+	(void)state;
+	if (access("/sys/bus/event_source/devices/uncore_cha_0", F_OK) == 0 ||
+	    access("/sys/bus/event_source/devices/uncore_cha", F_OK) == 0)
+		skip();
+	assert_true(pmu_event_list_parse("unc_cha_clockticks", &o, NULL, 0,
+					 &err) < 0);
+	assert_int_equal(err.kind, PMU_ERR_NOT_SUPPORTED);
+	assert_non_null(strstr(err.message, "uncore event of sapphirerapids"));
+	assert_non_null(strstr(err.message, "uncore_cha"));
+}
+
 /* The public listing: name order, lookups, a record's fields. */
 static void test_api(void **state)
 {
@@ -372,6 +390,7 @@ int main(void)
 		cmocka_unit_test(test_group),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_suggest),
+		cmocka_unit_test(test_list_parse),
 		cmocka_unit_test(test_api),
 	};
 
