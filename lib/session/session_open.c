@@ -169,9 +169,8 @@ static int check_uncore(const struct pmu_session *s,
 					  s->ev[i].name, -1, "%s: an uncore "
 					  "event counts for the whole package "
 					  "(its PMU counts on CPUs %s), not per "
-					  "task; count it system-wide with -a "
-					  "(or -C CPUS), a PMU_TARGET_CPUS "
-					  "target", s->ev[i].name,
+					  "task; count it system-wide (-a, or -C "
+					  "CPUS)", s->ev[i].name,
 					  s->ev[i].cpus);
 	return 0;
 }
