@@ -89,7 +89,9 @@ static void test_pmu_match(void **state)
 		{ "uncore_cha", "uncore_cha", true },
 		{ "uncore_cha", "uncore_cha_0", true },
 		{ "uncore_cha", "uncore_cha_12", true },
-		{ "uncore_cha", "uncore_cha_1f", true },   /* hex suffix */
+		{ "uncore_cha", "uncore_cha_1f", false },  /* hex: > 2 digits */
+		{ "uncore_cha", "uncore_cha_1f0", true },
+		{ "cpum", "cpum_cf", false },
 		{ "uncore_cha", "uncore_chabox_0", false },
 		{ "uncore_cha", "uncore_cha_", false },
 		{ "uncore_cha", "uncore_cha_x1", false },

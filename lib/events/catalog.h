@@ -290,8 +290,9 @@ int pmu__uncore_index(const struct pmu__model *m, uint16_t *hash,
 		      uint32_t size);
 
 /* Does sysfs PMU `inst` stand for the unit's perf PMU `pmu`, as perf
- * matches them: the same name, or the name and a suffix "_N" of hex
- * digits ("uncore_cha_12"); a name with commas ("hisi_sccl,ddrc")
+ * matches them: the same name, or the name and a suffix "_N" of decimal
+ * digits ("uncore_cha_12") or of more than two hex digits; a name with
+ * commas ("hisi_sccl,ddrc")
  * matches an instance that starts with its first part and holds the
  * others in order ("hisi_sccl1_ddrc0"). */
 bool pmu__uncore_pmu_match(const char *pmu, const char *inst);

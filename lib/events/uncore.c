@@ -53,15 +53,22 @@ int pmu__uncore_index(const struct pmu__model *m, uint16_t *hash,
 	return 0;
 }
 
-/* "_" and one or more hex digits, to the end. */
+/* "_" and digits to the end, as perf reads an instance suffix: decimal
+ * of any length, or hex of more than two digits (so that a name such as
+ * s390's "cpum_cf" is not "cpum" and an instance "cf"). */
 static bool instance_suffix(const char *s)
 {
+	size_t n = 0;
+	bool hex = false;
+
 	if (*s != '_' || !s[1])
 		return false;
-	for (s++; *s; s++)
-		if (!isxdigit((unsigned char)*s))
+	for (s++; s[n]; n++) {
+		if (!isxdigit((unsigned char)s[n]))
 			return false;
-	return true;
+		hex |= !isdigit((unsigned char)s[n]);
+	}
+	return !hex || n > 2;
 }
 
 bool pmu__uncore_pmu_match(const char *pmu, const char *inst)
