@@ -49,6 +49,8 @@ PMU_API const char *pmu_catalog_vendor_desc(size_t model, size_t event,
  * model; NULL when there is none.
  */
 PMU_API const char *pmu_catalog_metric_desc(size_t model, size_t metric);
+/* The same for uncore event i of a model (pmu_catalog_uncore_info()). */
+PMU_API const char *pmu_catalog_uncore_desc(size_t model, size_t i);
 
 /*
  * Catalog index of the $PMU_EVENTS_DIR model whose mapfile pattern

@@ -49,6 +49,11 @@ const struct pmu__model *pmu__jsondir_model(const struct pmu__jsondir *jd,
  * The vendor's full description of event `ev` of a model of jd (umask
  * index `um` of that event, or -1 for the event itself); NULL if none.
  */
+/* The description of uncore event pos (name order) of a model the
+ * directory built, or NULL. */
+const char *pmu__jsondir_uncore_desc(const struct pmu__jsondir *jd,
+				     const struct pmu__model *m, size_t pos);
+
 const char *pmu__jsondir_long_desc(const struct pmu__jsondir *jd,
 				   const struct pmu__model *m,
 				   const struct pmu__event *ev, int um);

@@ -185,6 +185,25 @@ PMU_API const char *pmu_catalog_vendor_desc(size_t model, size_t event,
 	return attr < 0 ? NULL : pmu__jsondir_long_desc(jd, v, ve, attr);
 }
 
+PMU_API const char *pmu_catalog_uncore_desc(size_t model, size_t i)
+{
+	const struct pmu__jsondir *jd = pmu__jsondir_env();
+	const struct pmu__model *m, *v;
+	const char *name, *desc;
+	ssize_t pos;
+
+	if (!jd || !(m = pmu__catalog_at(model)) || i >= m->nuncore)
+		return NULL;
+	/* a model of the directory, or the directory's model of that name */
+	if ((desc = pmu__jsondir_uncore_desc(jd, m, i)))
+		return desc;
+	if (!(v = counterpart(jd, m)))
+		return NULL;
+	name = pmu__ustr(m, pmu__uncore_at(m, i)->name);
+	pos = pmu__uncore_pos(v, name, strlen(name));
+	return pos < 0 ? NULL : pmu__jsondir_uncore_desc(jd, v, (size_t)pos);
+}
+
 PMU_API ssize_t pmu_events_dir_host_model(void)
 {
 	const struct pmu__jsondir *jd = pmu__jsondir_env();

@@ -56,6 +56,7 @@ struct jd_unc {
 	const char *terms;     /* perf's event string for it */
 	const char *pmu;       /* perf PMU of its unit */
 	const char *sunit;     /* ScaleUnit, or NULL */
+	const char *desc;      /* the vendor's description, or NULL */
 	uint32_t flags;        /* PMU__UEV_* */
 };
 
@@ -88,6 +89,8 @@ struct jd_model {
 	const char **met_long; /* per metric: the vendor's description */
 	struct jd_unc *unc;    /* uncore records */
 	size_t nunc, ucap;
+	const char **unc_long; /* per uncore event (name order): the
+				  vendor's description */
 };
 
 struct jd_chunk;

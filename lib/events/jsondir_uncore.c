@@ -136,6 +136,7 @@ int pmu__jd_add_uncore(struct pmu__jsondir *jd, struct jd_model *jm,
 {
 	const char *name = pmu__jd_str(o, "EventName");
 	const char *sunit = pmu__jd_str(o, "ScaleUnit");
+	const char *desc = pmu__jd_str(o, "PublicDescription");
 	char pbuf[64];
 	const char *pmu = pmu__uncore_unit_pmu(pmu__jd_str(o, "Unit"), pbuf,
 					       sizeof(pbuf));
@@ -153,9 +154,13 @@ int pmu__jd_add_uncore(struct pmu__jsondir *jd, struct jd_model *jm,
 	u.terms = pmu__jd_strndup(jd, b.s, b.n);
 	u.pmu = pmu__jd_strndup(jd, pmu, strlen(pmu));
 	u.sunit = sunit ? pmu__jd_strndup(jd, sunit, strlen(sunit)) : NULL;
+	if (!desc)
+		desc = pmu__jd_str(o, "BriefDescription");
+	u.desc = desc ? pmu__jd_strndup(jd, desc, strlen(desc)) : NULL;
 	u.flags = (flag_of(o, "PerPkg") ? PMU__UEV_PERPKG : 0) |
 		  (flag_of(o, "Deprecated") ? PMU__UEV_DEPRECATED : 0);
-	if (!u.name || !u.terms || !u.pmu || (sunit && !u.sunit))
+	if (!u.name || !u.terms || !u.pmu || (sunit && !u.sunit) ||
+	    (desc && !u.desc))
 		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
 				  "out of memory");
 	rc = push_unc(jm, &u);
@@ -212,7 +217,8 @@ int pmu__jd_build_uncore(struct pmu__jsondir *jd, struct jd_model *jm)
 	list = pmu__jd_alloc(jd, jm->nunc * sizeof(*list));
 	hash = pmu__jd_alloc(jd, size * sizeof(*hash));
 	pool = pmu__jd_alloc(jd, need);
-	if (!uev || !list || !hash || !pool)
+	jm->unc_long = pmu__jd_alloc(jd, jm->nunc * sizeof(*jm->unc_long));
+	if (!uev || !list || !hash || !pool || !jm->unc_long)
 		return -ENOMEM;
 	pool[0] = '\0';
 	for (size_t i = 0; i < jm->nunc; i++) {
@@ -228,6 +234,7 @@ int pmu__jd_build_uncore(struct pmu__jsondir *jd, struct jd_model *jm)
 			.flags = u->flags,
 		};
 		list[n] = (uint16_t)n;
+		jm->unc_long[n] = u->desc;
 		n++;
 	}
 	jm->m.uev = uev;
@@ -237,4 +244,17 @@ int pmu__jd_build_uncore(struct pmu__jsondir *jd, struct jd_model *jm)
 	jm->m.uhash = hash;
 	jm->m.uhash_size = size;
 	return pmu__uncore_index(&jm->m, hash, size);
+}
+
+const char *pmu__jsondir_uncore_desc(const struct pmu__jsondir *jd,
+				     const struct pmu__model *m, size_t pos)
+{
+	for (size_t i = 0; jd && i < jd->n; i++) {
+		const struct jd_model *jm = jd->models[i];
+
+		if (&jm->m == m)
+			return jm->unc_long && pos < m->nuncore ?
+			       jm->unc_long[pos] : NULL;
+	}
+	return NULL;
 }

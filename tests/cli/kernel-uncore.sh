@@ -244,4 +244,19 @@ PY
 rc=$?
 tail -30 "$TMP/out" | sed 's/^/# /'
 expect_eq "every uncore event of the kernel's tree is listed as perf builds it and encodes through the kernel's formats" "$rc" 0
+
+# Descriptions are read at run time from the vendor files (--events-dir):
+# the record's PublicDescription, as the file has it.
+want=$(python3 - "$TREE" <<'PY'
+import json, sys
+for e in json.load(open(sys.argv[1] + "/x86/skylakex/uncore-memory.json")):
+    if e.get("EventName") == "UNC_M_CAS_COUNT.RD":
+        print(e.get("PublicDescription") or e["BriefDescription"])
+PY
+)
+"$PMU" list --model skylakex --json --events-dir "$TREE" unc_m_cas_count.rd >"$TMP/desc" 2>&1
+got=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline()).get("vendor_desc", ""))' "$TMP/desc")
+expect_eq "an uncore event's description comes from the vendor file at run time" "$got" "$want"
+"$PMU" list --model skylakex --json unc_m_cas_count.rd >"$TMP/nodesc" 2>&1
+expect_no_match "without --events-dir no description is shown (none is built in)" "$TMP/nodesc" vendor_desc
 done_testing

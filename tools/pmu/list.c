@@ -184,7 +184,8 @@ static size_t vendor_lines(size_t m, size_t e, const char *model,
 	return shown;
 }
 
-static void uncore_json(const char *model, const struct pmu_uncore_info *u)
+static void uncore_json(const char *model, const struct pmu_uncore_info *u,
+			const char *desc)
 {
 	fputs("{\"model\": ", stdout);
 	pmu_tool_json_str(stdout, model);
@@ -196,8 +197,13 @@ static void uncore_json(const char *model, const struct pmu_uncore_info *u)
 	pmu_tool_json_str(stdout, u->terms);
 	fputs(", \"scale_unit\": ", stdout);
 	pmu_tool_json_str(stdout, u->scale_unit);
-	printf(", \"per_pkg\": %s, \"deprecated\": %s}\n",
+	printf(", \"per_pkg\": %s, \"deprecated\": %s",
 	       u->per_pkg ? "true" : "false", u->deprecated ? "true" : "false");
+	if (desc) {
+		fputs(", \"vendor_desc\": ", stdout);
+		pmu_tool_json_str(stdout, desc);
+	}
+	fputs("}\n", stdout);
 }
 
 /* The model's uncore events: the PMU they count on, and with --long the
@@ -207,6 +213,7 @@ static size_t list_uncore(size_t m, const char *model,
 			  const struct list_args *a)
 {
 	size_t n = pmu_catalog_uncore_count(m), shown = 0;
+	const char *vd;
 	char pmu[80];
 
 	for (size_t i = 0; i < n; i++) {
@@ -217,13 +224,16 @@ static size_t list_uncore(size_t m, const char *model,
 		    (u.deprecated && !a->lng && !a->json))
 			continue;
 		shown++;
+		vd = pmu_catalog_uncore_desc(m, i);
 		if (a->json) {
-			uncore_json(model, &u);
+			uncore_json(model, &u, vd);
 			continue;
 		}
 		snprintf(pmu, sizeof(pmu), "[uncore PMU %s%s]", u.pmu,
 			 u.deprecated ? ", deprecated" : "");
 		vendor_line(model, u.name, pmu);
+		if (a->lng && vd)
+			printf("    %s\n", vd);
 		if (a->lng)
 			printf("    %s/%s/%s%s\n", u.pmu, u.terms,
 			       *u.scale_unit ? "  scale unit " : "",
