@@ -36,6 +36,7 @@ struct mev {
 	bool ok;              /* the parser resolves it here */
 	size_t width;         /* events it stands for (an uncore event: one
 				 per PMU instance), summed for the metric */
+	bool solo;            /* kept out of core groups (another PMU) */
 	ssize_t pos;          /* its place in the list, -1: left out */
 };
 
@@ -259,10 +260,22 @@ static ssize_t find_ev(const struct pmu_metric_set *s, const char *text,
 	return -1;
 }
 
-static ssize_t add_ev(struct pmu_metric_set *s, const char *text, int group)
+/* What `text` resolves to here, parsed once per set: an event already
+ * listed (in any group) answers for it. */
+static size_t probe(struct pmu_metric_set *s, const char *text, bool *solo)
+{
+	for (size_t i = 0; i < s->nev; i++)
+		if (!strcmp(s->ev[i].text, text)) {
+			*solo = s->ev[i].solo;
+			return s->ev[i].width;
+		}
+	return parses(s, text, solo);
+}
+
+static ssize_t add_ev(struct pmu_metric_set *s, const char *text, int group,
+		      size_t width, bool solo)
 {
 	struct mev *e = realloc(s->ev, (s->nev + 1) * sizeof(*e));
-	bool solo;
 
 	if (!e)
 		return -ENOMEM;
@@ -271,8 +284,9 @@ static ssize_t add_ev(struct pmu_metric_set *s, const char *text, int group)
 	if (!(e->text = strdup(text)))
 		return -ENOMEM;
 	e->group = group;
-	e->width = parses(s, text, &solo);
-	e->ok = e->width > 0;
+	e->width = width;
+	e->solo = solo;
+	e->ok = width > 0;
 	return (ssize_t)s->nev++;
 }
 
@@ -299,16 +313,13 @@ static int place(struct pmu_metric_set *s, struct minst *in)
 	if (in->grouped && g < 0 && in->nevs)
 		g = s->ngroups++;
 	for (size_t k = 0; k < in->nevs; k++) {
-		bool solo = false;
-		int gk = g;
-		ssize_t at;
+		bool solo;
+		size_t width = probe(s, in->evs[k], &solo);
+		int gk = solo ? -1 : g;
+		ssize_t at = find_ev(s, in->evs[k], gk);
 
-		if (g >= 0) {
-			parses(s, in->evs[k], &solo);
-			gk = solo ? -1 : g;
-		}
-		at = find_ev(s, in->evs[k], gk);
-		if (at < 0 && (at = add_ev(s, in->evs[k], gk)) < 0)
+		if (at < 0 &&
+		    (at = add_ev(s, in->evs[k], gk, width, solo)) < 0)
 			return (int)at;
 		in->at[k] = (size_t)at;
 	}
