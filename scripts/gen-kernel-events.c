@@ -125,9 +125,10 @@ static uint32_t pool_add(const char *s)
 	return (uint32_t)(pool_len - n);
 }
 
-static void emit_pool(FILE *out)
+/* The pool as concatenated string literals, one string a line. */
+static void emit_pool_text(FILE *out)
 {
-	fprintf(out, "\t.strings =\n\t\t\"\\0\"");
+	fputs("\n\t\t\"\\0\"", out);
 	for (size_t off = 1; off < pool_len; off += strlen(pool + off) + 1) {
 		fputs("\n\t\t\"", out);
 		for (const char *c = pool + off; *c; c++) {
@@ -140,6 +141,12 @@ static void emit_pool(FILE *out)
 		}
 		fputs("\\0\"", out);
 	}
+}
+
+static void emit_pool(FILE *out)
+{
+	fputs("\t.strings =", out);
+	emit_pool_text(out);
 	fputs(",\n", out);
 }
 
@@ -364,9 +371,8 @@ static void write_uncore(const char *dir, const struct pmu__model **ms,
 	size_t nlist = 0, nhash = 0, *first = calloc(n, sizeof(size_t));
 	size_t *hfirst = calloc(n, sizeof(size_t));
 	uint32_t *hsize = calloc(n, sizeof(uint32_t));
-	char fn[4096], *body = NULL;
-	size_t blen = 0;
-	FILE *f, *out;
+	char fn[4096];
+	FILE *f;
 
 	pool_reset();
 	if (!(urec_slots = calloc(urec_nslots, sizeof(*urec_slots))) ||
@@ -415,14 +421,9 @@ static void write_uncore(const char *dir, const struct pmu__model **ms,
 	      "scripts/gen-kernel-events.c from the kernel's pmu-events: "
 	      "the\n * uncore events of every model; facts only; do not "
 	      "edit. */\n#include \"events/catalog_kernel.h\"\n\n", f);
-	if (!(out = open_memstream(&body, &blen)))
-		exit(1);
-	emit_pool(out);
-	fclose(out);
-	/* the pool as one array: ".strings =" and the last ',' dropped */
-	*strrchr(body, ',') = '\0';
-	fprintf(f, "static const char ustrings[%zu] =%s;\n\n", pool_len,
-		strchr(body, '=') + 1);
+	fprintf(f, "static const char ustrings[%zu] =", pool_len);
+	emit_pool_text(f);
+	fputs(";\n\n", f);
 	fprintf(f, "static const struct pmu__uevent uev[%zu] = {\n",
 		nurec ? nurec : 1);
 	for (size_t i = 0; i < nurec; i++)
@@ -448,7 +449,6 @@ static void write_uncore(const char *dir, const struct pmu__model **ms,
 		exit(1);
 	fprintf(stderr, "gen-kernel-events: %zu uncore records, %zu listed\n",
 		nurec, nlist);
-	free(body);
 	free(list);
 	free(hash);
 	free(first);
