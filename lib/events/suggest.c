@@ -148,10 +148,11 @@ static void offer_kernel_model(struct collector *c, const char *token,
 				offer_lower(c, token, name);
 		}
 	}
-	for (uint32_t i = 0; i < m->nuncore; i++)
-		offer(c, pmu__ustr(m, pmu__uncore_at(m, i)->name),
-		      pmu__edit_distance(token,
-					 pmu__ustr(m, pmu__uncore_at(m, i)->name)));
+	for (uint32_t i = 0; i < m->nuncore; i++) {
+		const char *u = pmu__ustr(m, pmu__uncore_at(m, i)->name);
+
+		offer(c, u, pmu__edit_distance(token, u));
+	}
 }
 
 size_t pmu__event_suggest_ex(const char *token,
