@@ -1,6 +1,7 @@
 # pmu — GNU Make build.
 #   make                 library (static + shared), the pmu tool, libpmu.pc
 #   make check           unit, CLI, oracle, fuzz-corpus, valgrind and ASan/UBSan runs
+#   make ARCH=arm64      a cross build for arm64 (in build-arm64/)
 #   make SANITIZE=1 check   the same suite on the sanitizer build only
 #   make bench           benchmarks against perf and PAPI (docs/benchmarks.md)
 #   make fuzz            libFuzzer campaigns (clang), not part of check
@@ -14,6 +15,28 @@ INCLUDEDIR  ?= $(PREFIX)/include
 BINDIR      ?= $(PREFIX)/bin
 MANDIR      ?= $(PREFIX)/share/man
 DESTDIR     ?=
+
+# ARCH: the machine the build is for.  Another than this host's is a
+# cross build with Debian's cross toolchain (CROSS, the tools' prefix)
+# against the multiarch libraries of that architecture
+# (libdw-dev:arm64...), in its own build directory: make ARCH=arm64.
+HOST_ARCH   := $(shell uname -m | sed -e 's/^aarch64$$/arm64/' -e 's/^amd64$$/x86_64/')
+ARCH        ?= $(HOST_ARCH)
+ifeq ($(filter $(ARCH),x86_64 arm64),)
+$(error ARCH=$(ARCH): the builds are x86_64 and arm64)
+endif
+ifneq ($(ARCH),$(HOST_ARCH))
+CROSS_arm64  := aarch64-linux-gnu-
+CROSS_x86_64 := x86_64-linux-gnu-
+CROSS       ?= $(CROSS_$(ARCH))
+CC          := $(CROSS)gcc
+LD          := $(CROSS)ld
+AR          := $(CROSS)ar
+BUILD       ?= build-$(ARCH)
+ifeq ($(shell command -v $(CC) 2>/dev/null),)
+$(error ARCH=$(ARCH): the cross compiler $(CC) was not found; on Debian: apt-get install gcc-$(patsubst %-,%,$(CROSS)) and the $(ARCH) libraries (scripts/install-deps.sh --arm64))
+endif
+endif
 
 OPT         ?= -O2
 WARN        := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
@@ -262,4 +285,4 @@ uninstall:
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/pmu
 
 clean:
-	rm -rf build build-san build-fuzz
+	rm -rf build build-san build-fuzz build-arm64

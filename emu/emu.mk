@@ -23,7 +23,10 @@ VG_PRELOAD  := $(firstword $(wildcard \
 	$(VG_PREFIX)/libexec/valgrind/vgpreload_core-amd64-linux.so \
 	$(VG_PREFIX)/lib/valgrind/vgpreload_core-amd64-linux.so \
 	$(VG_LIBDIR)/vgpreload_core-amd64-linux.so))
-EMU_OK      := $(and $(filter amd64-linux,$(VG_PLATFORM)),$(VG_PRELOAD),\
+# The tool runs on the machine valgrind was built for: never in a cross
+# build of another architecture.
+EMU_OK      := $(and $(filter x86_64,$(ARCH)),$(filter $(ARCH),$(HOST_ARCH)),\
+	$(filter amd64-linux,$(VG_PLATFORM)),$(VG_PRELOAD),\
 	$(wildcard $(VG_LIBDIR)/libcoregrind-amd64-linux.a),\
 	$(wildcard $(VG_LIBDIR)/libvex-amd64-linux.a))
 
@@ -67,6 +70,12 @@ install-emu: emu
 	install -d $(DESTDIR)$(LIBDIR)/pmu
 	install -m 755 $(EMU_TOOL) $(DESTDIR)$(LIBDIR)/pmu/
 	ln -sf $(VG_PRELOAD) $(DESTDIR)$(LIBDIR)/pmu/
+else ifneq ($(ARCH),x86_64)
+emu:
+	@echo "emu: not built: the emulated PMU is an x86-64 Valgrind tool;" \
+	      "'pmu stat --emulate' is not available on $(ARCH)" >&2
+
+install-emu:
 else
 emu:
 	@echo "emu: not built: valgrind's headers and static libraries" \
