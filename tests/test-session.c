@@ -361,6 +361,74 @@ static void test_add_strings(void **state)
 	pmu_session_free(NULL);
 }
 
+/* An event's description: what it counts, as perf_event_attr says. */
+static const struct desc_row {
+	int line;
+	const char *name;
+	uint32_t type;
+	uint64_t config;
+	int group;
+	bool leader;
+	uint8_t excl_user, excl_kernel;
+} desc_rows[] = {
+	/* a group's modifier: the members' names stay bare, as perf's */
+	{ __LINE__, "instructions", PERF_TYPE_HARDWARE,
+	  PERF_COUNT_HW_INSTRUCTIONS, 0, true, 1, 0 },
+	{ __LINE__, "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES,
+	  0, false, 1, 0 },
+	{ __LINE__, "page-faults:u", PERF_TYPE_SOFTWARE,
+	  PERF_COUNT_SW_PAGE_FAULTS, 1, true, 0, 1 },
+	{ __LINE__, "r01c2", PERF_TYPE_RAW, 0x1c2, 2, true, 0, 0 },
+};
+
+static void test_event_desc(void **state)
+{
+	struct pmu_session *s = pmu_session_new(NULL);
+	struct pmu_event_desc d = { .size = sizeof(d) };
+	size_t n = sizeof(desc_rows) / sizeof(desc_rows[0]);
+
+	(void)state;
+	assert_int_equal(pmu_session_add(s, "{instructions,cycles}:k,"
+					 "page-faults:u,r01c2", NULL), 0);
+	for (size_t i = 0; i < n; i++) {
+		const struct desc_row *r = &desc_rows[i];
+
+		memset(&d, 0xa5, sizeof(d));
+		d.size = sizeof(d);
+		if (pmu_session_event_desc(s, i, &d))
+			fail_msg("row at line %d: no description", r->line);
+		if (strcmp(d.name, r->name) || !d.has_perf ||
+		    d.perf.type != r->type || d.perf.config != r->config ||
+		    d.group != r->group || d.leader != r->leader ||
+		    d.perf.exclude_user != r->excl_user ||
+		    d.perf.exclude_kernel != r->excl_kernel)
+			fail_msg("row at line %d: %s type %u config %#llx "
+				 "group %d excl u%u k%u", r->line, d.name,
+				 d.perf.type, (unsigned long long)d.perf.config,
+				 d.group, d.perf.exclude_user,
+				 d.perf.exclude_kernel);
+	}
+	/* past the last event, a size that holds no field */
+	assert_int_equal(pmu_session_event_desc(s, n, &d), -EINVAL);
+	d.size = sizeof(size_t);
+	assert_int_equal(pmu_session_event_desc(s, 0, &d), -EINVAL);
+	/* an older, smaller struct is filled up to its size and no further */
+	{
+		unsigned char buf[sizeof(d) + 8];
+		struct pmu_event_desc *small = (void *)buf;
+		size_t sz = offsetof(struct pmu_event_desc, group);
+
+		memset(buf, 0x5a, sizeof(buf));
+		small->size = sz;
+		assert_int_equal(pmu_session_event_desc(s, 0, small), 0);
+		assert_string_equal(small->name, "instructions");
+		for (size_t k = sz; k < sizeof(buf); k++)
+			assert_int_equal(buf[k], 0x5a);
+	}
+	assert_int_equal(pmu_session_event_desc(NULL, 0, &d), -EINVAL);
+	pmu_session_free(s);
+}
+
 static void *thread_main(void *arg)
 {
 	const uint64_t cfg[] = { PERF_COUNT_SW_PAGE_FAULTS };
@@ -472,6 +540,7 @@ int main(void)
 		cmocka_unit_test(test_child_target),
 		cmocka_unit_test(test_cpus_target),
 		cmocka_unit_test(test_add_strings),
+		cmocka_unit_test(test_event_desc),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_tool_events),
 	};

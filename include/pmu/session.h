@@ -207,6 +207,14 @@ PMU_API ssize_t pmu_session_event_merge(const struct pmu_session *s,
 PMU_API const char *pmu_session_event_pmu(const struct pmu_session *s,
 					  size_t i);
 
+/* Event i as pmu_event_list_parse() describes an event (name, group,
+ * unit, the perf_event_attr fields that count it: type, config,
+ * exclude_*...): set out->size first; filled up to that size.  0, or
+ * -EINVAL past the last event or for a size too small to fill. */
+struct pmu_event_desc;
+PMU_API int pmu_session_event_desc(const struct pmu_session *s, size_t i,
+				   struct pmu_event_desc *out);
+
 /* The only CPUs an event counts on, as its PMU's sysfs cpumask lists
  * them ("0,36": an uncore PMU, one CPU per package or die), or NULL
  * when any CPU of the target counts it. */

@@ -58,6 +58,11 @@ struct pmu__parse_ctx {
 int pmu__evlist_parse(struct pmu__evlist *l, const char *str,
 		      const struct pmu__parse_ctx *ctx, struct pmu_error *err);
 
+/* One event as pmu_event_list_parse() describes it (a whole struct of
+ * this library's size). */
+struct pmu_event_desc;
+void pmu__evlist_describe(const struct pmu__ev *e, struct pmu_event_desc *d);
+
 /* Free every event; l may be reused afterwards. Accepts NULL. */
 void pmu__evlist_clear(struct pmu__evlist *l);
 

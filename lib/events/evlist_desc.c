@@ -88,7 +88,7 @@ static void catalog_fields(const struct pmu__ev *e, struct pmu_event_desc *d)
 	}
 }
 
-static void describe(const struct pmu__ev *e, struct pmu_event_desc *d)
+void pmu__evlist_describe(const struct pmu__ev *e, struct pmu_event_desc *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->size = sizeof(*d);
@@ -145,7 +145,7 @@ PMU_API ssize_t pmu_event_list_parse(const char *list,
 		struct pmu_event_desc d, *dst = (struct pmu_event_desc *)
 					(void *)((char *)out + i * stride);
 
-		describe(&l.ev[i], &d);
+		pmu__evlist_describe(&l.ev[i], &d);
 		dst->size = stride;
 		PMU__OUT(dst, &d);
 	}

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <pmu/event.h>
+
 #include "events/evlist.h"
 #include "session/sample.h"
 #include "session/session.h"
@@ -14,6 +16,7 @@
 #include "util/error.h"
 #include "util/cgroup.h"
 #include "util/opts.h"
+#include "util/outstruct.h"
 
 _Static_assert((int)PMU__TARGET_SELF == (int)PMU_TARGET_SELF &&
 	       (int)PMU__TARGET_PID == (int)PMU_TARGET_PID &&
@@ -277,6 +280,18 @@ PMU_API const char *pmu_session_event_pmu(const struct pmu_session *s,
 					  size_t i)
 {
 	return s && i < s->n && s->ev[i].pmu[0] ? s->ev[i].pmu : NULL;
+}
+
+PMU_API int pmu_session_event_desc(const struct pmu_session *s, size_t i,
+				   struct pmu_event_desc *out)
+{
+	struct pmu_event_desc d;
+
+	if (!s || i >= s->n || !out || !pmu__out_ok(out, out->size))
+		return -EINVAL;
+	pmu__evlist_describe(&s->ev[i], &d);
+	PMU__OUT(out, &d);
+	return 0;
 }
 
 PMU_API const char *pmu_session_event_cpus(const struct pmu_session *s,
