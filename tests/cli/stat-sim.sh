@@ -28,7 +28,7 @@ expect_eq "p6: cycles = the CPU_CLK_UNHALTED of the stream" \
 expect_eq "p6: instructions = INST_RETIRED" \
 	"$(value "$TMP/err" instructions)" $((LOOPS * INSN))
 expect_match "p6: insn per cycle from the two" "$TMP/err" \
-	"^$((LOOPS * INSN)),,instructions,.*,0\.667,insn per cycle$"
+	"^$((LOOPS * INSN)),,instructions,.*,0\.67,insn per cycle$"
 
 # The model's own names: bare (the session's model) and qualified, and
 # a group's :u reaching the register codes (the stream runs in user
@@ -47,6 +47,19 @@ run_pmu "$TMP/out" "$TMP/err" stat -x, --sim-model p6 --stream "$TMP/modes" \
 expect_eq "p6: :u counts user mode only" "$(value "$TMP/err" INST_RETIRED:u)" 3
 expect_eq "p6: a group's :k counts kernel mode only" \
 	"$(value "$TMP/err" INST_RETIRED)" 7
+
+# insn per cycle pairs instructions with the cycles of the same
+# privilege levels (perf's rule): 7 over 10 in kernel mode; none when
+# the cycles are of user mode (3 over 20 would mix the two)
+printf 'mode kernel\nevent 0xc0 7\ncycles 10\nmode user\nevent 0xc0 3\ncycles 20\n' >"$TMP/modes"
+run_pmu "$TMP/out" "$TMP/err" stat -x, --sim-model p6 --stream "$TMP/modes" \
+	-e instructions:k,cycles:k
+expect_match "p6: instructions:k over cycles:k" "$TMP/err" \
+	"^7,,instructions:k,.*,0\.70,insn per cycle$"
+run_pmu "$TMP/out" "$TMP/err" stat -x, --sim-model p6 --stream "$TMP/modes" \
+	-e instructions:k,cycles:u
+expect_match "p6: instructions:k with cycles:u only: no insn per cycle" \
+	"$TMP/err" "^7,,instructions:k,[0-9]*,100\.00,,$"
 
 # The default set: software events are not counted by a simulated PMU,
 # and say so in their rows; the P6's two counters take the first two

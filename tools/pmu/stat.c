@@ -68,6 +68,7 @@ struct stat_ctx {
 	struct stat_sets *sets;    /* --set: per-set figures, else NULL */
 	bool *hidden;              /* [n] */
 	char **mname;              /* [n]: --no-merge's instance names */
+	struct stat_evinfo *evinfo; /* [n] */
 	size_t explain;            /* first hidden event, SIZE_MAX: none */
 	double t0, last_ts;        /* CLOCK_MONOTONIC seconds */
 	double enable_at, stop_at; /* -D, --timeout deadlines; 0: none */
@@ -442,8 +443,9 @@ static int alloc_arrays(struct stat_ctx *c)
 	c->order = calloc(c->nagg ? c->nagg : 1, sizeof(*c->order));
 	c->hidden = calloc(n, sizeof(*c->hidden));
 	c->mname = calloc(n, sizeof(*c->mname));
+	c->evinfo = calloc(n, sizeof(*c->evinfo));
 	if (!c->cur || !c->prev || !c->tmp || !c->rows || !c->acc ||
-	    !c->iacc || !c->order || !c->hidden || !c->mname) {
+	    !c->iacc || !c->order || !c->hidden || !c->mname || !c->evinfo) {
 		pmu_tool_err("out of memory");
 		return EXIT_PMU_INPUT;
 	}
@@ -510,8 +512,10 @@ static int prepare_run(struct stat_ctx *c, pid_t child, bool first)
 		if (rc)
 			return rc;
 		c->sets = c->s ? stat_sets_new(c->s, c->n) : NULL;
-		for (size_t i = 0; c->s && i < c->n; i++)
+		for (size_t i = 0; c->s && i < c->n; i++) {
 			c->mname[i] = stat_merge_name(c->s, c->o, i);
+			stat_evinfo_of(c->s, i, &c->evinfo[i]);
+		}
 	}
 	if (c->s)
 		mark_hidden(c);
@@ -575,6 +579,7 @@ static void fill_row(struct stat_row *r, const struct stat_ctx *c, size_t a,
 	r->cgroup = i < c->ncg ? c->cgroup[i] : NULL;
 	r->cgroups = c->any_cgroup;
 	r->name = c->mname[i] ? c->mname[i] : pmu_session_event_name(c->s, i);
+	r->ev = c->evinfo[i];
 	r->unit = unit ? unit : "";
 	if (!unit || r->scale == 0)
 		r->scale = 1.0;
@@ -1258,6 +1263,7 @@ static void ctx_free(struct stat_ctx *c)
 	for (size_t i = 0; c->mname && i < c->n; i++)
 		free(c->mname[i]);
 	free(c->mname);
+	free(c->evinfo);
 	if (c->out && c->out != stderr)
 		fclose(c->out);
 }

@@ -18,6 +18,31 @@ static double pct_running(const struct stat_row *r)
 	return r->enabled > 0 ? 100.0 * r->running / r->enabled : 100.0;
 }
 
+/* The percentage -x and --json print: perf divides whole nanoseconds
+ * and keeps the whole part (76.00 for 76.28), as scripts read it. */
+static double pct_running_whole(const struct stat_row *r)
+{
+	uint64_t run = (uint64_t)r->running, ena = (uint64_t)r->enabled;
+
+	return ena && run != ena ? (double)(100 * run / ena) : 100.0;
+}
+
+/* A derived figure in -x: perf prints it as the text table does and
+ * keeps the number alone (digits and the point, no padding or %). */
+static void csv_metric(FILE *f, const struct stat_row *r, const char *sep)
+{
+	char buf[64], *v, *e;
+
+	stat_metric_format(buf, sizeof(buf), r);
+	for (v = buf; *v == ' '; v++)
+		;
+	e = v + (*v == '-');
+	while ((*e >= '0' && *e <= '9') || *e == '.')
+		e++;
+	*e = '\0';
+	fprintf(f, "%s%s%s", v, sep, r->metric_unit);
+}
+
 static bool has_unit(const struct stat_row *r)
 {
 	return r->unit && r->unit[0];
@@ -305,9 +330,9 @@ static void csv_row(FILE *f, const struct stat_opts *o,
 		fprintf(f, "%s%s", s, r->cgroup ? r->cgroup : "");
 	if (r->noise_pct >= 0)
 		fprintf(f, "%s%.2f%%", s, r->noise_pct);
-	fprintf(f, "%s%.0f%s%.2f%s", s, r->running, s, pct_running(r), s);
+	fprintf(f, "%s%.0f%s%.2f%s", s, r->running, s, pct_running_whole(r), s);
 	if (r->metric_unit)
-		fprintf(f, "%.3f%s%s", r->metric, s, r->metric_unit);
+		csv_metric(f, r, s);
 	else
 		fputs(s, f);
 	stat_sets_csv(f, o, r);
@@ -347,7 +372,7 @@ static void json_row(FILE *f, const struct stat_opts *o,
 	if (r->noise_pct >= 0)
 		fprintf(f, ", \"variance\" : %.2f", r->noise_pct);
 	fprintf(f, ", \"event-runtime\" : %.0f, \"pcnt-running\" : %.2f",
-		r->running, pct_running(r));
+		r->running, pct_running_whole(r));
 	fprintf(f, ", \"metric-value\" : %f, \"metric-unit\" : ",
 		r->metric_unit && isfinite(r->metric) ? r->metric : 0.0);
 	pmu_tool_json_str(f, json_metric_unit(r));
