@@ -49,6 +49,7 @@ struct fk {
 	int esrch_before;           /* opens before this index: ESRCH */
 	uint32_t reject_guest_type; /* EINVAL for exclude_guest on this */
 	bool reject_guest;
+	uint64_t reject_config1;    /* EINVAL for these config1 bits */
 	bool limit_precise;         /* EOPNOTSUPP above max_precise */
 	unsigned max_precise;
 	bool live[MAXFD];
@@ -90,6 +91,10 @@ static int fk_open(void *ctx, struct perf_event_attr *a, pid_t pid, int cpu,
 	}
 	if (k->reject_guest && a->type == k->reject_guest_type &&
 	    a->exclude_guest) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (a->config1 & k->reject_config1) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -234,7 +239,7 @@ static int setup(void **state)
 	f->k.fail_at = -1;
 	f->sys = (struct pmu__perf_sys){ fk_open, fk_read, fk_ioctl, fk_mmap,
 					 fk_munmap, fk_close, fk_rdpmc,
-					 fk_rdtsc, &f->k, NULL, NULL };
+					 fk_rdtsc, &f->k, NULL, NULL, NULL };
 	f->s = pmu__session_new_on(pmu__perf_driver_new(&f->sys), true, NULL);
 	*state = f;
 	return 0;
@@ -876,6 +881,110 @@ static struct perf_event_mmap_page **mmap_setup(struct fixture *f)
 	return pg;
 }
 
+static void fake_proc_remove(const char *root);
+
+/* A sysfs and /proc of an arm64 machine: armv8_pmuv3 (type 8) declares
+ * the rdpmc format term, kernel.perf_user_access is `access`. */
+static void fake_uread_make(char *root, size_t len, const char *access)
+{
+	static const char *const dirs[] = {
+		"sys", "sys/bus", "sys/bus/event_source",
+		"sys/bus/event_source/devices",
+		"sys/bus/event_source/devices/armv8_pmuv3",
+		"sys/bus/event_source/devices/armv8_pmuv3/format",
+		"proc", "proc/sys", "proc/sys/kernel",
+	};
+	const struct { const char *path, *text; } files[] = {
+		{ "sys/bus/event_source/devices/armv8_pmuv3/type", "8\n" },
+		{ "sys/bus/event_source/devices/armv8_pmuv3/format/rdpmc",
+		  "config1:1\n" },
+		{ "proc/sys/kernel/perf_user_access", access },
+	};
+	char path[512];
+
+	snprintf(root, len, "/tmp/pmu-uread-XXXXXX");
+	assert_non_null(mkdtemp(root));
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", root, dirs[i]);
+		assert_int_equal(mkdir(path, 0700), 0);
+	}
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		FILE *fp;
+
+		snprintf(path, sizeof(path), "%s/%s", root, files[i].path);
+		assert_non_null(fp = fopen(path, "w"));
+		fputs(files[i].text, fp);
+		fclose(fp);
+	}
+}
+
+/* Where a PMU must be asked for user-space reads (arm64: config1's rdpmc
+ * bit, allowed by kernel.perf_user_access), a session on the calling
+ * thread asks for its hardware events; not for software events, not
+ * where the sysctl is 0, not without the mmap page; and a kernel that
+ * refuses the request gets the event without it. */
+static const struct uread_row {
+	int line;
+	const char *access;
+	bool no_mmap;
+	uint64_t reject;
+	uint64_t want[4];      /* config1 of the last open of each event */
+	int nop;
+} uread_rows[] = {
+	{ __LINE__, "1\n", false, 0, { 2, 2, 2, 0 }, 4 },
+	{ __LINE__, "0\n", false, 0, { 0, 0, 0, 0 }, 4 },
+	{ __LINE__, "1\n", true, 0, { 0, 0, 0, 0 }, 4 },
+	/* refused: each group of one opens again without the bit */
+	{ __LINE__, "1\n", false, 2, { 0, 0, 0, 0 }, 7 },
+};
+
+static void test_uread_request(void **state)
+{
+	for (size_t i = 0; i < sizeof(uread_rows) / sizeof(uread_rows[0]); i++) {
+		const struct uread_row *r = &uread_rows[i];
+		struct perf_event_attr ev[4] = {
+			hw(PERF_COUNT_HW_CPU_CYCLES), hw(0x8), hw(0x11),
+			sw(PERF_COUNT_SW_TASK_CLOCK) };
+		struct pmu_open_opts o = PMU_OPTS_INIT(pmu_open_opts,
+						       .no_mmap_read = r->no_mmap);
+		char root[64], sys[96], proc[96];
+		struct fixture *f;
+
+		ev[1].type = PERF_TYPE_RAW;
+		ev[2].type = 8;
+		fake_uread_make(root, sizeof(root), r->access);
+		snprintf(sys, sizeof(sys), "%s/sys", root);
+		snprintf(proc, sizeof(proc), "%s/proc", root);
+		setup(state);
+		f = *state;
+		f->sys.sysfs = sys;
+		f->sys.proc = proc;
+		f->k.reject_config1 = r->reject;
+		for (int k = 0; k < 4; k++)
+			assert_int_equal(pmu__session_add_attr(f->s, "e", &ev[k],
+							       true), 0);
+		assert_int_equal(pmu_session_open(f->s, &o, NULL), 0);
+		if (f->k.nop != r->nop)
+			fail_msg("row at line %d: %d opens", r->line, f->k.nop);
+		for (int k = 0; k < 4; k++) {
+			const struct fk_open *last = NULL;
+
+			for (int j = 0; j < f->k.nop; j++)
+				if (f->k.op[j].attr.type == ev[k].type &&
+				    f->k.op[j].attr.config == ev[k].config)
+					last = &f->k.op[j];
+			if (!last || last->attr.config1 != r->want[k] ||
+			    pmu_session_event_status(f->s, (size_t)k, NULL) !=
+				    PMU_EVENT_OK)
+				fail_msg("row at line %d: event %d config1 %#llx",
+					 r->line, k, last ? (unsigned long long)
+					 last->attr.config1 : 0ull);
+		}
+		teardown(state);
+		fake_proc_remove(root);
+	}
+}
+
 static void test_mmap_rdpmc(void **state)
 {
 	struct fixture *f = *state;
@@ -1465,6 +1574,7 @@ int main(void)
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_not_supported),
 		cmocka_unit_test(test_weak_group),
+		cmocka_unit_test(test_uread_request),
 		T(test_no_pmu_reason),
 		cmocka_unit_test(test_multiplexed_read),
 		T(test_value_size0),

@@ -57,6 +57,7 @@ struct fk {
 	size_t ring_len;
 	uint64_t lost[16];           /* PERF_FORMAT_LOST of each event */
 	uint64_t value[16];
+	int nmmap;                   /* one-page maps for user-space reads */
 };
 
 static int fk_open(void *ctx, struct perf_event_attr *a, pid_t pid, int cpu,
@@ -110,9 +111,11 @@ static ssize_t fk_read(void *ctx, int fd, void *buf, size_t n)
 
 static void *fk_mmap(void *ctx, size_t len, int fd)
 {
-	(void)ctx;
+	struct fk *k = ctx;
+
 	(void)len;
 	(void)fd;
+	k->nmmap++;
 	return MAP_FAILED;
 }
 
@@ -324,6 +327,15 @@ static void test_attrs(void **state)
 		  PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 		  PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_ADDR |
 		  PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER, 5, false },
+		/* hardware counters of the calling thread: the descriptors
+		 * map their sampling ring, not a page for user-space reads
+		 * (a second mapping of another size would make the ring's
+		 * mmap fail on a real PMU) */
+		{ __LINE__, "{cycles,instructions}",
+		  { .sz = sizeof(struct pmu_sampling_opts), .period = 77 },
+		  PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+		  PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_READ, 77,
+		  false },
 	};
 
 	(void)state;
@@ -347,6 +359,7 @@ static void test_attrs(void **state)
 		if (rows[r].o.extra & PMU_SAMPLE_REGS)
 			assert_int_equal(__builtin_popcountll(
 				k.attr[0].sample_regs_user), 20);
+		assert_int_equal(k.nmmap, 0);
 		pmu_session_free(s);
 	}
 }

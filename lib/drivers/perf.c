@@ -217,13 +217,15 @@ static bool lower_precise(struct pmu__perf *p, const struct perf_group *g,
 }
 
 /* Settings a kernel or PMU may refuse, given up one at a time: a :P
- * level, then (EINVAL only) group reads of inherited events (older
- * kernels), then a default exclude_guest.  Each is given up at most
- * once, so the retries end. */
+ * level, a request for user-space reads, then (EINVAL only) group reads
+ * of inherited events (older kernels), then a default exclude_guest.
+ * Each is given up at most once, so the retries end. */
 static bool fall_back(struct pmu__perf *p, struct perf_group *g, size_t bad,
 		      int ret)
 {
 	if (lower_precise(p, g, bad))
+		return true;
+	if ((ret == -EINVAL || ret == -EOPNOTSUPP) && pmu__perf_uread_drop(p, g))
 		return true;
 	if (ret != -EINVAL)
 		return false;
@@ -389,11 +391,12 @@ static int alloc_tables(struct pmu__perf *p)
 	return 0;
 }
 
-/* rdpmc only reads the caller's own counters, and only on x86-64 here. */
+/* User-space reads (rdpmc on x86-64, the PMU's counter registers on
+ * arm64) only read the caller's own counters. */
 static bool mmap_possible(const struct pmu__perf *p,
 			  const struct pmu__target *t)
 {
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__)
 	return p->target == PMU__TARGET_SELF && !p->inherit && p->nunits == 1 &&
 	       !t->no_mmap_read;
 #else
@@ -414,8 +417,11 @@ static bool group_may_rdpmc(const struct pmu__perf *p,
 		if (t == PERF_TYPE_SOFTWARE || t == PERF_TYPE_TRACEPOINT ||
 		    t == PERF_TYPE_BREAKPOINT)
 			return false;
-		/* its descriptor maps an overflow ring instead */
-		if (p->ev[g->first + k].flags & PMU__EV_NOTIFY)
+		/* its descriptor maps an overflow or sampling ring instead
+		 * (one mapping a descriptor: a page of another size would
+		 * make the ring's mmap fail) */
+		if ((p->ev[g->first + k].flags & PMU__EV_NOTIFY) ||
+		    p->attr[g->first + k].sample_period)
 			return false;
 	}
 	return g->open;
@@ -539,6 +545,8 @@ static int open_all(struct pmu__perf *p, const struct pmu__target *t,
 		return ret;
 	p->nunits = p->units.n;
 	ret = build_groups(p);
+	if (!ret && mmap_possible(p, t))
+		pmu__perf_uread_request(p);
 	if (!ret)
 		ret = alloc_tables(p);
 	for (g = 0; !ret && g < p->ngrp; g++)

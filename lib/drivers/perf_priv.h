@@ -18,6 +18,8 @@ struct perf_group {
 	bool per_event;     /* no PERF_FORMAT_GROUP: one read per event */
 	bool mmap;          /* every event has an mmap page */
 	bool lost;          /* reads carry PERF_FORMAT_LOST (PMU__EV_LOST) */
+	bool uread;         /* its events ask the PMU for user-space reads
+			       (arm64: config1's rdpmc bit) */
 	struct pmu__cpulist cpus; /* a CPU target: the only CPUs it opens
 				     on (its leader's PMU's cpumask); cpu
 				     NULL: every unit */
@@ -85,6 +87,12 @@ int pmu__perf_event_ids(struct pmu__drv *d, size_t i, uint64_t *ids,
 			size_t max, size_t *n);
 int pmu__perf_lost(struct pmu__drv *d, size_t i, uint64_t *n);
 void pmu__perf_unmap_rings(struct pmu__perf *p);
+
+/* User-space reads where a PMU must be asked for them (perf_uread.c):
+ * ask, for the events of a self-monitoring session's groups; stop
+ * asking for group g (true when it had asked: open it again). */
+void pmu__perf_uread_request(struct pmu__perf *p);
+bool pmu__perf_uread_drop(struct pmu__perf *p, struct perf_group *g);
 
 /* Fill *err for a failure of event i that fails the whole open. */
 int pmu__perf_open_error(struct pmu__perf *p, size_t i, int ret,

@@ -43,6 +43,31 @@ static int sys_close(void *ctx, int fd)
 	return close(fd);
 }
 
+#if defined(__aarch64__)
+/* The Arm PMU's counters as EL0 reads them (PMUSERENR_EL0.ER, which the
+ * kernel sets for a task whose event asked for user reads): event
+ * counter n is PMEVCNTR<n>_EL0, the cycle counter PMCCNTR_EL0, which
+ * the kernel announces as index 32 (idx 31).  The register is part of
+ * the instruction, hence one read each. */
+#define RD(n) case n: __asm__ volatile("mrs %0, pmevcntr" #n "_el0" : "=r"(v)); break
+static unsigned long long arm64_counter(unsigned int idx)
+{
+	unsigned long long v = 0;
+
+	switch (idx) {
+	RD(0); RD(1); RD(2); RD(3); RD(4); RD(5); RD(6); RD(7);
+	RD(8); RD(9); RD(10); RD(11); RD(12); RD(13); RD(14); RD(15);
+	RD(16); RD(17); RD(18); RD(19); RD(20); RD(21); RD(22); RD(23);
+	RD(24); RD(25); RD(26); RD(27); RD(28); RD(29); RD(30);
+	case 31:
+		__asm__ volatile("mrs %0, pmccntr_el0" : "=r"(v));
+		break;
+	}
+	return v;
+}
+#undef RD
+#endif
+
 /* Only reached when the kernel advertised cap_user_rdpmc for the page. */
 static unsigned long long sys_rdpmc(void *ctx, unsigned int idx)
 {
@@ -51,11 +76,16 @@ static unsigned long long sys_rdpmc(void *ctx, unsigned int idx)
 
 	__asm__ volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(idx));
 	return (unsigned long long)hi << 32 | lo;
+#elif defined(__aarch64__)
+	return arm64_counter(idx);
 #else
 	return 0;
 #endif
 }
 
+/* The clock of the page's time fields: the TSC on x86-64, the virtual
+ * count of the generic timer on arm64 (after an isb, so that it is not
+ * read ahead of the counter). */
 static unsigned long long sys_rdtsc(void *ctx)
 {
 #if defined(__x86_64__)
@@ -63,6 +93,11 @@ static unsigned long long sys_rdtsc(void *ctx)
 
 	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
 	return (unsigned long long)hi << 32 | lo;
+#elif defined(__aarch64__)
+	unsigned long long v;
+
+	__asm__ volatile("isb\n\tmrs %0, cntvct_el0" : "=r"(v) : : "memory");
+	return v;
 #else
 	return 0;
 #endif

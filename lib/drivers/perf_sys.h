@@ -33,6 +33,9 @@ struct pmu__perf_sys {
 	 * sample or announce overflows cannot be opened.  (Last, so that
 	 * seams written before it still initialise.) */
 	void *(*mmap_ring)(void *ctx, size_t len, int fd);
+	/* Where sysfs is mounted, read for what PMUs declare (the format
+	 * term asking for user-space reads); NULL means "/sys". */
+	const char *sysfs;
 };
 
 /* The real kernel. */
