@@ -488,6 +488,44 @@ static void test_weak_group(void **state)
 	}
 }
 
+/* A group of hardware events larger than the PMU's counters: the kernel
+ * refuses the member that does not fit (EINVAL) and takes it alone.  As
+ * perf reads it: that member not supported (-ENOSPC, saying so), the
+ * others open but never counted. */
+static void test_group_no_room(void **state)
+{
+	struct fixture *f = *state;
+	struct pmu_value v[3];
+	int e = 0;
+
+	f->k.reject_members = true;
+	assert_int_equal(pmu_session_add(f->s, "{cycles,instructions},"
+					 "task-clock", NULL), 0);
+	assert_int_equal(pmu_session_open(f->s, NULL, NULL), 0);
+	assert_int_equal(pmu_session_event_status(f->s, 0, NULL),
+			 PMU_EVENT_NOT_COUNTED);
+	assert_int_equal(pmu_session_event_status(f->s, 1, &e),
+			 PMU_EVENT_NOT_SUPPORTED);
+	assert_int_equal(e, -ENOSPC);
+	assert_non_null(strstr(pmu_session_event_reason(f->s, 1),
+			       "does not fit on the PMU's counters"));
+	assert_non_null(strstr(pmu_session_event_reason(f->s, 0),
+			       "'instructions' does not fit"));
+	/* leader and refused member, again without the default
+	 * exclude_guest, the member alone (then closed), task-clock */
+	assert_int_equal(f->k.nop, 6);
+	assert_int_equal(f->k.op[4].group_fd, -1);
+	assert_int_equal(f->k.op[4].attr.config, PERF_COUNT_HW_INSTRUCTIONS);
+	assert_int_equal(f->k.nlive, 1);
+	for (int i = 0; i < 3; i++)
+		v[i].size = sizeof(v[i]);
+	assert_int_equal(pmu_session_read(f->s, v, 3), 3);
+	assert_int_equal(v[0].status, PMU_EVENT_NOT_COUNTED);
+	assert_int_equal(v[1].status, PMU_EVENT_NOT_SUPPORTED);
+	/* (the fake kernel's counters never run: open, not counted) */
+	assert_int_not_equal(v[2].status, PMU_EVENT_NOT_SUPPORTED);
+}
+
 /* cycles on a machine without a PMU: the reason names the cause. */
 static void test_no_pmu_reason(void **state)
 {
@@ -1574,6 +1612,7 @@ int main(void)
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_not_supported),
 		cmocka_unit_test(test_weak_group),
+		T(test_group_no_room),
 		cmocka_unit_test(test_uread_request),
 		T(test_no_pmu_reason),
 		cmocka_unit_test(test_multiplexed_read),

@@ -317,6 +317,60 @@ static bool restrict_cpus(struct pmu__perf *p, struct perf_group *g)
 	return true;
 }
 
+/* A member of a PMU's counters the kernel refused (EINVAL) that it takes
+ * alone did not fit beside the rest of its group: the group needs more
+ * counters (or a combination of them) than the PMU has. */
+static bool fits_alone(struct pmu__perf *p, const struct perf_group *g,
+		       size_t bad)
+{
+	const struct pmu__perf_sys *sys = p->sys;
+	struct perf_group one = { .first = g->first + bad, .nev = 1,
+				  .per_event = true };
+	uint32_t type = p->attr[g->first + bad].type;
+	struct perf_event_attr a;
+	size_t u = p->bad_unit;
+	int fd;
+
+	if (type == PERF_TYPE_SOFTWARE || type == PERF_TYPE_TRACEPOINT ||
+	    type == PERF_TYPE_BREAKPOINT)
+		return false;
+	pmu__perf_prep_attr(p, &one, g->first + bad, &a);
+	a.enable_on_exec = 0;
+	fd = sys->event_open(sys->ctx, &a, p->units.pid[u], p->units.cpu[u],
+			     -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return false;
+	sys->close(sys->ctx, fd);
+	return true;
+}
+
+/* perf's reading of such a group: the member that did not fit is not
+ * supported (in this group), the others open but never counted. */
+static void mark_no_room(struct pmu__perf *p, const struct perf_group *g,
+			 size_t bad)
+{
+	const char *name = ev_name(p, g->first + bad);
+
+	for (size_t k = 0; k < g->nev; k++) {
+		struct pmu__ev_state *st = &p->st[g->first + k];
+
+		if (k == bad) {
+			st->err = -ENOSPC;
+			snprintf(st->reason, sizeof(st->reason), "it does not "
+				 "fit on the PMU's counters beside the other %zu "
+				 "events of its group (it counts alone: split "
+				 "the group)", g->nev - 1);
+		} else {
+			st->err = 0;
+			st->idle = true;
+			snprintf(st->reason, sizeof(st->reason), "its group "
+				 "was never counted: '%.40s' does not fit on the "
+				 "PMU's counters beside the rest of the group",
+				 name);
+		}
+	}
+}
+
 static int open_group(struct pmu__perf *p, struct perf_group *g,
 		      struct pmu_error *err)
 {
@@ -340,6 +394,10 @@ static int open_group(struct pmu__perf *p, struct perf_group *g,
 	close_group(p, g);
 	if (split_weak(p, g))
 		return open_group(p, g, err);
+	if (ret == -EINVAL && bad > 0 && fits_alone(p, g, bad)) {
+		mark_no_room(p, g, bad);
+		return 0;
+	}
 	if (pmu__perf_errno_not_supported(ret)) {
 		pmu__perf_mark_unsupported(p, g, bad, ret, NULL);
 		return 0;

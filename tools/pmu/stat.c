@@ -70,6 +70,7 @@ struct stat_ctx {
 	char **mname;              /* [n]: --no-merge's instance names */
 	struct stat_evinfo *evinfo; /* [n] */
 	size_t explain;            /* first hidden event, SIZE_MAX: none */
+	bool explained;            /* the run's notes were said */
 	double t0, last_ts;        /* CLOCK_MONOTONIC seconds */
 	double enable_at, stop_at; /* -D, --timeout deadlines; 0: none */
 	long intervals;            /* printed so far */
@@ -408,12 +409,29 @@ static void mark_hidden(struct stat_ctx *c)
 	stat_merge_hide(c->s, c->o, c->hidden, c->n);
 }
 
+/* A group larger than its PMU's counters is never counted: perf reads
+ * it so too, and one line says which event did not fit. */
+static void explain_no_room(const struct stat_ctx *c)
+{
+	for (size_t i = 0; c->s && i < c->n; i++) {
+		int err = 0;
+
+		if (pmu_session_event_status(c->s, i, &err) ==
+		    PMU_EVENT_NOT_SUPPORTED && err == -ENOSPC)
+			pmu_tool_err("%s: %s", pmu_session_event_name(c->s, i),
+				     pmu_session_event_reason(c->s, i));
+	}
+}
+
 /* Said once, after the command started, so a failed exec is not buried. */
 static void explain_once(struct stat_ctx *c)
 {
 	if (c->explain != SIZE_MAX)
 		explain_hidden(c->s, c->explain);
+	if (!c->explained)
+		explain_no_room(c);
 	c->explain = SIZE_MAX;
+	c->explained = true;
 }
 
 static void verbose_events(const struct stat_ctx *c)
