@@ -111,15 +111,33 @@ both --interval-count 2 -e page-faults -- "$SPIN" exit 0
 check "--interval-count without -I: perf refuses it" test "$PERF_RC" -ne 0
 expect_eq "--interval-count without -I: a usage error" "$PMU_RC" 2
 
-# --interval-clear: the screen cleared through stdout, the header again.
+# --interval-clear clears the terminal the counts go to: where standard
+# error is none (a file here), both refuse it
 both -I 100 --interval-clear -e page-faults -- "$SPIN" sleep 250
-n=$(grep -c 'time  *counts unit events' "$TMP/pmu")
-r=$(grep -c 'page-faults' "$TMP/pmu")
-expect_eq "--interval-clear: a header per interval" "$n" "$r"
-od -c "$TMP/perf.out" | head -1 >"$TMP/a"
-od -c "$TMP/pmu.out" | head -1 >"$TMP/b"
-expect_eq "--interval-clear: perf's clear sequence on stdout" "$(cat "$TMP/b")" "$(cat "$TMP/a")"
-same_output "--interval-clear: header and first interval" first2
+check "--interval-clear without a terminal: perf refuses it" test "$PERF_RC" -ne 0
+expect_eq "--interval-clear without a terminal: a usage error" "$PMU_RC" 2
+expect_match "--interval-clear without a terminal: says why" "$TMP/pmu" \
+	'interval-clear.*not a terminal'
+# on a terminal (script(1) gives each its own): the screen cleared
+# through stdout, the header again
+on_tty() { # TOOL OUT LOG: stdout to OUT, the terminal's text to LOG
+	local tool=$1 out=$2 log=$3
+	script -qec "$tool stat -I 100 --interval-clear -e page-faults -- $SPIN sleep 250 >$out" \
+		/dev/null </dev/null | tr -d '\r' >"$log"
+}
+if command -v script >/dev/null; then
+	on_tty perf "$TMP/perf.out" "$TMP/perf"
+	on_tty "$PMU" "$TMP/pmu.out" "$TMP/pmu"
+	n=$(grep -c 'time  *counts unit events' "$TMP/pmu")
+	r=$(grep -c 'page-faults' "$TMP/pmu")
+	expect_eq "--interval-clear: a header per interval" "$n" "$r"
+	od -c "$TMP/perf.out" | head -1 >"$TMP/a"
+	od -c "$TMP/pmu.out" | head -1 >"$TMP/b"
+	expect_eq "--interval-clear: perf's clear sequence on stdout" "$(cat "$TMP/b")" "$(cat "$TMP/a")"
+	same_output "--interval-clear: header and first interval" first2
+else
+	skip "--interval-clear on a terminal: no script(1) (Debian: bsdutils)"
+fi
 
 # -I with -r: the intervals with perf's spread column.
 both -I 100 -r 2 -x, -e page-faults -- "$SPIN" pages 100 sleep 150

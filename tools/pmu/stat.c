@@ -362,13 +362,31 @@ static int open_session(struct stat_ctx *c, pid_t child)
 	return rc ? rc : open_target(c, child);
 }
 
-static void explain_hidden(const struct pmu_session *s, size_t i)
+/* The hidden events' names, comma-separated, from the first one on. */
+static void hidden_names(const struct stat_ctx *c, char *buf, size_t sz)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = c->explain; i < c->n && len + 1 < sz; i++) {
+		int w;
+
+		if (!c->hidden[i])
+			continue;
+		w = snprintf(buf + len, sz - len, "%s%s", len ? ", " : "",
+			     pmu_session_event_name(c->s, i));
+		len = w < 0 || (size_t)w >= sz - len ? sz - 1 : len + (size_t)w;
+	}
+}
+
+static void explain_hidden(const struct stat_ctx *c)
 {
 	struct pmu_host_info h = { .size = sizeof(h) };
-	const char *reason = pmu_session_event_reason(s, i);
+	const char *reason = pmu_session_event_reason(c->s, c->explain);
+	char names[512];
 	int err = 0;
 
-	pmu_session_event_status(s, i, &err);
+	pmu_session_event_status(c->s, c->explain, &err);
 	if (pmu_host_info(&h) < 0)
 		h.has_hw_pmu = true;
 	if (err == -EACCES || err == -EPERM)
@@ -382,9 +400,12 @@ static void explain_hidden(const struct pmu_session *s, size_t i)
 			     ? "virtual machine; enable PMU passthrough / vPMU "
 			       "in the hypervisor"
 			     : "the kernel registered no CPU PMU driver");
-	else
-		pmu_tool_err("hardware counters not shown: not supported by "
-			     "this CPU (%s)", reason ? reason : "no reason given");
+	else {
+		hidden_names(c, names, sizeof(names));
+		pmu_tool_err("not shown: %s: this CPU's PMU does not count "
+			     "%s (%s)", names, strchr(names, ',') ? "them"
+			     : "it", reason ? reason : "the kernel refused it");
+	}
 }
 
 /* Events pmu adds (the default set, -d's) are left out of the text
@@ -427,7 +448,7 @@ static void explain_no_room(const struct stat_ctx *c)
 static void explain_once(struct stat_ctx *c)
 {
 	if (c->explain != SIZE_MAX)
-		explain_hidden(c->s, c->explain);
+		explain_hidden(c);
 	if (!c->explained)
 		explain_no_room(c);
 	c->explain = SIZE_MAX;
@@ -1292,6 +1313,14 @@ static int open_output(struct stat_ctx *c)
 	const struct stat_opts *o = c->o;
 	time_t now;
 
+	/* the screen it clears is the counts' terminal (perf's rule) */
+	if (o->interval_clear && (o->outfile || !isatty(STDERR_FILENO))) {
+		pmu_tool_err("--interval-clear clears the terminal the counts "
+			     "are printed on, and %s: drop --interval-clear",
+			     o->outfile ? "-o writes them to a file"
+					: "standard error is not a terminal");
+		return EXIT_PMU_USAGE;
+	}
 	if (!o->outfile)
 		return 0;
 	now = time(NULL);
