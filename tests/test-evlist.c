@@ -472,6 +472,7 @@ struct pmu_row {
 
 static const struct pmu_row pmu_rows[] = {
 	{ __LINE__, "msr/tsc/", 9, 0, 0, 0, 0, false, "msr/tsc/", "", 1.0 },
+	{ __LINE__, "msr/TSC/", 9, 0, 0, 0, 0, false, "msr/TSC/", "", 1.0 },
 	{ __LINE__, "msr/aperf/", 9, 1, 0, 0, 0, false, "msr/aperf/", "", 1.0 },
 	{ __LINE__, "msr/event=0xffffffffffffffff/", 9, UINT64_MAX, 0, 0, 0,
 	  false, "msr/event=0xffffffffffffffff/", "", 1.0 },
@@ -569,6 +570,14 @@ static const struct err_row sysfs_err_rows[] = {
 	  "broken" },
 	{ __LINE__, "uncore_x/toobig/", PMU_ERR_BAD_VALUE, "event", 9, "toobig" },
 	{ __LINE__, "uncore_x/bad=1/", PMU_ERR_SYSTEM, "bad", 9, "format" },
+	/* a word that is neither an alias nor a term, and near nothing:
+	 * the PMU's events and terms */
+	{ __LINE__, "msr/bogus/", PMU_ERR_UNKNOWN_EVENT, "bogus", 4,
+	  "unknown event or term 'bogus' for PMU 'msr' (its events: aperf, tsc; "
+	  "its terms: event, config" },
+	{ __LINE__, "uncore_x/zzz/", PMU_ERR_UNKNOWN_EVENT, "zzz", 9,
+	  "its events: adir, broken, reads, toobig; its terms: bad, event, "
+	  "filter, umask" },
 };
 
 static void test_sysfs_errors(void **state)
@@ -675,6 +684,10 @@ static const struct expand_row expand_rows[] = {
 	/* a bare alias of one PMU, printed as typed */
 	{ __LINE__, "tsc", "tsc", "0", "1", 9, 0 },
 	{ __LINE__, "aperf:u", "aperf:u", "0", "1", 9, 1 },
+	/* in any case, as perf matches aliases (INST_RETIRED is arm64's
+	 * inst_retired) */
+	{ __LINE__, "TSC", "TSC", "0", "1", 9, 0 },
+	{ __LINE__, "APerf:u", "APerf:u", "0", "1", 9, 1 },
 	/* an alias two PMUs publish: one event each, sorted by PMU;
 	 * uncore_x's reads is event=0x04 (bits 0-7), umask=0x3f (bits 8-11
 	 * then 16-19): 0x04 | 0xf << 8 | 0x3 << 16 */

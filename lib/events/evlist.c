@@ -697,6 +697,33 @@ static int unknown_term(struct parser *p, const struct evbuild *b,
 		    *list ? ", " : "");
 }
 
+/* A bare word in pmu/.../ that is neither an event alias of the PMU nor
+ * a flag term: the nearest names if any, else what the PMU has. */
+static int unknown_word(struct parser *p, const struct evbuild *b,
+			const struct pmuterm *pt, const char *key)
+{
+	char full[NAME_MAX * 2 + 4], events[200], terms[200];
+	struct pmu__suggestion s[1];
+
+	snprintf(full, sizeof(full), "%s/%s/", pt->pmu, key);
+	if (pmu__event_suggest_ex(full, p->ctx, pmu__core_host(p->ctx), s, 1))
+		return unknown_event(p, full, strlen(full), b->off);
+	if (b->no_sysfs) {
+		events[0] = '\0';
+		pmu__core_format_list(b->core, terms, sizeof(terms));
+	} else {
+		pmu__sysfs_alias_list(sysfs_root(p), pt->pmu, events,
+				      sizeof(events));
+		pmu__sysfs_format_list(sysfs_root(p), pt->pmu, terms,
+				       sizeof(terms));
+	}
+	return fail(p, -EINVAL, PMU_ERR_UNKNOWN_EVENT, key, strlen(key),
+		    pt->off, "unknown event or term '%s' for PMU '%s' (its "
+		    "events: %s; its terms: %s%sconfig, config1, config2, "
+		    "name, period)", key, pt->pmu, *events ? events : "none",
+		    terms, *terms ? ", " : "");
+}
+
 static int format_term(struct parser *p, struct evbuild *b,
 		       const struct pmuterm *pt, const char *key,
 		       const char *val)
@@ -707,13 +734,8 @@ static int format_term(struct parser *p, struct evbuild *b,
 	int r = b->no_sysfs ? pmu__core_format(b->core, key, &f)
 			    : pmu__sysfs_format(sysfs_root(p), pt->pmu, key, &f);
 
-	if (r == -ENOENT && !val && !pt->alias) {
-		char full[NAME_MAX * 2 + 4];
-
-		/* a bare word that is neither an alias nor a flag term */
-		snprintf(full, sizeof(full), "%s/%s/", pt->pmu, key);
-		return unknown_event(p, full, strlen(full), b->off);
-	}
+	if (r == -ENOENT && !val && !pt->alias)
+		return unknown_word(p, b, pt, key);
 	if (r == -ENOENT)
 		return unknown_term(p, b, pt, key);
 	if (r < 0)

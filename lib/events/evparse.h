@@ -102,6 +102,9 @@ void pmu__strv_free(char **v, size_t n);
 /* Comma-separated list of the format terms of a pmu (for messages). */
 void pmu__sysfs_format_list(const char *root, const char *pmu, char *buf,
 			    size_t sz);
+/* The event aliases a PMU's sysfs directory declares, the same way. */
+void pmu__sysfs_alias_list(const char *root, const char *pmu, char *buf,
+			   size_t sz);
 
 /* ---- the core PMU of a kernel pmu-events model (evlist_core.c) ---- */
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <ctype.h>
+#include <stdbool.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -7,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "events/catalog.h"
@@ -188,17 +190,49 @@ static void read_sidecars(const char *path, struct pmu__alias *a)
 	}
 }
 
+/* The PMU's own spelling of alias `name`, which perf matches in any
+ * case ("INST_RETIRED" is armv8_pmuv3's inst_retired): into out, or
+ * -ENOENT. */
+static int alias_name(const char *root, const char *pmu, const char *name,
+		      char *out, size_t sz)
+{
+	char path[PATH_MAX], rel[NAME_MAX + 8];
+	struct dirent *de;
+	DIR *d;
+	int r = -ENOENT;
+
+	if (!pmu__name_is_safe(name, strlen(name)) || strlen(name) >= sz)
+		return -ENOENT;
+	snprintf(rel, sizeof(rel), "events/%s", name);
+	if (!pmu__sysfs_path(path, sizeof(path), root, pmu, rel) &&
+	    !access(path, R_OK)) {
+		strcpy(out, name);
+		return 0;
+	}
+	if (pmu__sysfs_path(path, sizeof(path), root, pmu, "events") ||
+	    !(d = opendir(path)))
+		return -ENOENT;
+	while ((de = readdir(d)))
+		if (!strcasecmp(de->d_name, name) && strlen(de->d_name) < sz) {
+			strcpy(out, de->d_name);
+			r = 0;
+			break;
+		}
+	closedir(d);
+	return r;
+}
+
 int pmu__sysfs_alias(const char *root, const char *pmu, const char *name,
 		     struct pmu__alias *a)
 {
-	char path[PATH_MAX], rel[NAME_MAX + 8];
+	char path[PATH_MAX], rel[NAME_MAX + 8], own[NAME_MAX + 1];
 	int r;
 
 	a->terms[0] = a->unit[0] = '\0';
 	a->scale = 1.0;
-	if (!pmu__name_is_safe(name, strlen(name)))
+	if (alias_name(root, pmu, name, own, sizeof(own)))
 		return -ENOENT;
-	snprintf(rel, sizeof(rel), "events/%s", name);
+	snprintf(rel, sizeof(rel), "events/%s", own);
 	r = pmu__sysfs_path(path, sizeof(path), root, pmu, rel);
 	if (r == 0)
 		r = pmu__read_small(path, a->terms, sizeof(a->terms));
@@ -208,32 +242,60 @@ int pmu__sysfs_alias(const char *root, const char *pmu, const char *name,
 	return 0;
 }
 
-void pmu__sysfs_format_list(const char *root, const char *pmu, char *buf,
-			    size_t sz)
+static int cmp_str(const void *a, const void *b)
 {
-	char path[PATH_MAX];
-	size_t used = 0;
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names in a PMU's directory `sub` ("format", "events": sidecar
+ * files with a '.' left out), sorted and comma-separated into buf; a
+ * list longer than buf ends with "...". */
+static void list_dir(const char *root, const char *pmu, const char *sub,
+		     char *buf, size_t sz)
+{
+	char path[PATH_MAX], *name[256];
+	size_t n = 0, used = 0;
+	bool full = false;
 	struct dirent *de;
 	DIR *d;
 
 	buf[0] = '\0';
-	if (pmu__sysfs_path(path, sizeof(path), root, pmu, "format") ||
+	if (pmu__sysfs_path(path, sizeof(path), root, pmu, sub) ||
 	    !(d = opendir(path)))
 		return;
-	while ((de = readdir(d))) {
-		int n;
-
-		if (de->d_name[0] == '.')
-			continue;
-		n = snprintf(buf + used, sz - used, "%s%s", used ? ", " : "",
-			     de->d_name);
-		if (n < 0 || (size_t)n >= sz - used) {
-			buf[used] = '\0';
-			break;
-		}
-		used += (size_t)n;
-	}
+	while ((de = readdir(d)) && n < sizeof(name) / sizeof(name[0]))
+		if (de->d_name[0] != '.' && !strchr(de->d_name, '.') &&
+		    (name[n] = strdup(de->d_name)))
+			n++;
 	closedir(d);
+	qsort(name, n, sizeof(name[0]), cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		int w = full ? 0 : snprintf(buf + used, sz - used, "%s%s",
+					    used ? ", " : "", name[i]);
+
+		if (!full && (w < 0 || (size_t)w >= sz - used)) {
+			/* the end of what fits, marked as cut */
+			buf[used] = '\0';
+			if (used + 4 < sz)
+				strcpy(buf + used, "...");
+			full = true;
+		} else if (!full) {
+			used += (size_t)w;
+		}
+		free(name[i]);
+	}
+}
+
+void pmu__sysfs_format_list(const char *root, const char *pmu, char *buf,
+			    size_t sz)
+{
+	list_dir(root, pmu, "format", buf, sz);
+}
+
+void pmu__sysfs_alias_list(const char *root, const char *pmu, char *buf,
+			   size_t sz)
+{
+	list_dir(root, pmu, "events", buf, sz);
 }
 
 int pmu__expansion_add(struct pmu__expansion *x, const char *text,
@@ -350,11 +412,9 @@ static int scan_pmus(const char *root,
 
 static bool has_alias(const char *root, const char *pmu, const void *arg)
 {
-	char f[PATH_MAX], rel[NAME_MAX + 8];
+	char own[NAME_MAX + 1];
 
-	snprintf(rel, sizeof(rel), "events/%s", (const char *)arg);
-	return !pmu__sysfs_path(f, sizeof(f), root, pmu, rel) &&
-	       !access(f, R_OK);
+	return !alias_name(root, pmu, arg, own, sizeof(own));
 }
 
 static bool is_instance(const char *root, const char *pmu, const void *arg)
@@ -381,7 +441,11 @@ int pmu__sysfs_alias_expand(const char *root, const char *name,
 		return 0;
 	r = scan_pmus(root, has_alias, name, &pmus, &n);
 	for (size_t i = 0; !r && i < n; i++) {
-		snprintf(text, sizeof(text), "%s/%s/%s", pmus[i], name, mods);
+		char own[NAME_MAX + 1];
+
+		if (alias_name(root, pmus[i], name, own, sizeof(own)))
+			continue;
+		snprintf(text, sizeof(text), "%s/%s/%s", pmus[i], own, mods);
 		r = pmu__expansion_add(x, text, token);
 	}
 	pmu__strv_free(pmus, n);
