@@ -20,6 +20,7 @@
 
 #include "profile/machine.h"
 #include "profile/perfdata.h"
+#include "profile/regs.h"
 
 #define ST (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
 	    PERF_SAMPLE_PERIOD)
@@ -233,12 +234,58 @@ static void test_maps(void **state)
 	}
 }
 
+/* The registers a sample carries, by the recording machine: perf's
+ * numbers (asm/perf_regs.h) and masks. */
+static void test_regs(void **state)
+{
+	static const struct {
+		int line;
+		const char *machine;
+		enum pmu__regs_arch arch;
+		uint64_t dwarf, fp;
+		int sp, pc, lr;
+	} rows[] = {
+		{ __LINE__, "x86_64", PMU__REGS_X86_64, 0xff0fff, 0, 7, 8, -1 },
+		{ __LINE__, "aarch64", PMU__REGS_ARM64, 0x1ffffffffull,
+		  1ull << 30, 31, 32, 30 },
+		{ __LINE__, "arm64", PMU__REGS_ARM64, 0x1ffffffffull,
+		  1ull << 30, 31, 32, 30 },
+		{ __LINE__, "riscv64", PMU__REGS_NONE, 0, 0, -1, -1, -1 },
+		{ __LINE__, "", PMU__REGS_NONE, 0, 0, -1, -1, -1 },
+	};
+	/* lr and pc of a sample holding x29, lr, sp, pc (bits 29-32) */
+	const uint64_t regs[4] = { 0x29, 0x30, 0x31, 0x32 };
+	uint64_t v = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		enum pmu__regs_arch a = pmu__regs_arch(rows[i].machine);
+
+		if (a != rows[i].arch || pmu__regs_dwarf_mask(a) != rows[i].dwarf ||
+		    pmu__regs_fp_mask(a) != rows[i].fp ||
+		    pmu__regs_sp(a) != rows[i].sp ||
+		    pmu__regs_pc(a) != rows[i].pc ||
+		    pmu__regs_lr(a) != rows[i].lr)
+			fail_msg("row at line %d", rows[i].line);
+	}
+	assert_true(pmu__regs_get(0xfull << 29, regs, 30, &v));
+	assert_int_equal(v, 0x30);
+	assert_true(pmu__regs_get(0xfull << 29, regs, 32, &v));
+	assert_int_equal(v, 0x32);
+	assert_false(pmu__regs_get(0xfull << 29, regs, 28, &v));
+	assert_false(pmu__regs_get(0xfull << 29, NULL, 30, &v));
+	assert_false(pmu__regs_get(~0ull, regs, -1, &v));
+	/* this machine's own */
+	assert_int_not_equal(pmu__regs_arch(NULL), PMU__REGS_NONE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_maps),
+		cmocka_unit_test(test_regs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -148,6 +148,10 @@ static void dso_free(struct pmu__dso *d)
 		elf_end(d->dw_elf);
 	if (d->dw_fd >= 0)
 		close(d->dw_fd);
+	if (d->cfi_elf)
+		elf_end(d->cfi_elf);
+	if (d->cfi_fd >= 0)
+		close(d->cfi_fd);
 	free(d->str);
 	free(d->cache);
 	free(d->syms);
@@ -202,6 +206,7 @@ static struct pmu__dso *dso_new(struct pmu__dso_set *s, const char *name)
 	}
 	s->dso = v;
 	d->dw_fd = -1;
+	d->cfi_fd = -1;
 	d->set = s;
 	d->index = s->n;
 	s->dso[s->n++] = d;

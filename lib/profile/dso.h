@@ -65,6 +65,12 @@ struct pmu__dso *pmu__dso_get(struct pmu__dso_set *s, const char *filename,
 /* The JIT map of process pid (/tmp/perf-PID.map), or NULL. */
 struct pmu__dso *pmu__dso_perfmap(struct pmu__dso_set *s, int pid);
 
+/* Whether at file address `addr` the function's return address is still
+ * in its register (the call-frame information gives no place it was
+ * saved to): a leaf function, or one before its prologue saved it;
+ * false where the file has no such information. */
+bool pmu__dso_ra_in_register(struct pmu__dso *d, uint64_t addr);
+
 /* Resolve a file address (see pmu__dso_map_addr); never NULL. */
 const struct pmu__addr_info *pmu__dso_resolve(struct pmu__dso *d,
 					      uint64_t addr);

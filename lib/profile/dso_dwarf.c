@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "profile/dso_priv.h"
 
@@ -113,4 +115,44 @@ void pmu__dso_lines(struct pmu__dso *d, struct pmu__addr_info *a)
 		a->line = (unsigned)line;
 	}
 	inline_chain(d, &cu, a);
+}
+
+/* The file's .eh_frame, read once (and not for a file that changed
+ * since the recording: its addresses would lie). */
+static Dwarf_CFI *cfi_of(struct pmu__dso *d)
+{
+	if (d->cfi_tried)
+		return d->cfi;
+	d->cfi_tried = true;
+	pmu__dso_load(d);
+	if (d->kind != PMU__DSO_FILE || d->problem[0] || d->set->offline)
+		return NULL;
+	d->cfi_fd = open(d->path, O_RDONLY | O_CLOEXEC);
+	if (d->cfi_fd < 0)
+		return NULL;
+	d->cfi_elf = elf_begin(d->cfi_fd, ELF_C_READ_MMAP, NULL);
+	if (d->cfi_elf)
+		d->cfi = dwarf_getcfi_elf(d->cfi_elf);
+	return d->cfi;
+}
+
+bool pmu__dso_ra_in_register(struct pmu__dso *d, uint64_t addr)
+{
+	Dwarf_CFI *cfi = cfi_of(d);
+	Dwarf_Frame *fr = NULL;
+	Dwarf_Op mem[3], *ops = NULL;
+	size_t nops = 0;
+	bool same = false;
+	int ra;
+
+	if (!cfi || dwarf_cfi_addrframe(cfi, addr, &fr) || !fr)
+		return false;
+	/* no rule that saves it (a location to read it from): "same
+	 * value", or no rule at all (GCC's arm64 CIE gives the link
+	 * register none, and libdw reads that as undefined) */
+	ra = dwarf_frame_info(fr, NULL, NULL, NULL);
+	if (ra >= 0 && !dwarf_frame_register(fr, ra, mem, &ops, &nops))
+		same = nops == 0;
+	free(fr);
+	return same;
 }

@@ -155,21 +155,30 @@ static Elf_Scn *section(Elf *elf, const char *want, GElf_Shdr *sh)
 }
 
 /* "name@plt" for each PLT slot, as perf names them: the slots of
- * .rela.plt's jump relocations, in order, in .plt.sec (one per slot)
- * or else in .plt after its 16-byte header.  x86-64 layouts. */
+ * .rela.plt's jump relocations, in order, in .plt.sec (x86-64, one per
+ * slot) or else in .plt after its header: 16-byte slots after 16 bytes
+ * on x86-64, after 32 on arm64.  Files of other machines get none. */
 static void plt_syms(struct pmu__dso *d, Elf *elf, struct symvec *sv)
 {
 	GElf_Shdr rsh, psh, dsh;
+	GElf_Ehdr eh;
 	Elf_Scn *rel = section(elf, ".rela.plt", &rsh), *plt, *dyn;
-	uint64_t base, step = 16;
+	uint64_t base, step = 16, header;
 	Elf_Data *rd, *dd;
 
-	if (!rel || rsh.sh_type != SHT_RELA || !rsh.sh_entsize)
+	if (!rel || rsh.sh_type != SHT_RELA || !rsh.sh_entsize ||
+	    !gelf_getehdr(elf, &eh))
 		return;
-	if ((plt = section(elf, ".plt.sec", &psh)))
+	if (eh.e_machine == EM_X86_64)
+		header = 16;
+	else if (eh.e_machine == EM_AARCH64)
+		header = 32;
+	else
+		return;
+	if (eh.e_machine == EM_X86_64 && (plt = section(elf, ".plt.sec", &psh)))
 		base = psh.sh_addr;
 	else if ((plt = section(elf, ".plt", &psh)))
-		base = psh.sh_addr + 16;
+		base = psh.sh_addr + header;
 	else
 		return;
 	dyn = elf_getscn(elf, rsh.sh_link);

@@ -28,6 +28,11 @@ struct pmu__dso {
 	int dw_fd;
 	Elf *dw_elf;
 	Dwarf *dw;
+	/* call-frame information (.eh_frame), opened on first need */
+	bool cfi_tried;
+	int cfi_fd;
+	Elf *cfi_elf;
+	Dwarf_CFI *cfi;
 	/* address -> resolution */
 	struct pmu__addr_info **cache;
 	size_t cache_cap, ncache;

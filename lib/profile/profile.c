@@ -101,6 +101,8 @@ static int index_file(struct pmu_profile *p)
 {
 	const struct perf_event_header *h;
 
+	/* the machine that recorded it (perf names it in the header) */
+	p->arch = pmu__regs_arch(p->f.feat_str[PD_FEAT_ARCH]);
 	while ((h = pd_next(&p->f)))
 		count(p, h);
 	p->f.pos = p->f.h.data.offset;

@@ -7,6 +7,7 @@
 #include "profile/dso.h"
 #include "profile/machine.h"
 #include "profile/perfdata.h"
+#include "profile/regs.h"
 
 /* A record's place in time order. */
 struct pmu__rec_ref {
@@ -30,6 +31,8 @@ struct pmu_profile {
 	struct pmu_frame *fr;
 	size_t nfr, cap_fr;
 	struct pmu__dso *kernel;
+	enum pmu__regs_arch arch;     /* of the recording machine: its
+					 samples' registers */
 	uint64_t stack_err;           /* DWARF unwinds that failed */
 	void *unwind;                 /* unwinder state (unwind.c) */
 	char comm_buf[24];            /* ":TID" for a thread without COMM */

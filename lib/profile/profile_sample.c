@@ -105,12 +105,36 @@ int pmu__profile_add_ip(struct pmu_profile *p, int pid, uint64_t ip,
 	return 0;
 }
 
+/* arm64 frame-pointer chains: the kernel walks the frame records, and a
+ * function that has not saved its return address (a leaf) has no
+ * record, so its caller is missing; it is still in the link register,
+ * which the sample carries.  Where the call-frame information of the
+ * user chain's first address says so, that caller comes next, as perf
+ * adds it.  Returns the frames added (0 or 1). */
+static size_t leaf_caller(struct pmu_profile *p, int pid,
+			  const struct pd_sample *s, uint64_t ip)
+{
+	uint64_t lr, addr;
+	struct pmu__dso *d;
+
+	if (!pmu__regs_get(s->user_mask, s->user_regs, pmu__regs_lr(p->arch),
+			   &lr) || !lr || lr == ip)
+		return 0;
+	d = locate(p, pid, ip, false, &addr);
+	if (!d || pmu__dso_kind(d) != PMU__DSO_FILE ||
+	    !pmu__dso_ra_in_register(d, addr))
+		return 0;
+	pmu__profile_add_ip(p, pid, lr, false, false);
+	return 1;
+}
+
 /* The kernel's call chain: context markers say whose addresses
  * follow; the first address is the sampled ip itself.  Returns the
  * number of addresses. */
 static size_t add_chain(struct pmu_profile *p, int pid,
 			const struct pd_sample *s, bool kernel)
 {
+	bool user_seen = false;
 	size_t n = 0;
 
 	for (uint64_t i = 0; i < s->nr_ips; i++) {
@@ -122,6 +146,10 @@ static size_t add_chain(struct pmu_profile *p, int pid,
 		}
 		pmu__profile_add_ip(p, pid, ip, kernel, n == 0);
 		n++;
+		if (!kernel && !user_seen) {
+			user_seen = true;
+			n += leaf_caller(p, pid, s, ip);
+		}
 	}
 	return n;
 }

@@ -10,13 +10,10 @@
 
 #include "drivers/perf.h"
 #include "profile/record.h"
+#include "profile/regs.h"
 #include "util/error.h"
 #include "util/opts.h"
 #include "util/outstruct.h"
-
-/* perf's user register set on x86-64: every general register but the
- * segment ones (ax bx cx dx si di bp sp ip flags cs ss r8-r15). */
-#define X86_64_REGS_USER 0xff0fffULL
 
 static const char *default_events(void)
 {
@@ -50,13 +47,18 @@ static void set_sampling(struct pmu_record *r, const struct pmu_record_opts *o,
 		a->sample_type |= PERF_SAMPLE_CPU;
 	if (r->evl.n > 1)
 		a->sample_type |= PERF_SAMPLE_IDENTIFIER;
-	if (cg == PMU_CALLGRAPH_MODE_FP)
+	if (cg == PMU_CALLGRAPH_MODE_FP) {
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+		/* arm64: the kernel's chain misses a leaf function's caller,
+		 * which is still in the link register; perf records it */
+		if ((a->sample_regs_user = pmu__regs_fp_mask(pmu__regs_arch(NULL))))
+			a->sample_type |= PERF_SAMPLE_REGS_USER;
+	}
 	if (cg == PMU_CALLGRAPH_MODE_DWARF) {
 		/* the kernel's part by the kernel, the user part later */
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
 				  PERF_SAMPLE_STACK_USER;
-		a->sample_regs_user = X86_64_REGS_USER;
+		a->sample_regs_user = pmu__regs_dwarf_mask(pmu__regs_arch(NULL));
 		a->sample_stack_user = stack ? (stack + 7) & ~7u : 8192;
 		a->exclude_callchain_user = 1;
 	}
@@ -76,6 +78,14 @@ static int parse_events(struct pmu_record *r, const struct pmu_record_opts *o,
 
 	if (ret)
 		return ret;
+	if (PMU__OPTS_GET(o, callgraph, PMU_CALLGRAPH_MODE_NONE) ==
+	    PMU_CALLGRAPH_MODE_DWARF &&
+	    !pmu__regs_dwarf_mask(pmu__regs_arch(NULL)))
+		return pmu__error(err, -EOPNOTSUPP, PMU_ERR_NOT_SUPPORTED,
+				  "dwarf", -1, "--call-graph dwarf: the "
+				  "unwinder knows the registers of x86-64 and "
+				  "arm64, not of this machine; use "
+				  "--call-graph fp");
 	for (size_t i = 0; i < r->evl.n; i++) {
 		/* every event samples on its own: groups would read only
 		 * their leader's period */

@@ -20,9 +20,12 @@
 #define MAX_FRAMES 256
 
 /* DWARF's x86-64 registers (rax rdx rcx rbx rsi rdi rbp rsp r8-r15
- * rip) by perf's numbers (ax bx cx dx si di bp sp ip ... r8-r15 at 16). */
+ * rip) by perf's numbers (ax bx cx dx si di bp sp ip ... r8-r15 at 16).
+ * On arm64 both number x0-x30 and sp alike (0-31); perf's pc (32) is
+ * given to libdwfl apart. */
 static const int perf_of_dwarf[17] = { 0, 3, 2, 1, 4, 5, 6, 7, 16, 17, 18,
 				       19, 20, 21, 22, 23, 8 };
+#define ARM64_NREGS 32
 
 struct uw {
 	Dwfl *dwfl;
@@ -41,15 +44,11 @@ struct uw {
 
 static uint64_t reg(const struct pd_sample *s, int perf_reg, bool *ok)
 {
-	uint64_t m = s->user_mask;
-	size_t at;
+	uint64_t v = 0;
 
-	if (!(m >> perf_reg & 1)) {
+	if (!pmu__regs_get(s->user_mask, s->user_regs, perf_reg, &v))
 		*ok = false;
-		return 0;
-	}
-	at = (size_t)__builtin_popcountll(m & ((1ULL << perf_reg) - 1));
-	return s->user_regs[at];
+	return v;
 }
 
 static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
@@ -69,7 +68,7 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
 {
 	struct uw *u = arg;
 	bool ok = true;
-	uint64_t sp = reg(u->s, 7, &ok);
+	uint64_t sp = reg(u->s, pmu__regs_sp(u->p->arch), &ok);
 
 	(void)dwfl;
 	if (!ok || addr < sp || addr - sp + 8 > u->s->stack_dyn)
@@ -81,12 +80,26 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
 static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 {
 	struct uw *u = arg;
-	Dwarf_Word regs[17];
+	Dwarf_Word regs[ARM64_NREGS], pc;
 	bool ok = true;
 
-	for (int d = 0; d < 17; d++)
-		regs[d] = reg(u->s, perf_of_dwarf[d], &ok);
-	return ok && dwfl_thread_state_registers(thread, 0, 17, regs);
+	switch (u->p->arch) {
+	case PMU__REGS_X86_64:
+		for (int d = 0; d < 17; d++)
+			regs[d] = reg(u->s, perf_of_dwarf[d], &ok);
+		return ok && dwfl_thread_state_registers(thread, 0, 17, regs);
+	case PMU__REGS_ARM64:
+		for (int d = 0; d < ARM64_NREGS; d++)
+			regs[d] = reg(u->s, d, &ok);
+		pc = reg(u->s, pmu__regs_pc(PMU__REGS_ARM64), &ok);
+		if (!ok || !dwfl_thread_state_registers(thread, 0, ARM64_NREGS,
+							regs))
+			return false;
+		dwfl_thread_state_register_pc(thread, pc);
+		return true;
+	default:
+		return false;
+	}
 }
 
 static const Dwfl_Thread_Callbacks thread_cbs = {
@@ -119,6 +132,18 @@ static bool is_exec(const char *path)
 	return ex;
 }
 
+/* Whether an earlier map of the process is of the same file. */
+static bool reported(const struct pmu__proc *pr, size_t i)
+{
+	for (size_t k = 0; k < i; k++)
+		if (pr->maps[k].dso == pr->maps[i].dso)
+			return true;
+	return false;
+}
+
+/* Each file once, at its first (lowest) map: perf records the data
+ * segments too (with --call-graph dwarf), and a second module over the
+ * same file would overlap the first. */
 static void report_maps(struct uw *u)
 {
 	const struct pmu__proc *pr = u->proc;
@@ -128,7 +153,7 @@ static void report_maps(struct uw *u)
 		const struct pmu__map *m = &pr->maps[i];
 		const char *path = pmu__dso_name(m->dso);
 
-		if (pmu__dso_kind(m->dso) != PMU__DSO_FILE)
+		if (pmu__dso_kind(m->dso) != PMU__DSO_FILE || reported(pr, i))
 			continue;
 		/* shared objects and PIEs load at start - offset */
 		dwfl_report_elf(u->dwfl, pmu__dso_short(m->dso), path, -1,
