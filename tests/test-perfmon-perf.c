@@ -52,6 +52,9 @@
 
 #define AMD PMU__PERF_PFM_AMD
 #define INTEL PMU__PERF_PFM_INTEL
+#define ARMV8 PMU__PERF_PFM_ARMV8
+#define ARM_P B(31)                /* PMEVTYPER: not at EL1 */
+#define ARM_U B(30)                /*            not at EL0 */
 
 /* ---- the fake kernel ---- */
 
@@ -384,6 +387,13 @@ static const struct attr_row {
 	{ __LINE__, INTEL, 2, 0x3C | ANY | OS | EN, 0x3C, 1, 0, 0, 0 },
 	{ __LINE__, INTEL, 4, 0x2E | UM(0x41) | OS | EN | B(32) | B(34) | PC |
 	  GUEST, 0x2E | UM(0x41), 1, 0, 0, 0 },
+	/* Armv8: PMEVTYPER's event number and exclusion bits; NSK, NSU,
+	 * NSH, M, MT (29-25) and bits 63:32 never reach the kernel */
+	{ __LINE__, ARMV8, 0, 0x11 | EN, 0x11, 0, 0, 0, 0 },
+	{ __LINE__, ARMV8, 0, 0x08 | ARM_P | EN, 0x08, 0, 1, 0, 0 },
+	{ __LINE__, ARMV8, 0, 0x1B | ARM_U | EN, 0x1B, 1, 0, 0, 0 },
+	{ __LINE__, ARMV8, 0, 0x4004 | ARM_P | EN | B(29) | B(27) | B(25) |
+	  B(40), 0x4004, 0, 1, 0, 0 },
 };
 
 static void test_attr(void **state_)
@@ -406,7 +416,8 @@ static void test_attr(void **state_)
 		assert_int_equal(a->config, w->config);
 		assert_int_equal(a->exclude_user, w->xu);
 		assert_int_equal(a->exclude_kernel, w->xk);
-		assert_int_equal(a->exclude_hv, w->xk);
+		/* EL2 is never counted on Armv8 */
+		assert_int_equal(a->exclude_hv, w->lay == ARMV8 ? 1 : w->xk);
 		assert_int_equal(a->exclude_guest, w->xg);
 		assert_int_equal(a->exclude_host, w->xh);
 		assert_int_equal(a->sample_period, 0);
@@ -434,6 +445,7 @@ static const struct {
 	  INV | CM(0xFF) },
 	{ __LINE__, INTEL, 2, 0xFF | UM(0xFF) | USR | OS | EDGE | INT | EN | INV |
 	  CM(0xFF) },
+	{ __LINE__, ARMV8, 0, 0xFFFF | ARM_P | ARM_U | INT | EN },
 };
 
 static void test_reserved(void **state_)
@@ -460,7 +472,9 @@ static void test_reserved(void **state_)
 		assert_int_equal(pmu_perfmon_info(t->fd, &in), 0);
 		assert_int_equal(in.width, 64);
 		assert_string_equal(in.model, rsvd_rows[r].lay == AMD
-					      ? "host-amd64" : "host-intel");
+					      ? "host-amd64"
+					      : rsvd_rows[r].lay == ARMV8
+					      ? "host-armv8" : "host-intel");
 		tc_free(t);
 	}
 }

@@ -80,9 +80,13 @@ static const char *hint_of(const struct perf_pfm *p, int e,
 			return "; CPU-wide counting needs kernel."
 			       "perf_event_paranoid <= 0 or CAP_PERFMON";
 		return a && !a->exclude_kernel
-		       ? "; counting kernel mode (OS, bit 17) needs kernel."
-			 "perf_event_paranoid <= 1 or CAP_PERFMON: clear OS "
-			 "to count user mode only"
+		       ? (p->pm.arm ? "; counting EL1 (P, bit 31, clear) "
+				      "needs kernel.perf_event_paranoid <= 1 "
+				      "or CAP_PERFMON: set P to count EL0 only"
+				    : "; counting kernel mode (OS, bit 17) "
+				      "needs kernel.perf_event_paranoid <= 1 "
+				      "or CAP_PERFMON: clear OS to count user "
+				      "mode only")
 		       : "; kernel.perf_event_paranoid or a security policy "
 			 "refused it";
 	case ENOENT: case EINVAL: case E2BIG:

@@ -40,12 +40,23 @@ enum pmu__perf_pfm_layout {
 	PMU__PERF_PFM_NONE = 0,
 	PMU__PERF_PFM_AMD,     /* PERF_CTLn 0xC0010200 + 2n, PERF_CTRn + 1 */
 	PMU__PERF_PFM_INTEL,   /* IA32_PERFEVTSELn 0x186 + n, IA32_PMCn 0xC1 + n */
+	PMU__PERF_PFM_ARMV8,   /* PMEVTYPERn_EL0 / PMEVCNTRn_EL0 (system
+				  register encodings), EN and INT added */
 };
+
+/* The Armv8 PMU's logical PMC: PMEVTYPERn_EL0's fields (the event number,
+ * P: not at EL1, U: not at EL0) and, in bits the register keeps RES0,
+ * the counter's bits of PMCNTENSET_EL0 and PMINTENSET_EL1 at the places
+ * EN and INT have above. */
+#define PMU__PERF_PFM_ARM_EVENT UINT64_C(0xFFFF)
+#define PMU__PERF_PFM_ARM_U     (UINT64_C(1) << 30)
+#define PMU__PERF_PFM_ARM_P     (UINT64_C(1) << 31)
 
 /* What the host offers (pmu__perf_pfm_host_detect, or a test's). */
 struct pmu__perf_pfm_host {
 	bool has_pmu;          /* perf has the core PMU "cpu" */
 	bool hybrid;           /* ... as cpu_core and cpu_atom instead */
+	bool arm;              /* an Armv8 PMU (armv8_pmuv3...) instead */
 	bool virtualized;      /* for the message when there is none */
 	enum pmu__perf_pfm_layout layout;
 	unsigned nctrs;        /* general-purpose counters */
@@ -61,6 +72,7 @@ struct pmu__perf_pfm_model {
 	char names[2][PMU__PERF_PFM_MAX][24];
 	uint64_t cfg_mask;     /* selector bits that are attr.config's */
 	bool amd;              /* Guest/HostOnly bits (41:40) */
+	bool arm;              /* Armv8: P and U exclude, USR and OS absent */
 };
 
 void pmu__perf_pfm_host_detect(struct pmu__perf_pfm_host *h);

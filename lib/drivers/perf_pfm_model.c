@@ -6,12 +6,18 @@
  * architectural PMU), reserved bits and defaults as the P6 and AMD64
  * pmu_desc tables have them (INT forced on through dfl_val), counters
  * 64 bits wide: perf virtualises them, so the engine emulates nothing.
- * Fixed-function counters (Intel) are not part of it.
+ * Fixed-function counters (Intel) are not part of it.  On arm64, the
+ * Armv8 PMU's event counters (PMEVTYPERn_EL0 / PMEVCNTRn_EL0), as many
+ * as the kernel takes in one group; its cycle counter is not one of
+ * them (the kernel puts an event 0x11 there when it is free).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
@@ -79,6 +85,45 @@ static void intel_counters(struct pmu__perf_pfm_host *h)
 }
 #endif
 
+#if defined(__aarch64__)
+/* The Armv8 PMU's event counters: the largest group of INST_RETIRED
+ * (0x08, which the cycle counter cannot take) the kernel accepts. */
+static unsigned arm_counters(void)
+{
+	int fd[33];
+	unsigned n = 0;
+
+	for (; n < 32; n++) {
+		struct perf_event_attr a = {
+			.type = PERF_TYPE_RAW, .size = sizeof(a), .config = 0x08,
+			.disabled = 1, .exclude_kernel = 1, .exclude_hv = 1 };
+
+		fd[n] = (int)syscall(SYS_perf_event_open, &a, 0, -1,
+				     n ? fd[0] : -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd[n] < 0)
+			break;
+	}
+	for (unsigned k = n; k-- > 0;)
+		close(fd[k]);
+	return n;
+}
+#endif
+
+/* perf's core PMU of an Armv8 processor: armv8_pmuv3, armv8_pmuv3_0,
+ * armv8_cortex_a57... */
+static bool has_arm_pmu(const char *dev)
+{
+	DIR *d = opendir(dev);
+	struct dirent *de;
+	bool found = false;
+
+	while (d && !found && (de = readdir(d)))
+		found = !strncmp(de->d_name, "armv8_", 6);
+	if (d)
+		closedir(d);
+	return found;
+}
+
 void pmu__perf_pfm_host_detect(struct pmu__perf_pfm_host *h)
 {
 	const struct pmu__cpuid *id = pmu__cpuid_host();
@@ -91,12 +136,21 @@ void pmu__perf_pfm_host_detect(struct pmu__perf_pfm_host *h)
 	h->has_pmu = is_dir(path);
 	snprintf(path, sizeof(path), "%scpu_core", dev);
 	h->hybrid = !h->has_pmu && is_dir(path);
+	h->arm = !h->has_pmu && !h->hybrid && has_arm_pmu(dev);
+	h->has_pmu = h->has_pmu || h->arm;
 	h->virtualized = !pmu_host_info(&info) && info.virtualized;
 	if (id->vendor[0])
 		snprintf(h->what, sizeof(h->what), "%s family %xh model %xh",
 			 id->vendor, (unsigned)id->family, (unsigned)id->model);
+	else if (id->midr)
+		snprintf(h->what, sizeof(h->what), "Arm MIDR %#llx",
+			 (unsigned long long)id->midr);
 	else
 		snprintf(h->what, sizeof(h->what), "not an x86 processor");
+#if defined(__aarch64__)
+	if (h->arm && (h->nctrs = arm_counters()))
+		h->layout = PMU__PERF_PFM_ARMV8;
+#endif
 #if defined(__x86_64__) || defined(__i386__)
 	if (!strcmp(id->vendor, "AuthenticAMD") && id->family >= 0x17) {
 		h->layout = PMU__PERF_PFM_AMD;
@@ -125,7 +179,7 @@ static int no_pmu(const struct pmu__perf_pfm_host *h, struct pmu_error *err)
 			  "pmu_perfmon_use(\"sim\", MODEL) or "
 			  "$PMU_PERFMON_MODEL", h->virtualized
 			  ? "a virtual machine without PMU passthrough"
-			  : "perf has no 'cpu' PMU");
+			  : "perf has no core PMU ('cpu', 'armv8_...')");
 }
 
 static void name_regs(struct pmu__perf_pfm_model *pm, const char *ctl,
@@ -152,6 +206,44 @@ static void pair(struct pmu__perf_pfm_model *pm, unsigned k, uint32_t ctl,
 		.addr = ctr, .width = 64, .flags = PMU_REGF_COUNTER };
 	pm->m.ctl_addr[k] = ctl;
 	pm->m.ctr_addr[k] = ctr;
+}
+
+/* Armv8 system register encodings (op0 op1 CRn CRm op2, as the
+ * kernel's sys_reg() packs them): PMEVTYPERn_EL0 is 3 3 14 (12 + n / 8)
+ * (n % 8), PMEVCNTRn_EL0 the same with 8 + n / 8. */
+static uint32_t arm_sysreg(unsigned crm, unsigned op2)
+{
+	return 3u << 14 | 3u << 11 | 14u << 7 | crm << 3 | op2;
+}
+
+/* Everything but the event number, P, U and the logical EN; INT is
+ * forced on (the engine decides when an overflow notifies). */
+#define ARM_RSVD (UINT64_C(0xFFFFFFFF00000000) | UINT64_C(0x3FBF0000))
+
+static void layout_arm(struct pmu__perf_pfm_model *pm)
+{
+	struct pmu_hwmodel *m = &pm->m;
+
+	for (unsigned k = 0; k < m->nr_pmcs; k++)
+		pair(pm, k, arm_sysreg(12 + k / 8, k % 8),
+		     arm_sysreg(8 + k / 8, k % 8), ARM_RSVD);
+	for (unsigned k = 0; k < m->nr_pmcs; k++) {
+		snprintf(pm->names[0][k], sizeof(pm->names[0][k]),
+			 "PMEVTYPER%u_EL0", k);
+		snprintf(pm->names[1][k], sizeof(pm->names[1][k]),
+			 "PMEVCNTR%u_EL0", k);
+		pm->pmcs[k].name = pm->names[0][k];
+		pm->pmds[k].name = pm->names[1][k];
+	}
+	pm->arm = true;
+	pm->cfg_mask = PMU__PERF_PFM_ARM_EVENT;
+	m->arch = PMU_ARCH_ARM;
+	m->tsc_kind = PMU_TSC_NONE;
+	m->tsc_addr = 0;
+	m->check.family = PMU_CHECK_GENERIC;
+	m->name = "host-armv8";
+	m->desc = "this machine's Armv8 PMU through perf_event_open";
+	m->desc_name = "Armv8 PMUv3 event counters (host)";
 }
 
 static void layout(const struct pmu__perf_pfm_host *h,
@@ -190,8 +282,9 @@ int pmu__perf_pfm_model(const struct pmu__perf_pfm_host *h,
 		return pmu__error(err, -EOPNOTSUPP, PMU_ERR_NOT_SUPPORTED,
 				  "perf", -1, "monitoring contexts on the perf "
 				  "driver know the event selects of AMD family "
-				  "17h and later and of Intel's architectural "
-				  "PMU, not those of this processor (%s); "
+				  "17h and later, of Intel's architectural "
+				  "PMU and of the Armv8 PMU, not those of this "
+				  "processor (%s); "
 				  "choose a simulated model with "
 				  "pmu_perfmon_use(\"sim\", MODEL)", h->what);
 	m->arch = PMU_ARCH_X86;
@@ -205,7 +298,10 @@ int pmu__perf_pfm_model(const struct pmu__perf_pfm_host *h,
 	m->check.family = PMU_CHECK_P6_LIKE;
 	m->check.p6.max_ctrs = (uint8_t)n;
 	m->check.p6.k7_enable = true;
-	layout(h, pm);
+	if (h->layout == PMU__PERF_PFM_ARMV8)
+		layout_arm(pm);
+	else
+		layout(h, pm);
 	m->pmcs = pm->pmcs;
 	m->pmds = pm->pmds;
 	return 0;
@@ -220,6 +316,13 @@ void pmu__perf_pfm_attr(const struct pmu__perf_pfm_model *pm, uint64_t sel,
 	a->type = PERF_TYPE_RAW;
 	a->size = sizeof(*a);
 	a->config = sel & pm->cfg_mask;
+	if (pm->arm) {
+		/* EL2 is never counted: NSH is not part of the logical PMC */
+		a->exclude_user = !!(sel & PMU__PERF_PFM_ARM_U);
+		a->exclude_kernel = !!(sel & PMU__PERF_PFM_ARM_P);
+		a->exclude_hv = 1;
+		return;
+	}
 	a->exclude_user = !(sel & PMU__PERF_PFM_USR);
 	a->exclude_kernel = !(sel & PMU__PERF_PFM_OS);
 	a->exclude_hv = a->exclude_kernel;

@@ -117,7 +117,8 @@ struct pmu__pfm_hw {
  * counters interrupt when the MSB becomes 1), the whole 32 bits on
  * XScale (overflow flags).  Models without a counter interrupt (P5,
  * MII, WinChip, VIA C3) keep the hardware width; wraps are seen when
- * the counters are read.
+ * the counters are read.  The host's PMUs through perf (x86 and Armv8
+ * alike) have 64-bit counters, which perf virtualises.
  */
 static inline unsigned pmu__pfm_width(const struct pmu_hwmodel *m)
 {
@@ -125,7 +126,7 @@ static inline unsigned pmu__pfm_width(const struct pmu_hwmodel *m)
 		return m->emul_width;
 	if (m->arch == PMU_ARCH_PPC)
 		return 31;
-	if (m->arch == PMU_ARCH_ARM)
+	if (m->arch == PMU_ARCH_ARM && m->ctr_width < 64)
 		return 32;
 	return m->ctr_width ? m->ctr_width : 64;
 }
