@@ -212,14 +212,38 @@ static unsigned known(int v)
 	return v < 0 ? 0 : (unsigned)v;
 }
 
+/* An Arm processor's designer, by MIDR_EL1's implementer field. */
+static const char *arm_implementer(unsigned imp)
+{
+	static const struct { unsigned code; const char *name; } tab[] = {
+		{ 0x41, "Arm" }, { 0x42, "Broadcom" }, { 0x43, "Cavium" },
+		{ 0x46, "Fujitsu" }, { 0x48, "HiSilicon" }, { 0x4e, "NVIDIA" },
+		{ 0x50, "Applied Micro" }, { 0x51, "Qualcomm" },
+		{ 0x61, "Apple" }, { 0x6d, "Microsoft" }, { 0xc0, "Ampere" },
+	};
+
+	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+		if (tab[i].code == imp)
+			return tab[i].name;
+	return "an unknown implementer";
+}
+
 static void host_text(const struct pmu_host_cpu *c,
 		      const struct pmu_host_info *h, char **pmus, size_t n,
 		      const char *closest)
 {
-	printf("cpu: %s (vendor %s, family %u, model %u)\n",
-	       c->name[0] ? c->name : "unknown",
-	       c->vendor[0] ? c->vendor : "unknown", known(c->family),
-	       known(c->model));
+	if (c->midr)
+		printf("cpu: %s part %#x, variant %u, revision %u (MIDR "
+		       "%#018llx)\n", arm_implementer((c->midr >> 24) & 0xff),
+		       (unsigned)(c->midr >> 4) & 0xfff,
+		       (unsigned)(c->midr >> 20) & 0xf, (unsigned)c->midr & 0xf,
+		       (unsigned long long)c->midr);
+	else
+		printf("cpu: %s (vendor %s, family %u, model %u)\n",
+		       c->name[0] ? c->name : "unknown",
+		       c->vendor[0] ? c->vendor : "unknown", known(c->family),
+		       known(c->model));
+	printf("event model: %s\n", pmu_event_host_model());
 	printf("virtualized: %s\n", h->virtualized ? "yes" : "no");
 	printf("core PMU: %s\n", h->has_hw_pmu ? "yes" :
 	       "no (hardware events such as cycles cannot be counted)");
@@ -242,7 +266,11 @@ static void host_json(const struct pmu_host_cpu *c,
 	printf(", \"family\": %u, \"model\": %u, \"name\": ",
 	       known(c->family), known(c->model));
 	pmu_tool_json_str(stdout, c->name);
-	printf("}, \"virtualized\": %s, \"core_pmu\": %s, ",
+	if (c->midr)
+		printf(", \"midr\": \"%#018llx\"", (unsigned long long)c->midr);
+	printf("}, \"event_model\": ");
+	pmu_tool_json_str(stdout, pmu_event_host_model());
+	printf(", \"virtualized\": %s, \"core_pmu\": %s, ",
 	       h->virtualized ? "true" : "false", h->has_hw_pmu ? "true" : "false");
 	if (h->paranoid == PMU_PARANOID_UNKNOWN)
 		printf("\"perf_event_paranoid\": null, \"perf_pmus\": [");
