@@ -99,11 +99,10 @@ static ssize_t write_no_sigpipe(int fd, const void *buf, size_t len)
 	return n;
 }
 
-int launch_release(struct launch *l)
+int launch_go(struct launch *l)
 {
 	char c = 1;
-	int e = 0;
-	ssize_t n;
+	int e;
 
 	if (write_no_sigpipe(l->go_fd, &c, 1) != 1) {
 		e = errno ? errno : EIO;
@@ -117,6 +116,16 @@ int launch_release(struct launch *l)
 	}
 	close(l->go_fd);
 	l->go_fd = -1;
+	return 0;
+}
+
+int launch_exec_result(struct launch *l)
+{
+	int e = 0;
+	ssize_t n;
+
+	if (l->err_fd < 0)
+		return 0;
 	/* The error pipe is close-on-exec: EOF means exec succeeded. */
 	do
 		n = read(l->err_fd, &e, sizeof(e));
@@ -124,6 +133,13 @@ int launch_release(struct launch *l)
 	close(l->err_fd);
 	l->err_fd = -1;
 	return n == (ssize_t)sizeof(e) ? e : 0;
+}
+
+int launch_release(struct launch *l)
+{
+	int e = launch_go(l);
+
+	return e ? e : launch_exec_result(l);
 }
 
 void launch_abort(struct launch *l)

@@ -1144,18 +1144,22 @@ static int run_one(struct stat_ctx *c, bool first, int *status)
 		return rc;
 	}
 	arm_run(c);
-	e = launch_release(&l);
+	e = launch_go(&l);
 	if (e == EPIPE)
 		return report_early_death(c->o->argv[0], &l);
-	if (e) {
-		launch_abort(&l);
+	if (e)
 		return report_exec_error(c->o->argv[0], e);
-	}
-	explain_once(c);
+	/* intervals print as the command runs: their notes first */
+	if (stat_intervals(c->o))
+		explain_once(c);
 	if (wait_child(c, l.pid, status) < 0) {
 		pmu_tool_err("waiting for '%s': %s", c->o->argv[0], strerror(errno));
 		return EXIT_PMU_INPUT;
 	}
+	/* known now that the command has ended, as perf learns it */
+	if ((e = launch_exec_result(&l)))
+		return report_exec_error(c->o->argv[0], e);
+	explain_once(c);
 	say_signal(c, *status);
 	return finish_run(c, c->t0) ? EXIT_PMU_INPUT : 0;
 }

@@ -311,6 +311,13 @@ int launch_prepare(struct launch *l, char **argv, const sigset_t *child_mask);
 /* Returns 0 once the child has exec'd, else the exec errno (> 0);
  * EPIPE: the child died before its release and is left to reap. */
 int launch_release(struct launch *l);
+/* The release alone: 0, or an errno (EPIPE as above).  Whether the exec
+ * worked is launch_exec_result()'s, once the child has ended: waiting
+ * for it at the exec would wake the caller there, and on one CPU take
+ * the CPU from the command just as its counting starts. */
+int launch_go(struct launch *l);
+/* After the child ended: the errno of its exec, or 0 when it ran. */
+int launch_exec_result(struct launch *l);
 /* Kill (if still held) and reap a child that will not be measured. */
 void launch_abort(struct launch *l);
 
