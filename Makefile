@@ -1,6 +1,9 @@
 # pmu — GNU Make build.
 #   make                 library (static + shared), the pmu tool, libpmu.pc
-#   make check           unit, CLI, oracle, fuzz-corpus, valgrind and ASan/UBSan runs
+#   make check           unit, CLI, oracle, fuzz-corpus, valgrind and ASan/UBSan runs,
+#                        and the hardware suite in the arm64 guest
+#   make check-hw        the hardware suite (tests/hw) on this machine's PMU
+#   make check-guest     the hardware suite in the arm64 guest alone
 #   make ARCH=arm64      a cross build for arm64 (in build-arm64/)
 #   make SANITIZE=1 check   the same suite on the sanitizer build only
 #   make bench           benchmarks against perf and PAPI (docs/benchmarks.md)
@@ -81,8 +84,8 @@ SHARED_LIB  := $(BUILD)/libpmu.so.$(VERSION)
 PMU_BIN     := $(BUILD)/pmu
 PC_FILE     := $(BUILD)/libpmu.pc
 
-.PHONY: all check check-build check-noshared bench fuzz install uninstall \
-	clean tables kernel-tables freestanding-check
+.PHONY: all check check-build check-noshared check-hw check-guest hw-build \
+	bench fuzz install uninstall clean tables kernel-tables freestanding-check
 .DEFAULT_GOAL := all
 
 all: $(STATIC_LIB) $(SHARED_LIB) $(PMU_BIN) $(PC_FILE) $(EXAMPLES) freestanding-check
@@ -207,7 +210,23 @@ $(BUILD)/fuzz/replay-%: tests/fuzz/fuzz-%.c tests/fuzz/replay.c $(STATIC_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< tests/fuzz/replay.c $(STATIC_LIB) $(LDLIBS)
 
-check-build: all $(TESTS) $(ABI_TEST) $(TEST_HELPERS) $(FUZZ_REPLAY)
+# The hardware suite (tests/hw): its C tests and its workload, which is
+# static (no loader: its instruction count depends on its environment
+# only) and never sanitized.
+HW_TESTS    := $(patsubst tests/hw/%.c,$(BUILD)/tests/hw/%,$(sort $(wildcard tests/hw/test-*.c)))
+HW_HELPERS  := $(BUILD)/tests/hw/hwloop
+
+$(BUILD)/tests/hw/hwloop: tests/hw/hwloop.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -fno-omit-frame-pointer -static -pthread -o $@ $<
+
+$(BUILD)/tests/hw/test-%: tests/hw/test-%.c $(STATIC_LIB) $(wildcard tests/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itests $(CFLAGS) $(LDFLAGS) -o $@ $< $(STATIC_LIB) -lcmocka $(LDLIBS)
+
+hw-build: $(PMU_BIN) $(HW_TESTS) $(HW_HELPERS)
+
+check-build: all $(TESTS) $(ABI_TEST) $(TEST_HELPERS) $(FUZZ_REPLAY) hw-build
 
 # Default check: the plain build (unit tests also under valgrind) and the
 # ASan/UBSan build; SANITIZE=1 check runs only the sanitizer build.
@@ -217,8 +236,17 @@ check: check-build
 else
 check: check-build
 	@$(MAKE) --no-print-directory SANITIZE=1 check-build >/dev/null
-	@tests/run-tests.sh --build $(BUILD) --valgrind --also build-san
+	@tests/run-tests.sh --build $(BUILD) --valgrind --also build-san --guest
 endif
+
+# The hardware suite on this machine's own PMU against its own perf (a
+# real host; each test says why it skips where the host lacks something).
+check-hw: hw-build
+	@tests/run-tests.sh --build $(BUILD) --hw-only
+
+# The hardware suite alone, in the arm64 guest (scripts/arm64-guest/).
+check-guest:
+	@tests/run-tests.sh --guest-only
 
 # The suite as a clone without the shared reference directory runs it
 # (plain build, no valgrind): tests that need the directory must skip.

@@ -14,11 +14,21 @@ packages=(
 	# for the flame graph, go tool pprof for the pprof export
 	chromium golang-go
 	python3 man-db hyperfine
+	# the arm64 guest of the hardware suite (scripts/arm64-guest): QEMU,
+	# the cross compiler and the arm64 libraries pmu links against
+	qemu-system-arm gcc-aarch64-linux-gnu cpio
+	libdw-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64 libcmocka-dev:arm64
 )
 
 missing=()
+native=$(dpkg --print-architecture 2>/dev/null || echo amd64)
 for p in "${packages[@]}"; do
-	status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+	# a library installed for two architectures answers twice: ask for
+	# this machine's one unless the name says which
+	q=$p
+	[[ $p == *:* ]] || q=$p:$native
+	status=$(dpkg-query -W -f='${db:Status-Status}' "$q" 2>/dev/null ||
+		 dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
 	[ "$status" = installed ] || missing+=("$p")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
@@ -42,5 +52,13 @@ fi
 
 echo "install-deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
+# arm64 packages beside this machine's: dpkg must know the architecture
+# (the guest's own packages are downloaded by scripts/arm64-guest, not
+# installed)
+if [[ " ${missing[*]}" == *:arm64* ]] &&
+   ! dpkg --print-foreign-architectures | grep -qx arm64 &&
+   [ "$(dpkg --print-architecture)" != arm64 ]; then
+	"${as_root[@]}" dpkg --add-architecture arm64
+fi
 "${as_root[@]}" apt-get update -qq
 "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

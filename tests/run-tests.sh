@@ -12,6 +12,8 @@ builds=()
 valgrind=0
 sanitized=0
 no_shared=0
+guest=0
+hw_only=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--build) builds+=("$2"); shift 2 ;;
@@ -19,6 +21,11 @@ while [ $# -gt 0 ]; do
 	--valgrind) valgrind=1; shift ;;
 	--sanitized) sanitized=1; shift ;;
 	--no-shared) no_shared=1; shift ;;
+	# the hardware suite in the arm64 guest (scripts/arm64-guest)
+	--guest) guest=1; shift ;;
+	--guest-only) guest=1; builds=(); shift ;;
+	# the hardware suite alone, on this machine
+	--hw-only) hw_only=1; shift ;;
 	*) echo "run-tests: unknown option '$1'" >&2; exit 2 ;;
 	esac
 done
@@ -49,9 +56,12 @@ failures=()
 run_one() { # label, command...
 	local label=$1; shift
 	local log="$logdir/$(echo "$label" | tr '/ :' '___').log"
-	local rc p f s
 	timeout 300 "$@" >"$log" 2>&1 </dev/null
-	rc=$?
+	count_log "$label" "$log" $?
+}
+
+count_log() { # label, log, exit status
+	local label=$1 log=$2 rc=$3 p f s
 	# cmocka reports a skipped test as "not ok N # SKIP", shell tests as
 	# "ok N - name # SKIP": both are skips, not passes or failures.
 	p=$(grep -E '^ok [0-9]+' "$log" | grep -vciE '# *skip' | tr -d ' ')
@@ -71,7 +81,45 @@ run_one() { # label, command...
 		failures+=("$label")
 	else
 		printf 'ok   %-40s %d passed, %d skipped\n' "$label" "$p" "$s"
+		# a test skipped whole says why
+		[ "$rc" = 77 ] && [ "$p" = 0 ] &&
+			sed -n 's/^1\.\.0 # SKIP /    skipped: /p' "$log" | head -1
 	fi
+}
+
+# The hardware suite on this machine: each test skips, saying why, where
+# the machine has no PMU (or no perf to compare with).
+run_hw() { # build, tag
+	local t
+	for t in tests/hw/*.sh; do
+		[ -x "$t" ] && run_one "$2/hw/$(basename "$t" .sh)" "$t"
+	done
+	for t in "$1"/tests/hw/test-*; do
+		[ -x "$t" ] && run_one "$2/hw/$(basename "$t")" "$t"
+	done
+}
+
+# The hardware suite in the arm64 guest: one boot, one log a test.
+run_guest() {
+	local g=build-arm64/guest rc log name
+	logdir=build-arm64/test-logs
+	rm -rf "$logdir"; mkdir -p "$logdir"
+	scripts/arm64-guest/guest.sh --out "$g" run >"$logdir/guest.log" 2>&1 </dev/null
+	rc=$?
+	if [ "$rc" = 77 ]; then
+		skipped=$((skipped + 1))
+		printf 'skip %-40s %s\n' "arm64-guest" "$(grep 'skipped:' "$logdir/guest.log" | tail -1)"
+		return
+	elif [ "$rc" != 0 ]; then
+		count_log "arm64-guest" "$logdir/guest.log" "$rc"
+		return
+	fi
+	sed 's/^/    /' "$logdir/guest.log"
+	for log in "$g"/logs/*.log; do
+		[ -e "$log" ] || continue
+		name=$(basename "$log" .log)
+		count_log "arm64/hw/${name%.sh}" "$log" "$(cat "${log%.log}.rc" 2>/dev/null || echo 1)"
+	done
 }
 
 for b in "${builds[@]}"; do
@@ -79,6 +127,10 @@ for b in "${builds[@]}"; do
 	rm -rf "$logdir"; mkdir -p "$logdir"
 	tag=$(basename "$b")
 	export PMU="$root/$b/pmu" PMU_BUILD="$root/$b"
+	if [ "$hw_only" = 1 ]; then
+		run_hw "$b" "$tag"
+		continue
+	fi
 	for t in "$b"/tests/test-*; do
 		[ -x "$t" ] || continue
 		run_one "$tag/$(basename "$t")" "$t"
@@ -98,7 +150,9 @@ for b in "${builds[@]}"; do
 		name=${r##*/replay-}
 		run_one "$tag/fuzz/$name" "$r" tests/fuzz/corpus/"$name"
 	done
+	run_hw "$b" "$tag"
 done
+[ "$guest" = 1 ] && run_guest
 
 if [ ${#failures[@]} -gt 0 ]; then
 	echo "failed: ${failures[*]}"
