@@ -216,11 +216,11 @@ $(BUILD)/fuzz/replay-%: tests/fuzz/fuzz-%.c tests/fuzz/replay.c $(STATIC_LIB)
 HW_TESTS    := $(patsubst tests/hw/%.c,$(BUILD)/tests/hw/%,$(sort $(wildcard tests/hw/test-*.c)))
 HW_HELPERS  := $(BUILD)/tests/hw/hwloop
 
-$(BUILD)/tests/hw/hwloop: tests/hw/hwloop.c
+$(BUILD)/tests/hw/hwloop: tests/hw/hwloop.c tests/hw/hwloop.h
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -fno-omit-frame-pointer -static -pthread -o $@ $<
 
-$(BUILD)/tests/hw/test-%: tests/hw/test-%.c $(STATIC_LIB) $(wildcard tests/*.h)
+$(BUILD)/tests/hw/test-%: tests/hw/test-%.c tests/hw/hwloop.h $(STATIC_LIB) $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Itests $(CFLAGS) $(LDFLAGS) -o $@ $< $(STATIC_LIB) -lcmocka $(LDLIBS)
 

@@ -20,29 +20,19 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "hwloop.h"
+
 /* Two instructions an iteration: a decrement that sets the flags and a
  * conditional branch back. */
-static inline void loop(unsigned long n)
-{
-	if (!n)
-		return;
-#if defined(__aarch64__)
-	__asm__ volatile("1: subs %0, %0, #1\n\tb.ne 1b" : "+r"(n) : : "cc");
-#elif defined(__x86_64__)
-	__asm__ volatile("1: dec %0\n\tjnz 1b" : "+r"(n) : : "cc");
-#else
-#error "hwloop: a loop of known length is written for arm64 and x86-64"
-#endif
-}
 
 __attribute__((noinline)) void hot_three(unsigned long n)
 {
-	loop(3 * n);
+	hw_loop(3 * n);
 }
 
 __attribute__((noinline)) void hot_one(unsigned long n)
 {
-	loop(n);
+	hw_loop(n);
 }
 
 static unsigned long num(const char *s)
@@ -76,7 +66,7 @@ static void *worker(void *arg)
 {
 	(void)arg;
 	pthread_barrier_wait(&start);
-	loop(iters);
+	hw_loop(iters);
 	return NULL;
 }
 
@@ -108,10 +98,10 @@ int main(int argc, char **argv)
 	const char *mode = argc > 1 ? argv[1] : "";
 
 	if (!strcmp(mode, "loop") && argc == 3) {
-		loop(num(argv[2]));
+		hw_loop(num(argv[2]));
 	} else if (!strcmp(mode, "gate") && argc == 4) {
 		gate(argv[2]);
-		loop(num(argv[3]));
+		hw_loop(num(argv[3]));
 	} else if (!strcmp(mode, "threads") && (argc == 4 || argc == 5)) {
 		return threads(num(argv[2]), num(argv[3]),
 			       argc == 5 ? argv[4] : NULL);

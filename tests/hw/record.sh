@@ -41,25 +41,25 @@ done
 within "pmu's report of its file and perf's report of it agree" \
 	"$(share pmu-of-pmu.txt hot_three)" "$(share perf-of-pmu.txt hot_three)" 0.001
 
-# frequency mode: the kernel tunes the period; as many samples as perf
-# within perf's own spread
-pmu_run record -q -e cycles:u -F 2000 -o pmuf.data -- "${W[@]}" >/dev/null 2>&1
-"$PERF" record -q -e cycles:u -F 2000 -o perff.data -- "${W[@]}" >/dev/null 2>&1
-"$PERF" record -q -e cycles:u -F 2000 -o perff2.data -- "${W[@]}" >/dev/null 2>&1
-a=$(samples perf pmuf.data) b=$(samples perf perff.data) b2=$(samples perf perff2.data)
-SPREAD=$(( b > b2 ? b - b2 : b2 - b ))
-[ "$SPREAD" -lt 2 ] && SPREAD=2
-same "-F 2000: samples as perf's" "$a" "$b"
-
+# as_many NAME MIN-SPREAD RECORD-OPTIONS...: pmu's samples against
+# perf's, within perf's own spread over two runs (and MIN-SPREAD)
+as_many() {
+	local name=$1 min=$2 a b b2
+	shift 2
+	pmu_run record -q "$@" -o pmu-n.data -- "${W[@]}" >/dev/null 2>&1
+	"$PERF" record -q "$@" -o perf-n.data -- "${W[@]}" >/dev/null 2>&1
+	"$PERF" record -q "$@" -o perf-n2.data -- "${W[@]}" >/dev/null 2>&1
+	a=$(samples perf pmu-n.data) b=$(samples perf perf-n.data)
+	b2=$(samples perf perf-n2.data)
+	SPREAD=$(( b > b2 ? b - b2 : b2 - b ))
+	[ "$SPREAD" -lt "$min" ] && SPREAD=$min
+	same "$name: samples as perf's" "$a" "$b"
+}
+# frequency mode: the kernel tunes the period
+as_many "-F 2000" 2 -e cycles:u -F 2000
 # instructions: QEMU raises this counter's overflow late (when the PMU's
 # state is next updated), so both tools get the same few samples
-pmu_run record -q -e instructions:u -c 100000 -o pmui.data -- "${W[@]}" >/dev/null 2>&1
-"$PERF" record -q -e instructions:u -c 100000 -o perfi.data -- "${W[@]}" >/dev/null 2>&1
-"$PERF" record -q -e instructions:u -c 100000 -o perfi2.data -- "${W[@]}" >/dev/null 2>&1
-a=$(samples perf pmui.data) b=$(samples perf perfi.data) b2=$(samples perf perfi2.data)
-SPREAD=$(( b > b2 ? b - b2 : b2 - b ))
-[ "$SPREAD" -lt 2 ] && SPREAD=2
-same "-c 100000 instructions:u: samples as perf's" "$a" "$b"
+as_many "-c 100000 instructions:u" 2 -e instructions:u -c 100000
 
 # a dynamically linked program (bash, its libc): the shared objects'
 # symbols as perf names them, PLT slots included

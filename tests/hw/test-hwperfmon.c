@@ -22,6 +22,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "hwloop.h"
+
 #include <pmu/perfmon.h>
 #include <pmu/pmu.h>
 
@@ -29,14 +31,6 @@
 #define N 20000000ul          /* iterations: 2N instructions */
 #define ENTRIES 4             /* entries the buffer holds, then notifies */
 
-static void loop(unsigned long n)
-{
-#if defined(__aarch64__)
-	__asm__ volatile("1: subs %0, %0, #1\n\tb.ne 1b" : "+r"(n) : : "cc");
-#elif defined(__x86_64__)
-	__asm__ volatile("1: dec %0\n\tjnz 1b" : "+r"(n) : : "cc");
-#endif
-}
 
 /* Event selects of the host's counting of user-mode cycles and
  * instructions, enabled (EN), with the interrupt the model forces. */
@@ -189,7 +183,7 @@ static void test_default_format(void **state)
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		pfarg_msg_t msg;
 
-		loop(N / 40);
+		hw_loop(N / 40);
 		/* the monitor thread takes the interrupts: give it time */
 		if (poll(&p, 1, 50) != 1)
 			continue;
@@ -252,7 +246,7 @@ static void test_session_sample(void **state)
 	h = pmu_session_buffer(s, &size);
 	assert_non_null(h);
 	assert_int_equal(pmu_session_start(s), 0);
-	loop(N);
+	hw_loop(N);
 	assert_int_equal(pmu_session_stop(s), 0);
 	pmu_session_sample_poll(s, 0);
 	assert_int_equal(pmu_session_sample_stats(s, &st), 0);

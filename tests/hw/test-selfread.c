@@ -19,6 +19,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "hwloop.h"
+
 #include <pmu/pmu.h>
 
 #include "drivers/perf.h"
@@ -44,14 +46,6 @@ static unsigned long long count_rdpmc(void *ctx, unsigned idx)
 	return pmu__perf_sys_default.rdpmc(ctx, idx);
 }
 
-static void loop(unsigned long n)
-{
-#if defined(__aarch64__)
-	__asm__ volatile("1: subs %0, %0, #1\n\tb.ne 1b" : "+r"(n) : : "cc");
-#elif defined(__x86_64__)
-	__asm__ volatile("1: dec %0\n\tjnz 1b" : "+r"(n) : : "cc");
-#endif
-}
 
 static char why_skip[256];
 static char restore_access = 0;
@@ -165,7 +159,7 @@ static void test_no_syscall(void **state)
 	p = (const struct pmu__perf *)s->drv;
 	assert_true(p->grp[0].mmap);
 	assert_int_equal(pmu_session_start(s), 0);
-	loop(N);
+	hw_loop(N);
 	nread = nrdpmc = 0;
 	read1(s, 0);
 	assert_int_equal(nread, 0);
@@ -185,7 +179,7 @@ static void test_equals_syscall(void **state)
 	NEED(s);
 	p = (const struct pmu__perf *)s->drv;
 	assert_int_equal(pmu_session_start(s), 0);
-	loop(N);
+	hw_loop(N);
 	a = read1(s, 0);
 	/* nr, enabled, running, {value, id} of each member: the leader's
 	 * value first */
@@ -212,7 +206,7 @@ static void test_after_stop(void **state)
 	NEED(s);
 	p = (const struct pmu__perf *)s->drv;
 	assert_int_equal(pmu_session_start(s), 0);
-	loop(N);
+	hw_loop(N);
 	assert_int_equal(pmu_session_stop(s), 0);
 	a = read1(s, 0);
 	assert_int_equal(read(p->fd[0], b, sizeof(b)), (ssize_t)sizeof(b));
