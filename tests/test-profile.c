@@ -234,6 +234,114 @@ static void test_maps(void **state)
 	}
 }
 
+/* A sample with a user call chain: ip, tid, time, period, chain. */
+static void put_chain(struct pd_writer *w, uint32_t pid, uint64_t time,
+		      const uint64_t *chain, size_t n)
+{
+	uint64_t r[16];
+	struct perf_event_header h = { PERF_RECORD_SAMPLE,
+				       PERF_RECORD_MISC_USER,
+				       (uint16_t)(8 * (7 + n)) };
+
+	assert_true(n <= 9);
+	memcpy(&r[0], &h, 8);
+	r[1] = chain[0];
+	r[2] = (uint64_t)pid << 32 | pid;
+	r[3] = time;
+	r[4] = 1;
+	r[5] = n + 1;
+	r[6] = PERF_CONTEXT_USER;
+	memcpy(&r[7], chain, 8 * n);
+	assert_int_equal(pd_write_data(w, r, 8 * (7 + n)), 0);
+}
+
+/* A call-graph profile of more rows than the report's first allocation
+ * (256): each sample's leaf and its two callers are new (so that rows
+ * are also made after the sample's own), the callers above them the
+ * same for all.  The
+ * report keeps its rows in one array that grows as rows come; a row
+ * found before its callers' rows were made must not be used through a
+ * pointer into the old array (under ASan and valgrind this test reads
+ * freed memory if it is).  Every report with children and a call graph,
+ * and the exports that build the same rows. */
+static void test_many_rows(void **state)
+{
+	static const struct {
+		int line;
+		enum pmu_report_format fmt;
+		bool children;
+		enum pmu_callgraph_order cg;
+	} rows[] = {
+		{ __LINE__, PMU_REPORT_STDIO, true, PMU_CALLGRAPH_CALLER },
+		{ __LINE__, PMU_REPORT_STDIO, false, PMU_CALLGRAPH_CALLEE },
+		{ __LINE__, PMU_REPORT_JSON, true, PMU_CALLGRAPH_CALLER },
+		{ __LINE__, PMU_REPORT_SVG, true, PMU_CALLGRAPH_CALLER },
+		{ __LINE__, PMU_REPORT_PPROF, false, PMU_CALLGRAPH_NONE },
+		{ __LINE__, PMU_REPORT_FIREFOX, false, PMU_CALLGRAPH_NONE },
+	};
+	char path[] = "/tmp/pmu-test-rows-XXXXXX";
+	int fd = mkstemp(path);
+	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE,
+				     .config = PERF_COUNT_SW_CPU_CLOCK,
+				     .sample_type = ST | PERF_SAMPLE_CALLCHAIN,
+				     .sample_id_all = 1, .sample_period = 1 };
+	char *name = "cpu-clock";
+	struct pmu_error err = { .size = sizeof(err) };
+	struct pd_writer w;
+	uint64_t id = 1;
+	const size_t nsamples = 700;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(pd_write_open(&w, path, 1, &a, &name, &err), 0);
+	assert_int_equal(pd_write_ids(&w, 0, &id, 1), 0);
+	put_comm(&w, 10, 10, "w", 1);
+	for (size_t i = 0; i < nsamples; i++) {
+		uint64_t chain[5] = { 0x10000 + 16 * i, 0x50000 + 16 * i,
+				      0x60000 + 16 * i, 0x91000, 0x92000 };
+
+		put_chain(&w, 10, 10 + i, chain, 5);
+	}
+	assert_int_equal(pd_write_finish(&w, &err), 0);
+	pd_write_close(&w);
+	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
+		struct pmu_report_opts o = { .sz = sizeof(o),
+					     .children = rows[r].children,
+					     .callgraph = rows[r].cg };
+		struct pmu_profile *p = pmu_profile_open(path, NULL, &err);
+		char *text = NULL;
+		size_t len = 0;
+		FILE *out = open_memstream(&text, &len);
+
+		print_message("row at line %d\n", rows[r].line);
+		assert_non_null(p);
+		assert_non_null(out);
+		if (pmu_report_write(p, NULL, rows[r].fmt, out, &o, &err))
+			fail_msg("row at line %d: %s", rows[r].line, err.message);
+		fclose(out);
+		assert_true(len > 0);
+		/* the callers every sample has: each row's children cover
+		 * all 700 samples */
+		if (rows[r].fmt == PMU_REPORT_STDIO && rows[r].children)
+			assert_non_null(strstr(text, "100.00%"));
+		/* and every sample's leaf row its call graph */
+		if (rows[r].fmt == PMU_REPORT_STDIO) {
+			size_t graphs = 0;
+
+			for (char *q = text; (q = strstr(q, "---")); q += 3)
+				graphs++;
+			if (graphs < nsamples)
+				fail_msg("row at line %d: %zu call graphs for "
+					 "%zu leaves", rows[r].line, graphs,
+					 nsamples);
+		}
+		free(text);
+		pmu_profile_close(p);
+	}
+	unlink(path);
+}
+
 /* The registers a sample carries, by the recording machine: perf's
  * numbers (asm/perf_regs.h) and masks. */
 static void test_regs(void **state)
@@ -286,6 +394,7 @@ int main(void)
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_maps),
 		cmocka_unit_test(test_regs),
+		cmocka_unit_test(test_many_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

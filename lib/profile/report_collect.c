@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "profile/report.h"
 #include "util/error.h"
@@ -142,32 +143,35 @@ static int rows_rehash(struct report *r)
 	return 0;
 }
 
-static struct rrow *row_get(struct report *r, const uint32_t *key)
+/* The row of a key, made if new: its index, or -ENOMEM.  An index, not
+ * a pointer: a new row may move the array, and a pointer kept across
+ * another row's lookup would point into freed memory. */
+static ssize_t row_get(struct report *r, const uint32_t *key)
 {
+	struct rrow *row;
 	size_t k;
 
 	if (2 * (r->nrows + 1) > r->rhcap && rows_rehash(r))
-		return NULL;
+		return -ENOMEM;
 	for (k = row_hash(key, r->nkeys) & (r->rhcap - 1);
 	     r->rhash[k] != UINT32_MAX; k = (k + 1) & (r->rhcap - 1))
 		if (!memcmp(r->rows[r->rhash[k]].key, key,
 			    r->nkeys * sizeof(*key)))
-			return &r->rows[r->rhash[k]];
+			return (ssize_t)r->rhash[k];
 	if (r->nrows == r->cap_rows) {
 		size_t cap = r->cap_rows ? 2 * r->cap_rows : 256;
 		struct rrow *v = realloc(r->rows, cap * sizeof(*v));
 
 		if (!v)
-			return NULL;
+			return -ENOMEM;
 		r->rows = v;
 		r->cap_rows = cap;
 	}
-	struct rrow *row = &r->rows[r->nrows];
-
+	row = &r->rows[r->nrows];
 	memset(row, 0, sizeof(*row));
 	memcpy(row->key, key, r->nkeys * sizeof(*key));
-	r->rhash[k] = (uint32_t)r->nrows++;
-	return row;
+	r->rhash[k] = (uint32_t)r->nrows;
+	return (ssize_t)r->nrows++;
 }
 
 static void make_key(struct report *r, struct pmu_profile *p,
@@ -224,24 +228,24 @@ static int add_children(struct report *r, struct pmu_profile *p,
 			const struct pmu_sample *s, const struct pmu_frame *f,
 			size_t n)
 {
-	struct rrow *seen[256];
+	ssize_t seen[256];
 	size_t nseen = 0;
 	uint32_t key[RK_MAX];
 
 	for (size_t i = 0; i < n; i++) {
-		struct rrow *row;
 		bool dup = false;
+		ssize_t row;
 
 		if (f[i].kind == PMU_FRAME_INLINED)
 			continue;
 		make_key(r, p, s, &f[i], &f[i], key);
-		if (!(row = row_get(r, key)))
+		if ((row = row_get(r, key)) < 0)
 			return -ENOMEM;
 		for (size_t k = 0; k < nseen && !dup; k++)
 			dup = seen[k] == row;
 		if (dup)
 			continue;
-		row->children += s->period;
+		r->rows[row].children += s->period;
 		if (nseen < 256)
 			seen[nseen++] = row;
 	}
@@ -284,7 +288,7 @@ static int add_sample(struct report *r, struct pmu_profile *p,
 	const struct pmu_frame *leaf = leaf_func(f, n);
 	uint32_t key[RK_MAX], *names, *dsos;
 	uint8_t *kinds;
-	struct rrow *row;
+	ssize_t row;
 	size_t k;
 
 	if (!report_filter(r->o, s, leaf))
@@ -292,17 +296,18 @@ static int add_sample(struct report *r, struct pmu_profile *p,
 	r->total += s->period;
 	r->samples++;
 	make_key(r, p, s, leaf, n ? &f[0] : NULL, key);
-	if (!(row = row_get(r, key)))
+	if ((row = row_get(r, key)) < 0)
 		return -ENOMEM;
-	row->self += s->period;
-	row->samples++;
+	r->rows[row].self += s->period;
+	r->rows[row].samples++;
+	/* (the children's rows may move the array: the row by its index) */
 	if (r->o->children && add_children(r, p, s, f, n))
 		return -ENOMEM;
 	k = build_stack(r, s, f, n, &names, &dsos, &kinds);
 	if (rtree_add(&r->tree, names, dsos, kinds, k, s->period, false))
 		return -ENOMEM;
 	if (r->o->callgraph && p->callchains &&
-	    row_chain(r, row, names, dsos, kinds, k, s->period))
+	    row_chain(r, &r->rows[row], names, dsos, kinds, k, s->period))
 		return -ENOMEM;
 	return 0;
 }
@@ -317,16 +322,16 @@ static int add_base_sample(struct report *r, struct pmu_profile *p,
 	const struct pmu_frame *leaf = leaf_func(f, n);
 	uint32_t key[RK_MAX], *names, *dsos;
 	uint8_t *kinds;
-	struct rrow *row;
+	ssize_t row;
 	size_t k;
 
 	if (!report_filter(r->o, s, leaf))
 		return 0;
 	r->base_total += s->period;
 	make_key(r, p, s, leaf, n ? &f[0] : NULL, key);
-	if (!(row = row_get(r, key)))
+	if ((row = row_get(r, key)) < 0)
 		return -ENOMEM;
-	row->base_self += s->period;
+	r->rows[row].base_self += s->period;
 	k = build_stack(r, s, f, n, &names, &dsos, &kinds);
 	return rtree_add(&r->tree, names, dsos, kinds, k, s->period, true);
 }

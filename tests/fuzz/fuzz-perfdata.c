@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The perf.data reader on arbitrary bytes: open, every sample with its
- * frames, and the reports that walk them (text, folded, flame graph,
- * script).  Files named by the input are never opened.
+ * frames, and the reports and exports that walk them, with children and
+ * both call-graph orders (text, JSON, folded, flame graph, script,
+ * pprof, Firefox Profiler).  Files named by the input are never opened.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -23,8 +24,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pmu_report_opts o = { .sz = sizeof(o), .children = true,
 				     .callgraph = PMU_CALLGRAPH_CALLER };
 	static const enum pmu_report_format fmts[] = {
-		PMU_REPORT_STDIO, PMU_REPORT_FOLDED, PMU_REPORT_SVG,
-		PMU_REPORT_SCRIPT,
+		PMU_REPORT_STDIO, PMU_REPORT_JSON, PMU_REPORT_FOLDED,
+		PMU_REPORT_SVG, PMU_REPORT_SCRIPT, PMU_REPORT_PPROF,
+		PMU_REPORT_FIREFOX,
 	};
 	FILE *null;
 
@@ -36,6 +38,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	null = fopen("/dev/null", "w");
 	for (size_t i = 0; null && i < sizeof(fmts) / sizeof(fmts[0]); i++)
 		pmu_report_write(p, NULL, fmts[i], null, &o, &err);
+	/* the other order, without children */
+	o.children = false;
+	o.callgraph = PMU_CALLGRAPH_CALLEE;
+	if (null)
+		pmu_report_write(p, NULL, PMU_REPORT_STDIO, null, &o, &err);
 	if (null)
 		fclose(null);
 	pmu_profile_close(p);
