@@ -92,6 +92,34 @@ expect_eq "record unknown event: exit 1" "$RC" 1
 expect_match "record unknown event: named" "$TMP/e" 'no-such-event'
 run_pmu "$TMP/o" "$TMP/e" record -o "$TMP/x.data" -- /nonexistent/cmd
 expect_eq "record a missing command: 127" "$RC" 127
+# an export never writes over the profile it reads (the default input
+# perf.data, a link to it, a diff's files), and a failed export leaves
+# what its file held
+cp "$TMP/w.data" "$TMP/keep.data"
+for x in --flamegraph --pprof --firefox; do
+	(cd "$TMP" && cp w.data perf.data && "$PMU" report $x perf.data) >"$TMP/o" 2>"$TMP/e"
+	expect_eq "report $x perf.data (its own input): a usage error" "$?" 2
+	check "report $x perf.data: the profile is intact" cmp -s "$TMP/perf.data" "$TMP/keep.data"
+	expect_match "report $x perf.data: says why" "$TMP/e" "profile being read"
+done
+ln -sf w.data "$TMP/link.svg"
+run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/w.data" --flamegraph "$TMP/link.svg"
+expect_eq "an export onto a link to its input: a usage error" "$RC" 2
+check "the linked profile is intact" cmp -s "$TMP/w.data" "$TMP/keep.data"
+run_pmu "$TMP/o" "$TMP/e" report --diff "$TMP/w.data" "$TMP/keep.data" --flamegraph "$TMP/keep.data"
+expect_eq "a diff's export onto one of its files: a usage error" "$RC" 2
+check "the diff's file is intact" cmp -s "$TMP/w.data" "$TMP/keep.data"
+echo "an earlier export" >"$TMP/old.svg"
+run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/w.data" -s nonsense --flamegraph "$TMP/old.svg"
+expect_eq "a failed export: exit 2" "$RC" 2
+expect_eq "a failed export leaves the file as it was" "$(cat "$TMP/old.svg")" "an earlier export"
+run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/w.data" --flamegraph "$TMP/old.svg"
+expect_eq "a good export replaces it: exit 0" "$RC" 0
+expect_match "a good export replaces it" "$TMP/old.svg" '<svg'
+expect_eq "no temporary file left beside it" "$(ls -A "$TMP" | grep -c '^\.old\.svg\.')" 0
+run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/w.data" --pprof /dev/null
+expect_eq "an export to a device is written in place" "$RC" 0
+
 run_pmu "$TMP/o" "$TMP/e" record -m 3 -- true
 expect_eq "record -m not a power of two: exit 2" "$RC" 2
 run_pmu "$TMP/o" "$TMP/e" record

@@ -46,6 +46,20 @@ bool pmu_tool_host_note(char *buf, size_t sz);
  * NUL-terminated; NULL with errno (EFBIG when larger). */
 char *pmu_tool_slurp(const char *path, size_t max, size_t *len);
 
+/* An export's output file, written whole or not at all (outfile.c). */
+struct pmu_outfile {
+	FILE *f;
+	char *path;             /* where it goes (a link's target) */
+	char *tmp;              /* the temporary file, NULL: written in place */
+};
+/* Open `path` for an export of the files `inputs` (none of which it may
+ * be): 0, or an exit status after saying why. */
+int pmu_tool_outfile_open(struct pmu_outfile *o, const char *path,
+			  const char *const *inputs, size_t ninputs);
+/* Close it: keep = true puts it in place (0, or an exit status after a
+ * write error, saying so); false drops it, leaving what was there. */
+int pmu_tool_outfile_close(struct pmu_outfile *o, bool keep);
+
 /* Write s as a JSON string literal (NULL as ""). */
 void pmu_tool_json_str(FILE *f, const char *s);
 

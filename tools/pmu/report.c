@@ -322,16 +322,24 @@ static int write_out(struct rep_cli *c, struct pmu_profile *p,
 		     struct pmu_profile *base)
 {
 	struct pmu_error err = { .size = sizeof(err) };
+	const char *inputs[3] = { c->in, c->files[0], c->files[1] };
+	struct pmu_outfile out = { 0 };
 	FILE *f = stdout;
 	int ret;
 
-	if (c->out && !(f = fopen(c->out, "we"))) {
-		pmu_tool_err("cannot create %s: %s", c->out, strerror(errno));
-		return EXIT_PMU_INPUT;
+	if (c->out) {
+		if ((ret = pmu_tool_outfile_open(&out, c->out, inputs, 3)))
+			return ret;
+		f = out.f;
 	}
 	ret = pmu_report_write(p, base, c->fmt, f, &c->o, &err);
-	if (f != stdout && fclose(f) && !ret)
-		ret = -EIO;
+	if (c->out) {
+		/* a failed export leaves what the file held */
+		int rc = pmu_tool_outfile_close(&out, ret == 0);
+
+		if (rc && !ret)
+			return rc;    /* it said why */
+	}
 	if (ret) {
 		pmu_tool_err("%s", err.message[0] ? err.message :
 			     strerror(-ret));
