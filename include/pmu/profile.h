@@ -249,7 +249,8 @@ PMU_API int pmu_record_finish(struct pmu_record *r,
 
 /* Start a new output file (--switch-output): the current one is
  * finished as `done_path` and recording goes on into the original
- * path.  Returns 0 or a negative errno. */
+ * path.  Returns 0 or a negative errno; -EEXIST when done_path exists
+ * (nothing is replaced, nothing lost: call again with another name). */
 PMU_API int pmu_record_switch(struct pmu_record *r, const char *done_path,
 			      struct pmu_error *err);
 

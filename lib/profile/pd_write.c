@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "profile/perfdata.h"
@@ -30,6 +34,31 @@ static int begin_data(struct pd_writer *w)
 	return fseeko(w->f, (off_t)w->data_off, SEEK_SET) ? -EIO : 0;
 }
 
+/* ".NAME.XXXXXX" beside the file: mkstemp creates it 0600, O_EXCL. */
+static int open_tmp(struct pd_writer *w)
+{
+	char *dir = strdup(w->path), *base = strdup(w->path);
+	int fd = -1;
+
+	if (dir && base &&
+	    asprintf(&w->tmp, "%s/.%s.XXXXXX", dirname(dir), basename(base)) >= 0)
+		fd = mkstemp(w->tmp);
+	else
+		w->tmp = NULL;
+	free(dir);
+	free(base);
+	if (fd < 0) {
+		free(w->tmp);
+		w->tmp = NULL;
+		return -1;
+	}
+	if (!(w->f = fdopen(fd, "w+"))) {
+		close(fd);
+		return -1;
+	}
+	return 0;
+}
+
 int pd_write_open(struct pd_writer *w, const char *path, size_t nattr,
 		  const struct perf_event_attr *attr, char *const *names,
 		  struct pmu_error *err)
@@ -51,9 +80,8 @@ int pd_write_open(struct pd_writer *w, const char *path, size_t nattr,
 		w->attr[i].size = ATTR_SIZE;
 		w->names[i] = strdup(names[i] ? names[i] : "");
 	}
-	w->f = fopen(path, "w+e");
-	if (!w->f) {
-		int e = -errno;
+	if (open_tmp(w)) {
+		int e = errno ? -errno : -EIO;
 
 		pd_write_close(w);
 		return pmu__error(err, e, PMU_ERR_SYSTEM, path, -1,
@@ -303,36 +331,100 @@ static int write_attrs(struct pd_writer *w, const uint64_t bits[4])
 	return ret;
 }
 
-int pd_write_finish(struct pd_writer *w, struct pmu_error *err)
+static int complete(struct pd_writer *w, struct pmu_error *err)
 {
 	uint64_t bits[4];
-	int ret = begin_data(w);
+	int ret = w->f ? begin_data(w) : 0;
 
+	if (!w->f)
+		return 0;   /* done already: only its place is left */
 	if (!ret)
 		ret = write_features(w, bits);
-
 	if (!ret)
 		ret = write_attrs(w, bits);
 	if (!ret && fflush(w->f))
 		ret = -errno;
+	if (!ret && fclose(w->f))
+		ret = errno ? -errno : -EIO;
+	else if (ret)
+		fclose(w->f);
+	w->f = NULL;
 	if (ret)
 		return pmu__error(err, ret, PMU_ERR_SYSTEM, w->path, -1,
 				  "cannot write %s: %s", w->path,
 				  strerror(-ret));
-	fclose(w->f);
-	w->f = NULL;
 	return 0;
+}
+
+/* rename(), failing where `to` exists (file systems without
+ * RENAME_NOREPLACE: a hard link, which fails so too). */
+static int no_replace(const char *from, const char *to)
+{
+	if (!renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE))
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS)
+		return -1;
+	if (link(from, to))
+		return -1;
+	unlink(from);
+	return 0;
+}
+
+/* The finished file in its place. */
+static int place(struct pd_writer *w, const char *dest, bool backup,
+		 struct pmu_error *err)
+{
+	struct stat st;
+	char *old = NULL;
+	int ret = 0;
+
+	if (backup && !lstat(dest, &st) && (st.st_size > 0 || !S_ISREG(st.st_mode))) {
+		if (asprintf(&old, "%s.old", dest) < 0)
+			return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
+					  "out of memory");
+		if (rename(dest, old))
+			ret = pmu__error(err, -errno, PMU_ERR_SYSTEM, dest, -1,
+					 "cannot keep %s as %s: %s", dest, old,
+					 strerror(errno));
+		free(old);
+	}
+	if (!ret && !backup && no_replace(w->tmp, dest))
+		ret = pmu__error(err, -errno, PMU_ERR_SYSTEM, dest, -1,
+				 "cannot write %s: %s", dest, strerror(errno));
+	else if (!ret && backup && rename(w->tmp, dest))
+		ret = pmu__error(err, -errno, PMU_ERR_SYSTEM, dest, -1,
+				 "cannot write %s: %s", dest, strerror(errno));
+	if (!ret) {
+		free(w->tmp);
+		w->tmp = NULL;
+	}
+	return ret;
+}
+
+int pd_write_finish(struct pd_writer *w, struct pmu_error *err)
+{
+	int ret = complete(w, err);
+
+	return ret ? ret : place(w, w->path, true, err);
+}
+
+int pd_write_finish_to(struct pd_writer *w, const char *dest,
+		       struct pmu_error *err)
+{
+	int ret = complete(w, err);
+
+	return ret ? ret : place(w, dest, false, err);
 }
 
 void pd_write_close(struct pd_writer *w)
 {
 	if (!w)
 		return;
-	if (w->f) {
+	if (w->f)
 		fclose(w->f);
-		if (w->path)
-			unlink(w->path);
-	}
+	if (w->tmp)
+		unlink(w->tmp);
+	free(w->tmp);
 	for (size_t i = 0; i < w->nattr; i++) {
 		free(w->names ? w->names[i] : NULL);
 		free(w->ids ? w->ids[i] : NULL);

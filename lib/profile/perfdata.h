@@ -168,6 +168,7 @@ size_t pd_sid_size(uint64_t st);
 struct pd_writer {
 	FILE *f;
 	char *path;
+	char *tmp;           /* the file written, until it is put at path */
 	uint64_t data_off, data_size;
 	size_t nattr;
 	struct perf_event_attr *attr;
@@ -185,8 +186,12 @@ struct pd_writer {
 	bool has_time;
 };
 
-/* Create `path` (replacing it) and reserve the header; attrs and their
- * ids are given now and written at finish. */
+/* Start a file that goes to `path` once finished, and reserve its
+ * header; attrs and their ids are given now and written at finish.  It
+ * is written into a new file of its own beside path (mode 0600, as
+ * perf's, since a recording tells about every process it saw; created
+ * anew, so no link planted there is followed), and nothing at path
+ * changes before the finish. */
 int pd_write_open(struct pd_writer *w, const char *path, size_t nattr,
 		  const struct perf_event_attr *attr, char *const *names,
 		  struct pmu_error *err);
@@ -201,8 +206,14 @@ int pd_write_feat_str(struct pd_writer *w, int feat, const char *s);
 int pd_write_cmdline(struct pd_writer *w, int argc, char *const *argv);
 int pd_write_build_id(struct pd_writer *w, int32_t pid, uint16_t misc,
 		      const uint8_t *id, size_t len, const char *filename);
-/* Write attrs, ids and features after the data and the header at 0. */
+/* Write attrs, ids and features after the data and the header at 0,
+ * and put the file at path: what was there (if not empty) becomes
+ * path.old, as perf keeps it. */
 int pd_write_finish(struct pd_writer *w, struct pmu_error *err);
+/* The same, put at `dest` instead, which must not exist yet (-EEXIST:
+ * nothing is replaced; the finished file stays until close). */
+int pd_write_finish_to(struct pd_writer *w, const char *dest,
+		       struct pmu_error *err);
 /* Free; an unfinished file is removed. */
 void pd_write_close(struct pd_writer *w);
 

@@ -412,25 +412,26 @@ static int restart_file(struct pmu_record *r, struct pmu_error *err)
 int pmu_record_switch(struct pmu_record *r, const char *done_path,
 		      struct pmu_error *err)
 {
-	int ret;
+	bool done = r && !r->w.f && r->w.tmp;   /* a name taken: again */
+	int ret = 0;
 
-	if (!r || !r->w.f || !done_path)
+	if (!r || (!r->w.f && !done) || !done_path)
 		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
 				  "no recording under way");
 	if (r->emu)
 		return pmu__error(err, -EOPNOTSUPP, PMU_ERR_NOT_SUPPORTED,
 				  NULL, -1, "a recording under the emulator "
 				  "is one file");
-	ret = drain(r);
-	if (!ret)
+	if (!done)
+		ret = drain(r);
+	if (!ret && !done)
 		ret = pmu__record_features(r);
+	/* never over another file: -EEXIST, and the caller names another */
 	if (!ret)
-		ret = pd_write_finish(&r->w, err);
+		ret = pd_write_finish_to(&r->w, done_path, err);
+	if (ret == -EEXIST)
+		return ret;
 	pd_write_close(&r->w);
-	if (!ret && rename(r->path, done_path))
-		ret = pmu__error(err, -errno, PMU_ERR_SYSTEM, done_path, -1,
-				 "cannot rename %s to %s: %s", r->path,
-				 done_path, strerror(errno));
 	return ret ? ret : restart_file(r, err);
 }
 

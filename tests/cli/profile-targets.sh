@@ -48,6 +48,45 @@ expect_match "switch-output: the second file resolves on its own" "$TMP/o" '\[\.
 perf script -i "$first" >/dev/null 2>"$TMP/ps.err"
 check "switch-output: perf reads the first file" test ! -s "$TMP/ps.err"
 
+# dumps of the same second (or hundredth) never overwrite each other:
+# as many files as dumps said, every sample in one of them
+mkdir "$TMP/sw"
+"$PMU" record --switch-output -o "$TMP/sw/m.data" -- "$W" 1 >/dev/null 2>"$TMP/m.err" &
+rec=$!
+sleep 0.3
+for i in 1 2 3 4 5; do kill -USR2 "$rec"; sleep 0.05; done
+wait "$rec"
+dumps=$(grep -c 'dump data' "$TMP/m.err")
+files=$(ls "$TMP"/sw/m.data.* 2>/dev/null | grep -c .)
+check "switch-output: dumps of one second ($dumps) are $files files" test "$dumps" -ge 1 -a "$dumps" = "$files"
+n=0
+for f in "$TMP"/sw/m.data*; do
+	n=$((n + $("$PMU" script -i "$f" -F tid 2>/dev/null | grep -c .)))
+done
+total=$(sed -n 's/.*(\([0-9]*\) samples).*/\1/p' "$TMP/m.err")
+expect_eq "switch-output: the dumps and the last file hold every sample" "$n" "$total"
+expect_match "switch-output: dump names carry hundredths" "$TMP/m.err" 'm\.data\.[0-9]{16}'
+
+# a recording that never starts (a command that does not exist) leaves
+# the previous file as it was; one that does keeps it as FILE.old; the
+# new one is readable by its owner only (it names every process it saw)
+echo "earlier recording" >"$TMP/keep.data"
+run_pmu "$TMP/o" "$TMP/e" record -o "$TMP/keep.data" -- "$TMP/no-such-command"
+expect_eq "record of a missing command: exit 127" "$RC" 127
+expect_eq "record of a missing command: the old file untouched" "$(cat "$TMP/keep.data")" "earlier recording"
+check "record of a missing command: no FILE.old" test ! -e "$TMP/keep.data.old"
+expect_eq "record of a missing command: nothing left beside it" "$(ls -A "$TMP" | grep -c '^\.keep\.data')" 0
+run_pmu "$TMP/o" "$TMP/e" record -q -o "$TMP/keep.data" -- "$W" 0.05
+expect_eq "a new recording: exit 0" "$RC" 0
+expect_eq "a new recording: the old one is FILE.old" "$(cat "$TMP/keep.data.old")" "earlier recording"
+expect_eq "a new recording: mode 0600, as perf's" "$(stat -c %a "$TMP/keep.data")" 600
+# a link planted where the file goes is replaced, never followed
+echo "not yours" >"$TMP/victim"
+ln -s victim "$TMP/planted.data"
+run_pmu "$TMP/o" "$TMP/e" record -q -o "$TMP/planted.data" -- "$W" 0.05
+expect_eq "a planted link: the file it points to is untouched" "$(cat "$TMP/victim")" "not yours"
+check "a planted link: the recording is a file of its own" test -f "$TMP/planted.data" -a ! -L "$TMP/planted.data"
+
 # a JIT's code, named by its /tmp/perf-PID.map
 J=$PMU_BUILD/tests/jit
 if [ "$(uname -m)" = x86_64 ] && [ -x "$J" ]; then

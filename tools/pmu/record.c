@@ -54,6 +54,7 @@ static void usage(FILE *f)
 "  -m, --mmap-pages N       ring buffer data pages per CPU (power of 2)\n"
 "      --no-inherit         do not follow children and new threads\n"
 "      --switch-output      on SIGUSR2, close the file as FILE.TIMESTAMP\n"
+"                           (to the hundredth, never over another)\n"
 "                           and go on in a new one\n"
 "  -q, --quiet              no summary\n"
 "      --emulate            run COMMAND under pmu's emulator: samples are the\n"
@@ -307,17 +308,29 @@ static void block_signals(sigset_t *old)
 	sigprocmask(SIG_BLOCK, &set, old);
 }
 
+/* FILE.YYYYmmddHHMMSSxx, the hundredths of a second last (perf's
+ * name), and a further .N where a dump of the same hundredth exists. */
 static int switch_file(struct pmu_record *r, struct rec_cli *c)
 {
 	struct pmu_error err = { .size = sizeof(err) };
 	char done[4200], stamp[32];
-	time_t now = time(NULL);
+	struct timespec ts;
 	struct tm tm;
+	int ret = -EEXIST;
 
-	localtime_r(&now, &tm);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	localtime_r(&ts.tv_sec, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d%H%M%S", &tm);
-	snprintf(done, sizeof(done), "%s.%s", c->out, stamp);
-	if (pmu_record_switch(r, done, &err)) {
+	for (int k = 0; ret == -EEXIST && k < 1000; k++) {
+		if (k)
+			snprintf(done, sizeof(done), "%s.%s%02ld.%d", c->out,
+				 stamp, ts.tv_nsec / 10000000, k);
+		else
+			snprintf(done, sizeof(done), "%s.%s%02ld", c->out,
+				 stamp, ts.tv_nsec / 10000000);
+		ret = pmu_record_switch(r, done, &err);
+	}
+	if (ret) {
 		pmu_tool_err("%s", err.message);
 		return -1;
 	}
