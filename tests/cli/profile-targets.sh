@@ -101,7 +101,12 @@ fi
 # filters
 "$PMU" record -q -o "$TMP/f.data" -- "$W" 0.3 >/dev/null 2>&1
 run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/f.data" --sort dso,sym --no-children --dso libpmuwork.so
-expect_match "--dso keeps the library's samples" "$TMP/o" '100\.00%  libpmuwork\.so +\[\.\] hot_lib'
+# (a sample may land in the library's PLT slot too: every row is the
+# library's, hot_lib nearly all of them)
+expect_eq "--dso keeps the library's samples only" \
+	"$(awk '$1 ~ /%$/ && $2 != "libpmuwork.so"' "$TMP/o" | grep -c .)" 0
+expect_match "--dso keeps the library's samples: hot_lib first" "$TMP/o" \
+	'^ +(9[5-9]|100)\.[0-9]+%  libpmuwork\.so +\[\.\] hot_lib'
 run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/f.data" --no-children --comm nosuchcommand
 expect_no_match "--comm of no command: no rows" "$TMP/o" '%'
 tid=$("$PMU" script -i "$TMP/f.data" -F tid 2>/dev/null | sort | uniq -c | sort -rn | awk 'NR == 1 { print $2 }')
