@@ -34,6 +34,24 @@ static int begin_data(struct pd_writer *w)
 	return fseeko(w->f, (off_t)w->data_off, SEEK_SET) ? -EIO : 0;
 }
 
+/* A path that is a device, a fifo or a socket (not a link to one: a
+ * planted link is replaced, never followed). */
+static bool is_device(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st) && !S_ISREG(st.st_mode) &&
+	       !S_ISLNK(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+/* /dev/null, a fifo: written as they are, nothing renamed. */
+static int open_device(struct pd_writer *w, const char *path)
+{
+	if (!(w->f = fopen(path, "w+e")))
+		w->f = fopen(path, "we");
+	return w->f ? 0 : -1;
+}
+
 /* ".NAME.XXXXXX" beside the file: mkstemp creates it 0600, O_EXCL. */
 static int open_tmp(struct pd_writer *w)
 {
@@ -80,7 +98,7 @@ int pd_write_open(struct pd_writer *w, const char *path, size_t nattr,
 		w->attr[i].size = ATTR_SIZE;
 		w->names[i] = strdup(names[i] ? names[i] : "");
 	}
-	if (open_tmp(w)) {
+	if (is_device(path) ? open_device(w, path) : open_tmp(w)) {
 		int e = errno ? -errno : -EIO;
 
 		pd_write_close(w);
@@ -405,13 +423,18 @@ int pd_write_finish(struct pd_writer *w, struct pmu_error *err)
 {
 	int ret = complete(w, err);
 
-	return ret ? ret : place(w, w->path, true, err);
+	/* a device was written in place */
+	return ret || !w->tmp ? ret : place(w, w->path, true, err);
 }
 
 int pd_write_finish_to(struct pd_writer *w, const char *dest,
 		       struct pmu_error *err)
 {
-	int ret = complete(w, err);
+	int ret = w->tmp ? complete(w, err)
+			 : pmu__error(err, -EINVAL, PMU_ERR_USAGE, w->path, -1,
+				      "%s is not a file: its recording cannot "
+				      "be finished under another name",
+				      w->path);
 
 	return ret ? ret : place(w, dest, false, err);
 }

@@ -378,6 +378,17 @@ static bool targets_gone(const struct rec_cli *c)
 	return true;
 }
 
+/* The recording failed: the command is stopped and reaped, as perf
+ * stops it, not left running unwatched. */
+static void stop_child(pid_t child, int *status)
+{
+	if (child <= 0 || waitpid(child, status, WNOHANG) == child)
+		return;
+	kill(child, SIGTERM);
+	while (waitpid(child, status, 0) < 0 && errno == EINTR)
+		;
+}
+
 static int loop(struct pmu_record *r, struct rec_cli *c, pid_t child,
 		int *status)
 {
@@ -385,7 +396,9 @@ static int loop(struct pmu_record *r, struct rec_cli *c, pid_t child,
 		int ret = pmu_record_poll(r, 100);
 
 		if (ret && ret != -EINTR) {
-			pmu_tool_err("writing %s: %s", c->out, strerror(-ret));
+			pmu_tool_err("writing %s: %s; the command is stopped",
+				     c->out, strerror(-ret));
+			stop_child(child, status);
 			return EXIT_PMU_INPUT;
 		}
 		if (take_signals(r, c, child) || targets_gone(c))
@@ -434,6 +447,7 @@ static int record_loop(struct pmu_record *r, struct rec_cli *c, pid_t child,
 	int rc = loop(r, c, child, status);
 
 	if (!rc && pmu_record_finish(r, &st, &err)) {
+		stop_child(child, status);
 		pmu_tool_err("%s", err.message);
 		rc = EXIT_PMU_INPUT;
 	}
