@@ -123,13 +123,14 @@ expect_eq "an export to a device is written in place" "$RC" 0
 # a recording that cannot be written (no space left) stops its command
 # and reaps it, as perf does, rather than leave it running unwatched
 SPIN=$PMU_BUILD/tests/spin
-if [ -w /dev/full ] && [ -x "$SPIN" ]; then
+if [ -c /dev/full ] && ! (echo x >/dev/full) 2>/dev/null && [ -x "$SPIN" ]; then
 	run_pmu "$TMP/o" "$TMP/e" record -e cpu-clock -o /dev/full -- "$SPIN" spin 4321
 	expect_eq "record to a full device: exit 1" "$RC" 1
 	expect_match "record to a full device: says so, naming it" "$TMP/e" '/dev/full: No space left'
 	check "record to a full device: the command is not left running" \
 		test -z "$(pgrep -f "$SPIN spin 4321")"
 	pkill -f "$SPIN spin 4321"
+	check "record to a full device: the device is still there" test -c /dev/full
 	run_pmu "$TMP/o" "$TMP/e" record -q -e cpu-clock -o /dev/null -- true
 	expect_eq "record to /dev/null: written in place, exit 0" "$RC" 0
 	check "/dev/null is still a device" test -c /dev/null
