@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <stdarg.h>
 #include <stdio.h>
+#include <errno.h>
 #include <string.h>
 
 #include <pmu/pmu.h>
@@ -44,7 +45,22 @@ static void usage(FILE *f)
 		   "see pmu(1).\n");
 }
 
-int main(int argc, char **argv)
+/* What a command printed must have reached its file: a full disk or
+ * a closed pipe is an error, not a silent success. */
+static int flushed(int rc)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		int e = errno ? errno : EIO;
+
+		if (e != EPIPE)
+			pmu_tool_err("writing standard output: %s",
+				     strerror(e));
+		return rc ? rc : EXIT_PMU_INPUT;
+	}
+	return rc;
+}
+
+static int run(int argc, char **argv)
 {
 	const char *name = argc > 1 ? argv[1] : NULL;
 
@@ -72,4 +88,9 @@ int main(int argc, char **argv)
 			return commands[i].run(argc - 1, argv + 1);
 	pmu_tool_err("'%s' is not a pmu command; see 'pmu --help'", name);
 	return EXIT_PMU_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	return flushed(run(argc, argv));
 }

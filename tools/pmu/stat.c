@@ -1309,6 +1309,23 @@ static void ctx_free(struct stat_ctx *c)
 	free(c->evinfo);
 	if (c->out && c->out != stderr)
 		fclose(c->out);
+	c->out = NULL;
+}
+
+/* -o's file: every count written, or an error naming it. */
+static int close_output(struct stat_ctx *c, int rc)
+{
+	FILE *f = c->out;
+
+	c->out = NULL;
+	if (!f || f == stderr)
+		return rc;
+	if (ferror(f) | fclose(f)) {
+		pmu_tool_err("cannot write -o '%s': %s", c->o->outfile,
+			     strerror(errno ? errno : EIO));
+		return rc ? rc : EXIT_PMU_INPUT;
+	}
+	return rc;
 }
 
 /* -o FILE (--append: at its end), with perf's line saying when. */
@@ -1390,6 +1407,7 @@ int cmd_stat(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &block, &c.child_mask);
 	rc = o.sim_model ? run_stream(&c)
 	     : o.argv ? run_command(&c) : run_target(&c);
+	rc = close_output(&c, rc);
 	ctx_free(&c);
 	stat_opts_free(&o);
 	return rc;
