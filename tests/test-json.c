@@ -5,7 +5,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -188,6 +193,90 @@ static void test_control_values(void **state)
 	assert_int_equal(c.is_global, 1);
 }
 
+/* A document of many strings, as a large control file or event file is:
+ * 200000 strings in 5 MB.  The reader's memory must grow with the
+ * document (a few times its size), not with strings x document (each
+ * string given room for the whole rest of the input needed about
+ * 200000 x 2.5 MB).  Checked in a child under a data limit of 512 MB;
+ * a document too large for the limit says "out of memory", not that
+ * the text is bad.  (Not under ASan or valgrind, whose own allocators
+ * do not keep to a data limit.) */
+#if defined(__SANITIZE_ADDRESS__)
+#define NO_LIMITS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NO_LIMITS 1
+#endif
+#endif
+
+static char *many_strings(size_t n, size_t *len)
+{
+	char *s = malloc(n * 26 + 16), *q = s;
+
+	assert_non_null(s);
+	*q++ = '[';
+	for (size_t i = 0; i < n; i++)
+		q += sprintf(q, "%s\"string number %08zu\"", i ? "," : "", i);
+	*q++ = ']';
+	*len = (size_t)(q - s);
+	return s;
+}
+
+static int parse_limited(const char *doc, size_t len, rlim_t limit,
+			 char *msg, size_t msz)
+{
+	int fd[2], status = 0;
+	pid_t pid;
+
+	assert_int_equal(pipe(fd), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct rlimit r = { limit, limit };
+		struct pmu_error err = { .size = sizeof(err) };
+		struct pmu_json *j;
+
+		close(fd[0]);
+		if (setrlimit(RLIMIT_DATA, &r))
+			_exit(3);
+		j = pmu__json_parse(doc, len, &err);
+		if (!j && write(fd[1], err.message, strlen(err.message)) < 0)
+			_exit(4);
+		_exit(j ? 0 : errno == ENOMEM ? 1 : 2);
+	}
+	close(fd[1]);
+	memset(msg, 0, msz);
+	if (read(fd[0], msg, msz - 1) < 0)
+		msg[0] = '\0';
+	close(fd[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
+static void test_memory(void **state)
+{
+	size_t len;
+	char *doc = many_strings(200000, &len), msg[256];
+
+	(void)state;
+#ifdef NO_LIMITS
+	skip();
+#else
+	if (getenv("LD_PRELOAD") || getenv("VALGRIND_LIB") ||
+	    getenv("RUNNING_UNDER_VALGRIND"))
+		skip();
+	/* within 512 MB: the whole tree */
+	assert_int_equal(parse_limited(doc, len, (rlim_t)512 << 20, msg,
+				       sizeof(msg)), 0);
+	/* within 1 MB: out of memory, said so */
+	assert_int_equal(parse_limited(doc, len, (rlim_t)1 << 20, msg,
+				       sizeof(msg)), 1);
+	assert_non_null(strstr(msg, "out of memory"));
+#endif
+	free(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -196,6 +285,7 @@ int main(void)
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_control),
 		cmocka_unit_test(test_control_values),
+		cmocka_unit_test(test_memory),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,6 +17,7 @@ struct jp {
 	struct pmu_error *err;
 	size_t mark;            /* line/col of `mark` are known: positions */
 	int mark_line, mark_col;/* only grow, so counting resumes there */
+	bool oom;               /* a failure was for memory, not the text */
 };
 
 static void pos_of(struct jp *p, size_t at, int *line, int *col)
@@ -51,6 +52,17 @@ static struct pmu_json *fail(struct jp *p, const char *what)
 	pmu__error(p->err, -EINVAL, PMU_ERR_SYNTAX, NULL, (int)p->pos,
 		   "line %d, column %d: %s", line, col, what);
 	errno = EINVAL;
+	return NULL;
+}
+
+static struct pmu_json *fail_oom(struct jp *p)
+{
+	int line, col;
+
+	pos_of(p, p->pos, &line, &col);
+	pmu__error(p->err, -ENOMEM, PMU_ERR_SYSTEM, NULL, (int)p->pos,
+		   "line %d, column %d: out of memory", line, col);
+	errno = ENOMEM;
 	return NULL;
 }
 
@@ -295,14 +307,23 @@ static bool escape(struct jp *p, char *out, size_t *n)
 	return true;
 }
 
-/* p->pos is at the opening quote.  Output never outgrows the input. */
+/* p->pos is at the opening quote.  A string's text never outgrows its
+ * quoted form (\uXXXX is at most 4 bytes of UTF-8), so that form's
+ * length, found first, is all it takes: not the rest of the input. */
 static char *parse_chars(struct jp *p, size_t *len)
 {
-	size_t start = ++p->pos, n = 0;
-	char *out = malloc(p->len - start + 1);
+	size_t start = ++p->pos, n = 0, end = start;
+	char *out;
 
-	if (!out)
+	while (end < p->len && p->s[end] != '"')
+		end += p->s[end] == '\\' ? 2 : 1;
+	if (end > p->len)
+		end = p->len;
+	out = malloc(end - start + 1);
+	if (!out) {
+		p->oom = true;
 		return NULL;
+	}
 	while (p->pos < p->len && p->s[p->pos] != '"') {
 		unsigned char c = (unsigned char)p->s[p->pos];
 
@@ -337,28 +358,36 @@ static struct pmu_json *parse_string(struct jp *p)
 	v->str = parse_chars(p, &v->len);
 	if (!v->str) {
 		pmu__json_free(v);
-		return fail(p, "bad string (control character, escape or missing quote)");
+		return p->oom ? fail_oom(p) : fail(p, "bad string (control "
+					"character, escape or missing quote)");
 	}
 	return v;
 }
 
 static struct pmu_json *parse_value(struct jp *p);
 
+/* Members go in arrays that double: a large array costs its size, not
+ * a copy of itself a member. */
 static bool push(struct pmu_json *c, struct pmu_json *item, char *key)
 {
-	struct pmu_json **items = realloc(c->items, (c->n + 1) * sizeof(*items));
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 4;
+		struct pmu_json **items = realloc(c->items, cap * sizeof(*items));
 
-	if (!items)
-		return false;
-	c->items = items;
-	if (c->type == PMU_JSON_OBJECT) {
-		char **keys = realloc(c->keys, (c->n + 1) * sizeof(*keys));
-
-		if (!keys)
+		if (!items)
 			return false;
-		c->keys = keys;
-		c->keys[c->n] = key;
+		c->items = items;
+		if (c->type == PMU_JSON_OBJECT) {
+			char **keys = realloc(c->keys, cap * sizeof(*keys));
+
+			if (!keys)
+				return false;
+			c->keys = keys;
+		}
+		c->cap = cap;
 	}
+	if (c->type == PMU_JSON_OBJECT)
+		c->keys[c->n] = key;
 	c->items[c->n++] = item;
 	return true;
 }
@@ -376,7 +405,7 @@ static bool parse_member(struct jp *p, struct pmu_json *obj)
 		return fail(p, "expected a string key"), false;
 	key = parse_chars(p, &klen);
 	if (!key)
-		return fail(p, "bad key string"), false;
+		return (p->oom ? fail_oom(p) : fail(p, "bad key string")), false;
 	if (pmu__json_get(obj, key)) {
 		free(key);
 		p->pos = kpos;
@@ -397,7 +426,7 @@ static bool parse_member(struct jp *p, struct pmu_json *obj)
 		return true;
 	free(key);
 	pmu__json_free(item);
-	return fail(p, "out of memory"), false;
+	return fail_oom(p), false;
 }
 
 static bool parse_element(struct jp *p, struct pmu_json *arr)
@@ -409,7 +438,7 @@ static bool parse_element(struct jp *p, struct pmu_json *arr)
 	if (push(arr, item, NULL))
 		return true;
 	pmu__json_free(item);
-	return fail(p, "out of memory"), false;
+	return fail_oom(p), false;
 }
 
 static struct pmu_json *parse_container(struct jp *p, bool is_obj)

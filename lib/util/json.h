@@ -36,6 +36,7 @@ struct pmu_json {
 	char *str;              /* STRING: NUL-terminated, no embedded NUL */
 	size_t len;
 	size_t n;               /* ARRAY / OBJECT: number of members */
+	size_t cap;             /* ... room for, in items (and keys) */
 	struct pmu_json **items;
 	char **keys;            /* OBJECT only, unique */
 };
