@@ -1466,6 +1466,19 @@ static void test_tid_list(void **state)
 	assert_string_equal(err.token, "12");
 	assert_non_null(strstr(err.message, "no such thread: 12"));
 	assert_int_equal(f->k.nlive, 0);
+	/* a list of every thread of the machine leaves such a thread out
+	 * (it ended, or is a zombie) and counts the others */
+	pmu_session_free(f->s);
+	f->s = pmu__session_new_on(pmu__perf_driver_new(&f->sys), true, NULL);
+	add_abc(f->s);
+	o.skip_gone = true;
+	f->k.nop = 0;
+	assert_int_equal(pmu_session_open(f->s, &o, &err), 0);
+	for (size_t i = 0; i < 3; i++)
+		assert_int_equal(pmu_session_event_status(f->s, i, NULL),
+				 PMU_EVENT_OK);
+	assert_int_equal(f->k.nlive, 3);     /* thread 11's three events */
+	assert_int_equal(pmu_session_nunits(f->s), 2);
 }
 
 /* Threads that answered ESRCH in an attempt given up for a fallback

@@ -55,6 +55,10 @@ struct pmu_open_opts {
 				      (perf stat -D); the emu driver,
 				      which counts a command whole,
 				      refuses it (-EOPNOTSUPP) */
+	bool skip_gone;            /* TID: threads that have exited or are
+				      zombies by the open are left out
+				      instead of failing it (a list of
+				      every thread of the machine) */
 };
 
 #define PMU_OPTS_INIT(type, ...) \

@@ -190,6 +190,8 @@ struct pmu__target {
 	bool inherit;          /* follow children created after open */
 	bool no_mmap_read;     /* never the perf mmap page */
 	bool start_stopped;    /* CHILD: not at exec; enable starts it */
+	bool skip_gone;        /* TID: a thread gone by the open is left
+				  out (as PID's always are) */
 	bool raw_width;        /* register-level drivers: let counters wrap
 				  at their hardware width (no overflow
 				  handler extends them to 64 bits) */

@@ -171,7 +171,8 @@ static int open_units(struct pmu__perf *p, struct perf_group *g, size_t *bad)
 			continue;
 		for (k = 0; k < g->nev; k++) {
 			ret = open_one(p, g, k, u);
-			if (ret == -ESRCH && p->target == PMU__TARGET_PID) {
+			if (ret == -ESRCH && (p->target == PMU__TARGET_PID ||
+					      p->skip_gone)) {
 				close_unit(p, g, u); /* thread exited */
 				p->gone_try[u] = true;
 				break;
@@ -685,6 +686,7 @@ static int perf_open(struct pmu__drv *d, const struct pmu__ev *ev, size_t nev,
 	p->nev = nev;
 	p->target = t->kind;
 	p->start_stopped = t->start_stopped;
+	p->skip_gone = t->skip_gone && t->kind == PMU__TARGET_TID;
 	p->inherit = t->kind == PMU__TARGET_CHILD ||
 		     (t->inherit && t->kind != PMU__TARGET_CPUS);
 	ret = open_all(p, t, err);

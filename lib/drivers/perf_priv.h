@@ -49,6 +49,7 @@ struct pmu__perf {
 	enum pmu__target_kind target;
 	bool inherit;
 	bool start_stopped;  /* no enable_on_exec: the session starts it */
+	bool skip_gone;      /* TID: threads gone by the open are left out */
 	struct pmu__perf_units units;
 	size_t nunits;
 	bool *gone;         /* [unit]: its thread exited before it was opened */

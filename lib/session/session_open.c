@@ -29,6 +29,7 @@ static int make_target(struct pmu_session *s, const struct pmu_open_opts *o,
 		.inherit = PMU__OPTS_GET(o, inherit, false),
 		.no_mmap_read = PMU__OPTS_GET(o, no_mmap_read, false),
 		.start_stopped = PMU__OPTS_GET(o, start_stopped, false),
+		.skip_gone = PMU__OPTS_GET(o, skip_gone, false),
 		.raw_width = s->raw_width,
 	};
 	if (npids && (!pids || (t->kind != PMU__TARGET_PID &&

@@ -138,4 +138,28 @@ wait "$p"
 expect_eq "SIGINT to pmu reaches the command: 128+2" "$?" 130
 expect_match "SIGINT: counts still printed" "$E" 'msec task-clock'
 
+# -a --per-thread counts every thread of the machine: a zombie among
+# them (a child its parent does not reap) is left out, as perf leaves
+# it, not an error
+bash -c 'sleep 0.05 & exec sleep 2' &
+zpid=$!
+for i in $(seq 1 100); do
+	z=$(ps -o pid=,stat= --ppid "$zpid" 2>/dev/null | awk '$2 ~ /^Z/ { print $1 }')
+	[ -n "$z" ] && break
+	sleep 0.02
+done
+if [ -n "$z" ]; then
+	run_pmu "$O" "$E" stat -a --per-thread -x, -e task-clock -- "$SPIN" spin 20
+	expect_eq "-a --per-thread beside zombie $z: exit 0" "$RC" 0
+	# every live thread has its row (the command's own appears under
+	# the name it had when the threads were listed, as in perf)
+	n=$(grep -cE '^[^,]+-[0-9]+,[0-9.]+,msec,task-clock,' "$E")
+	check "-a --per-thread beside a zombie: rows for the threads ($n)" test "$n" -ge 2
+	expect_no_match "-a --per-thread beside a zombie: no row for it" "$E" "^[^,]+-$z,"
+else
+	skip "-a --per-thread beside a zombie: none could be made"
+fi
+kill "$zpid" 2>/dev/null
+wait "$zpid" 2>/dev/null
+
 done_testing

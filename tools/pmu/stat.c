@@ -312,6 +312,9 @@ static int open_target(struct stat_ctx *c, pid_t child)
 		oo.target = PMU_TARGET_TID;
 		oo.pids = all = all_threads(&oo.npids);
 		oo.cpus = NULL;
+		/* a thread may end, or be a zombie, by the open: perf
+		 * leaves it out, and so does pmu */
+		oo.skip_gone = true;
 	}
 	rc = pmu_session_open(c->s, &oo, &err);
 	free(all);
