@@ -158,6 +158,17 @@ $(BUILD)/tests/test-%: tests/test-%.c $(STATIC_LIB) $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Itests $(CFLAGS) $(LDFLAGS) -o $@ $< $(STATIC_LIB) -lcmocka $(TEST_LDLIBS_$(notdir $@)) $(LDLIBS)
 
+# Every public function called with NULL pointers and edge values: the
+# calls are generated from the headers (tests/api-probe.py).
+API_PROBE   := $(BUILD)/tests/test-api-probe
+$(BUILD)/gen/api-probe.c: tests/api-probe.py $(wildcard include/pmu/*.h)
+	@mkdir -p $(dir $@)
+	python3 tests/api-probe.py $@ $(sort $(wildcard include/pmu/*.h))
+
+$(API_PROBE): $(BUILD)/gen/api-probe.c tests/api-probe.h $(STATIC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itests $(CFLAGS) $(LDFLAGS) -o $@ $< $(STATIC_LIB) -lcmocka $(LDLIBS)
+
 # A caller built against an older release's header (tests/abi/pmu-0.h,
 # smaller structs) and run against this shared library.
 $(ABI_TEST): tests/abi/test-abi-old.c tests/abi/pmu-0.h $(SHARED_LIB)
@@ -226,7 +237,7 @@ $(BUILD)/tests/hw/test-%: tests/hw/test-%.c tests/hw/hwloop.h $(STATIC_LIB) $(wi
 
 hw-build: $(PMU_BIN) $(HW_TESTS) $(HW_HELPERS)
 
-check-build: all $(TESTS) $(ABI_TEST) $(TEST_HELPERS) $(FUZZ_REPLAY) hw-build
+check-build: all $(TESTS) $(API_PROBE) $(ABI_TEST) $(TEST_HELPERS) $(FUZZ_REPLAY) hw-build
 
 # Default check: the plain build (unit tests also under valgrind) and the
 # ASan/UBSan build; SANITIZE=1 check runs only the sanitizer build.

@@ -130,7 +130,8 @@ struct pmu_event_desc {
  * opts->model (NULL: pmu_event_host_model()), after the generic names;
  * opts->dfl_plm, flags and events_dir are not used.  Fills out[0..n) in
  * list order and returns the number of events in the list (larger than
- * n when out is too short; n = 0 and out = NULL only count), or a
+ * n when out is too short; n = 0 and out = NULL only count; out = NULL
+ * with n > 0 is -EINVAL), or a
  * negative errno with *err as pmu_session_add() fills it (token, byte
  * offset, message).  Set out[0].size = sizeof(struct pmu_event_desc):
  * elements are that far apart, and each is filled up to that size.

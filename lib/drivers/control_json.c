@@ -195,9 +195,15 @@ int pmu__control_parse(const char *text, size_t len, struct pmu_control *c,
 PMU_API struct pmu_control *pmu_control_parse(const char *text, size_t len,
 					      struct pmu_error *err)
 {
-	struct pmu_control *c = malloc(sizeof(*c));
+	struct pmu_control *c;
 	int rc;
 
+	if (!text && len) {
+		errno = -pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
+				    "pmu_control_parse: no text");
+		return NULL;
+	}
+	c = malloc(sizeof(*c));
 	if (!c) {
 		errno = ENOMEM;
 		return NULL;
@@ -218,8 +224,14 @@ PMU_API struct pmu_control *pmu_control_load(const char *path,
 {
 	struct pmu_control *c;
 	size_t len;
-	char *text = pmu__read_file(path, CONTROL_FILE_MAX, &len);
+	char *text;
 
+	if (!path) {
+		errno = -pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
+				    "pmu_control_load: no path");
+		return NULL;
+	}
+	text = pmu__read_file(path, CONTROL_FILE_MAX, &len);
 	if (!text) {
 		int e = errno;
 

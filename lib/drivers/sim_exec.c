@@ -232,6 +232,9 @@ int pmu_sim_run(struct pmu_sim *s, const char *text, size_t len,
 	int rc;
 
 	pmu__error_clear(err);
+	if (!s || (!text && len))
+		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
+				  !s ? "no simulator" : "no stream");
 	if (!s->controlled)
 		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
 				  "no control loaded");

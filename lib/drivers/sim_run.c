@@ -317,6 +317,9 @@ int pmu_sim_control(struct pmu_sim *s, const struct pmu_control *c,
 	int rc;
 
 	pmu__error_clear(err);
+	if (!s || !c)
+		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
+				  !s ? "no simulator" : "no control");
 	if (s->running)
 		return pmu__error(err, -EBUSY, PMU_ERR_USAGE, NULL, -1,
 				  "counters are running");

@@ -124,6 +124,10 @@ PMU_API ssize_t pmu_event_list_parse(const char *list,
 
 	if (ret)
 		return ret;
+	if (!out && n)
+		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
+				  "pmu_event_list_parse: out is NULL, n is "
+				  "%zu (0 to count only)", n);
 	/* the size of some release's struct: aligned, never garbage */
 	if (out && n && (!pmu__out_ok(out, stride) || stride > 65536 ||
 			 stride % _Alignof(struct pmu_event_desc)))

@@ -531,6 +531,8 @@ PMU_API ssize_t pmu_metric_id_event(const char *id, char *buf, size_t sz)
 {
 	size_t n = id ? strlen(id) : 0;
 
+	if (!buf && sz)
+		return -EINVAL;
 	if (!id || n >= sz)
 		return -ENAMETOOLONG;
 	for (size_t i = 0; i <= n; i++)

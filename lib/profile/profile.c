@@ -190,6 +190,8 @@ void pmu_profile_close(struct pmu_profile *p)
 
 int pmu_profile_rewind(struct pmu_profile *p)
 {
+	if (!p)
+		return -EINVAL;
 	pmu__machine_free(&p->m);
 	pmu__machine_init(&p->m, p->dsos);
 	p->cur = p->norder = 0;

@@ -242,7 +242,10 @@ int pmu_profile_dso(struct pmu_profile *p, size_t i, const char **path,
 
 	if (!s || i >= s->n)
 		return -ENOENT;
-	*path = pmu__dso_name(s->dso[i]);
-	*problem = pmu__dso_problem(s->dso[i]);
+	/* either answer may be the only one wanted */
+	if (path)
+		*path = pmu__dso_name(s->dso[i]);
+	if (problem)
+		*problem = pmu__dso_problem(s->dso[i]);
 	return 0;
 }

@@ -647,10 +647,11 @@ PMU_API int pmu_metric_set_value(const struct pmu_metric_set *s, size_t i,
 	double scale;
 	int rc;
 
-	if (!s || i >= s->n || !out || !pmu__out_ok(out, out->size))
+	if (!s || i >= s->n || !out || !pmu__out_ok(out, out->size) ||
+	    (!counts && n))
 		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
-				  "pmu_metric_set_value: no such metric or no "
-				  "result struct");
+				  "pmu_metric_set_value: no such metric, no "
+				  "counts or no result struct");
 	c.in = &s->in[i];
 	rc = metric_value(&c, c.in->x, 0, &o.value, err);
 	if (rc)

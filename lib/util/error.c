@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -155,6 +156,8 @@ PMU_API const char *pmu_error_kind_name(enum pmu_error_kind kind)
 
 PMU_API const char *pmu_strerror(int err)
 {
+	if (err == INT_MIN)
+		return "unknown error";
 	if (err < 0)
 		err = -err;
 	switch (err) {
