@@ -385,7 +385,8 @@ static int probe_setup(void **state)
 {
 	(void)state;
 	strcpy(probe_dir, "/tmp/pmu-api-probe-XXXXXX");
-	if (!mkdtemp(probe_dir))
+	/* and the calls' files (a recording's default perf.data) go there */
+	if (!mkdtemp(probe_dir) || chdir(probe_dir) != 0)
 		return -1;
 	return 0;
 }
@@ -395,6 +396,8 @@ static int probe_teardown(void **state)
 	char cmd[128];
 
 	(void)state;
+	if (chdir("/") != 0)
+		return -1;
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", probe_dir);
 	return system(cmd) == 0 ? 0 : -1;
 }
