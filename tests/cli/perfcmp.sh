@@ -30,6 +30,15 @@ text_shape() {
 	awk '{ n = length($0) }'"$_norm"'{ gsub(/ +/, " "); print n ":" $0 }' "$1"
 }
 
+# text_shape_cgroup FILE: text_shape without the "  (xx.xx%)" after a
+# cgroup's event: a CPU switching between cgroups stops the event for a
+# moment, so whether its running time falls short of its enabled time
+# is the kernel's timing (perf prints the share then too).
+text_shape_cgroup() {
+	sed -E 's/  \([0-9]+\.[0-9]+%\)$//' "$1" >"$1.nopct"
+	text_shape "$1.nopct"
+}
+
 # text_words FILE: the words of every line only (for lines whose width
 # depends on the values, e.g. -B's separators).
 text_words() {

@@ -119,7 +119,7 @@ if [ -n "$mnt" ] && ! awk '$9 == "cgroup" && $NF ~ /perf_event/ { f = 1 } END { 
 	/proc/self/mountinfo && mkdir "$mnt/$cg" 2>/dev/null; then
 	into="echo \$\$ > $mnt/$cg/cgroup.procs && exec $SPIN pages 3000"
 	both -a -e task-clock,page-faults,cs -G "$cg,/" -- sh -c "$into"
-	same_output "-G A,/: cgroup column of each event" text_shape
+	same_output "-G A,/: cgroup column of each event" text_shape_cgroup
 	expect_match "-G: the cgroup counted the command's page faults" "$TMP/pmu" \
 		"^ +[0-9]{4,} +page-faults +/"
 	both -a -x, -e task-clock,page-faults -G "$cg" -- sh -c "$into"
