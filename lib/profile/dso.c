@@ -313,8 +313,14 @@ const char *pmu__dso_str(struct pmu__dso *d, const char *s, bool demangle)
 	size_t n = strlen(src) + 1;
 	char *out = arena_alloc(d, n);
 
-	if (out)
+	if (out) {
 		memcpy(out, src, n);
+		/* a name is printed to terminals: no control characters
+		 * (a hostile binary or map could carry escapes) */
+		for (char *q = out; *q; q++)
+			if ((unsigned char)*q < 0x20 || *q == 0x7f)
+				*q = '?';
+	}
 	free(c);
 	return out ? out : "?";
 }

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -470,21 +471,77 @@ static void load_kallsyms(struct pmu__dso *d, struct symvec *sv)
 			 "/proc/kallsyms lists no addresses (kptr_restrict)");
 }
 
-/* A JIT's map: "START SIZE name" per line, hexadecimal. */
+/* A JIT's map: "START SIZE name" per line, hexadecimal.  /tmp is
+ * everyone's: the file is read only when it is a regular file (not a
+ * link, a FIFO or a device) owned by root, by the user reading it or by
+ * the owner of the process it names while that still runs; at most
+ * PERFMAP_MAX bytes, and lines longer than PERFMAP_LINE are skipped. */
+#define PERFMAP_MAX  (512ull << 20)
+#define PERFMAP_LINE 4096
+
+static bool perfmap_owner_ok(const char *path, uid_t uid)
+{
+	char proc[64];
+	struct stat ps;
+	int pid;
+
+	if (uid == 0 || uid == geteuid())
+		return true;
+	if (sscanf(path, "/tmp/perf-%d.map", &pid) != 1)
+		return false;
+	snprintf(proc, sizeof(proc), "/proc/%d", pid);
+	return stat(proc, &ps) == 0 && ps.st_uid == uid;
+}
+
 static void load_perfmap(struct pmu__dso *d, struct symvec *sv)
 {
-	FILE *f = fopen(d->path, "re");
-	char *line = NULL;
-	size_t cap = 0;
+	int fd = open(d->path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	char line[PERFMAP_LINE + 2];
+	struct stat st;
+	bool skip = false;
+	FILE *f;
 
-	if (!f) {
-		snprintf(d->problem, sizeof(d->problem), "no such file");
+	if (fd < 0) {
+		snprintf(d->problem, sizeof(d->problem), "%s",
+			 errno == ELOOP ? "a symbolic link: not read" :
+			 errno == ENOENT ? "no such file" : strerror(errno));
 		return;
 	}
-	while (getline(&line, &cap, f) > 0) {
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		snprintf(d->problem, sizeof(d->problem),
+			 "not a regular file: not read");
+		close(fd);
+		return;
+	}
+	if (!perfmap_owner_ok(d->path, st.st_uid)) {
+		snprintf(d->problem, sizeof(d->problem),
+			 "owned by uid %u (not you, root or the process's "
+			 "owner): not read", (unsigned)st.st_uid);
+		close(fd);
+		return;
+	}
+	if ((unsigned long long)st.st_size > PERFMAP_MAX) {
+		snprintf(d->problem, sizeof(d->problem),
+			 "larger than %llu MiB: not read", PERFMAP_MAX >> 20);
+		close(fd);
+		return;
+	}
+	if (!(f = fdopen(fd, "r"))) {
+		close(fd);
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		size_t len = strlen(line);
 		unsigned long long a, n;
 		int off = 0;
 
+		if (ftell(f) > (long)PERFMAP_MAX)
+			break;       /* grew while being read */
+		/* the rest of an overlong line, or its first part */
+		if (skip || (len == sizeof(line) - 1 && line[len - 1] != '\n')) {
+			skip = line[len - 1] != '\n';
+			continue;
+		}
 		if (sscanf(line, "%llx %llx %n", &a, &n, &off) != 2 || !off)
 			continue;
 		line[strcspn(line, "\n")] = 0;
@@ -492,7 +549,6 @@ static void load_perfmap(struct pmu__dso *d, struct symvec *sv)
 			    2))
 			break;
 	}
-	free(line);
 	fclose(f);
 }
 

@@ -92,8 +92,39 @@ J=$PMU_BUILD/tests/jit
 if [ "$(uname -m)" = x86_64 ] && [ -x "$J" ]; then
 	"$PMU" record -q -o "$TMP/j.data" -- "$J" 0.3 >"$TMP/j.out" 2>/dev/null
 	run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/j.data" --sort sym --no-children
-	rm -f "$(cat "$TMP/j.out")"
 	expect_match "JIT code named from /tmp/perf-PID.map" "$TMP/o" '^ +[5-9][0-9]\.[0-9]+%  \[\.\] jit_spin'
+	# /tmp is everyone's: a map someone else could have planted there
+	# is not believed, and says why
+	map=$(cat "$TMP/j.out")
+	cp "$map" "$TMP/map.good"
+	jit_report() { # NAME EXPECTED-PROBLEM
+		run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/j.data" --sort sym --no-children
+		expect_eq "perf map $1: exit 0" "$RC" 0
+		expect_no_match "perf map $1: not used" "$TMP/o" 'jit_spin'
+		expect_match "perf map $1: says why" "$TMP/e" "$map: $2"
+	}
+	if [ "$(id -u)" = 0 ]; then
+		chown 12345 "$map"
+		jit_report "of another user" "owned by uid 12345 .*not read"
+		chown 0 "$map"
+	fi
+	rm -f "$map"
+	ln -s "$TMP/map.good" "$map"
+	jit_report "as a symbolic link" "a symbolic link: not read"
+	rm -f "$map"
+	mkfifo "$map"
+	jit_report "as a FIFO" "not a regular file"
+	rm -f "$map"
+	truncate -s 600M "$map"
+	jit_report "of 600 MB" "larger than 512 MiB"
+	# an overlong line is skipped; control characters never reach the
+	# terminal
+	{ printf '%s\n' "$(head -c 5000 /dev/zero | tr '\0' 'x')"
+	  sed 's/jit_spin/jit\x1b[31mspin/' "$TMP/map.good"; } >"$map"
+	run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/j.data" --sort sym --no-children
+	expect_match "perf map: a name after an overlong line, its escape replaced" "$TMP/o" '\[\.\] jit\?\[31mspin$'
+	expect_no_match "perf map: no control character printed" "$TMP/o" $'\x1b'
+	rm -f "$map"
 else
 	skip "JIT code named from /tmp/perf-PID.map (x86-64 only)"
 fi
