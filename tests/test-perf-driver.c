@@ -50,6 +50,8 @@ struct fk {
 	uint32_t reject_guest_type; /* EINVAL for exclude_guest on this */
 	bool reject_guest;
 	uint64_t reject_config1;    /* EINVAL for these config1 bits */
+	bool refuse_kernel;         /* EACCES unless exclude_kernel (an
+				       unprivileged user, paranoid 2) */
 	bool limit_precise;         /* EOPNOTSUPP above max_precise */
 	unsigned max_precise;
 	bool live[MAXFD];
@@ -92,6 +94,10 @@ static int fk_open(void *ctx, struct perf_event_attr *a, pid_t pid, int cpu,
 	if (k->reject_guest && a->type == k->reject_guest_type &&
 	    a->exclude_guest) {
 		errno = EINVAL;
+		return -1;
+	}
+	if (k->refuse_kernel && !a->exclude_kernel) {
+		errno = EACCES;
 		return -1;
 	}
 	if (a->config1 & k->reject_config1) {
@@ -331,6 +337,27 @@ static void test_child_target(void **state)
 }
 
 /* Errors that fail the whole open, and leave nothing open behind. */
+static void fake_proc_remove(const char *root);
+
+/* A /proc holding only kernel.perf_event_paranoid, for the driver's
+ * seam: what the driver makes of a refusal depends on it. */
+static void fake_paranoid(char *root, size_t len, const char *value)
+{
+	char path[128];
+	FILE *fp;
+
+	snprintf(root, len, "/tmp/pmu-proc-XXXXXX");
+	assert_non_null(mkdtemp(root));
+	snprintf(path, sizeof(path), "%s/sys", root);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/sys/kernel", root);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/sys/kernel/perf_event_paranoid", root);
+	assert_non_null(fp = fopen(path, "w"));
+	fprintf(fp, "%s\n", value);
+	fclose(fp);
+}
+
 struct err_row {
 	int line;
 	int fail_at, err;
@@ -366,14 +393,19 @@ static void test_open_errors(void **state)
 						       .pid = 77, .cpus = "0");
 		struct pmu_error err = { .size = sizeof(err) };
 		struct fixture *f;
+		char root[64];
 		int ret;
 
 		setup(state);
 		f = *state;
+		/* a setting where a refusal is not perf's paranoid fallback */
+		fake_paranoid(root, sizeof(root), "1");
+		f->sys.proc = root;
 		f->k.fail_at = r->fail_at;
 		f->k.fail_errno = r->err;
 		add_abc(f->s);
 		ret = pmu_session_open(f->s, &o, &err);
+		fake_proc_remove(root);
 		if (ret != -r->err || err.kind != r->kind ||
 		    !strstr(err.message, r->msg) || f->k.nlive != 0 ||
 		    err.code != ret)
@@ -833,6 +865,95 @@ static void test_inherit_fallback(void **state)
 	assert_int_equal(v[2].raw, 14);
 	assert_int_equal(v[2].scaled, 28);
 	assert_int_equal(f->k.nread, 3); /* one per event */
+}
+
+/* Where perf_event_paranoid > 1 keeps a user out of the kernel, events
+ * that did not ask for kernel mode fall back to user space as perf's
+ * do (named :u, said once); ":k" and a setting of 1 stay errors. */
+static int nwarn;
+static char warned[256];
+
+static int count_warn(enum pmu_log_level l, const char *fmt, va_list ap)
+{
+	if (l == PMU_LOG_WARN) {
+		nwarn++;
+		vsnprintf(warned, sizeof(warned), fmt, ap);
+	}
+	return 0;
+}
+
+static void user_only_open(void **state, const char *paranoid,
+			   const char *events, int want)
+{
+	struct fixture *f;
+	char root[64];
+
+	setup(state);
+	f = *state;
+	fake_paranoid(root, sizeof(root), paranoid);
+	f->sys.proc = root;
+	f->k.refuse_kernel = true;
+	nwarn = 0;
+	pmu_set_print(count_warn);
+	assert_int_equal(pmu_session_add(f->s, events, NULL), 0);
+	assert_int_equal(pmu_session_open(f->s, NULL, NULL), want);
+	pmu_set_print(NULL);
+	fake_proc_remove(root);
+}
+
+static void test_user_only_fallback(void **state)
+{
+	struct fixture *f;
+	static const char *const names[] = { "task-clock:u", "page-faults:u",
+					     "cs:u" };
+	struct pmu_event_desc d = { .size = sizeof(d) };
+
+	user_only_open(state, "2", "task-clock,{page-faults,cs}", 0);
+	f = *state;
+	for (size_t i = 0; i < 3; i++) {
+		assert_string_equal(pmu_session_event_name(f->s, i), names[i]);
+		assert_int_equal(pmu_session_event_status(f->s, i, NULL),
+				 PMU_EVENT_OK);
+	}
+	assert_int_equal(pmu_session_event_desc(f->s, 1, &d), 0);
+	assert_true(d.perf.exclude_kernel && d.perf.exclude_hv);
+	assert_string_equal(d.name, "page-faults:u");
+	for (int i = 0; i < f->k.nop; i++)
+		if (f->k.op[i].fd >= 0)
+			assert_true(f->k.op[i].attr.exclude_kernel &&
+				    f->k.op[i].attr.exclude_hv);
+	assert_int_equal(nwarn, 1);
+	assert_non_null(strstr(warned, "perf_event_paranoid=2"));
+	teardown(state);
+
+	/* kernel mode asked for: no fallback, the kernel's refusal */
+	user_only_open(state, "2", "page-faults:k", -EACCES);
+	assert_int_equal(nwarn, 0);
+	teardown(state);
+	/* a setting that allows the kernel: the refusal is something else */
+	user_only_open(state, "1", "task-clock", -EACCES);
+	assert_int_equal(nwarn, 0);
+	teardown(state);
+}
+
+static void test_user_only_names(void **state)
+{
+	static const char *const rows[][2] = {
+		{ "cycles", "cycles:u" },
+		{ "cycles:pp", "cycles:ppu" },
+		{ "cpu/event=0x3c/", "cpu/event=0x3c/u" },
+		{ "sched:sched_switch", "sched:sched_switch:u" },
+		{ "zen4::RETIRED_OPS", "zen4::RETIRED_OPS:u" },
+		{ "INST_RETIRED.ANY", "INST_RETIRED.ANY:u" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		char *n = pmu__ev_user_only_name(rows[i][0]);
+
+		assert_string_equal(n, rows[i][1]);
+		free(n);
+	}
 }
 
 /* A PMU that refuses exclude_guest (as msr does): counted without it
@@ -1651,6 +1772,8 @@ int main(void)
 		cmocka_unit_test(test_pid_vanished),
 		T(test_pid_retry_forgets_gone),
 		cmocka_unit_test(test_guest_fallback),
+		cmocka_unit_test(test_user_only_fallback),
+		cmocka_unit_test(test_user_only_names),
 		T(test_pid_list_usage),
 		T(test_usage),
 	};

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The drivers by name: what a session's `driver` option chooses. */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "drivers/driver.h"
@@ -49,4 +51,39 @@ int pmu__driver_new_with(const char *name, const char *model,
 	return pmu__error(err, -ENOENT, PMU_ERR_USAGE, name, -1,
 			  "unknown driver '%s' (drivers: %s)", name,
 			  pmu__driver_names());
+}
+
+char *pmu__ev_user_only_name(const char *name)
+{
+	const char *c = strrchr(name, ':');
+	size_t n = strlen(name);
+	bool mods = false;
+	char *out;
+
+	/* the last ':' starts modifiers (not a "pmu::" or tracepoint
+	 * separator) when only modifier letters follow it */
+	if (c && c > name && c[-1] != ':' && c[1]) {
+		mods = true;
+		for (const char *q = c + 1; *q; q++)
+			if (!strchr("ukhIGHpPSDWe", *q))
+				mods = false;
+	}
+	out = malloc(n + 3);
+	if (out)
+		snprintf(out, n + 3, "%s%s", name,
+			 mods || (n && name[n - 1] == '/') ? "u" : ":u");
+	return out;
+}
+
+void pmu__user_only_said(const struct pmu__ev_state *st, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!st[i].user_only)
+			continue;
+		pmu__warn("kernel.perf_event_paranoid=%d: counting user "
+			  "space only (events named :u), as perf does; "
+			  "'sysctl kernel.perf_event_paranoid=1' or "
+			  "CAP_PERFMON counts the kernel too", st[i].user_only);
+		return;
+	}
 }

@@ -137,8 +137,22 @@ struct pmu__place {
 struct pmu__ev_state {
 	int err;
 	bool idle;
+	int user_only;         /* nonzero: the kernel refused kernel-mode
+				  counting (the perf_event_paranoid
+				  setting it holds, > 1): counted in user
+				  space only, as perf falls back; the
+				  owner names it NAME:u */
 	char reason[192];
 };
+
+/* The name an event falls back to when counted in user space only, as
+ * perf names it: "cycles" -> "cycles:u", "cycles:pp" -> "cycles:ppu",
+ * "cpu/event=1/" -> "cpu/event=1/u".  NULL when out of memory. */
+char *pmu__ev_user_only_name(const char *name);
+
+/* Say, once, that st[0..n) holds events counted in user space only
+ * (a warning through the library's log), when it does. */
+void pmu__user_only_said(const struct pmu__ev_state *st, size_t n);
 
 /* How one event read (the values of the public enum pmu_event_status). */
 enum pmu__count_status {

@@ -217,14 +217,41 @@ static bool lower_precise(struct pmu__perf *p, const struct perf_group *g,
 	return true;
 }
 
+/* perf's fallback where perf_event_paranoid > 1 keeps an unprivileged
+ * user to user space: an event that did not exclude the kernel (nor
+ * count only the kernel: ":k" stays an error) is counted in user space
+ * only; its owner names it and says so (pmu__user_only_said). */
+static bool user_only(struct pmu__perf *p, const struct perf_group *g,
+		      size_t bad, int ret)
+{
+	size_t i = g->first + bad;
+	struct perf_event_attr *a = &p->attr[i];
+	int par;
+
+	if ((ret != -EACCES && ret != -EPERM) ||
+	    p->target == PMU__TARGET_CPUS || a->exclude_kernel ||
+	    a->exclude_user)
+		return false;
+	par = pmu__perf_host(p)->paranoid;
+	if (par == PMU_PARANOID_UNKNOWN || par <= 1)
+		return false;
+	a->exclude_kernel = 1;
+	a->exclude_hv = 1;
+	p->st[i].user_only = par;
+	return true;
+}
+
 /* Settings a kernel or PMU may refuse, given up one at a time: a :P
- * level, a request for user-space reads, then (EINVAL only) group reads
- * of inherited events (older kernels), then a default exclude_guest.
- * Each is given up at most once, so the retries end. */
+ * level, a request for user-space reads, kernel-mode counting (perf's
+ * paranoid fallback), then (EINVAL only) group reads of inherited
+ * events (older kernels), then a default exclude_guest.  Each is given
+ * up at most once, so the retries end. */
 static bool fall_back(struct pmu__perf *p, struct perf_group *g, size_t bad,
 		      int ret)
 {
 	if (lower_precise(p, g, bad))
+		return true;
+	if (user_only(p, g, bad, ret))
 		return true;
 	if ((ret == -EINVAL || ret == -EOPNOTSUPP) && pmu__perf_uread_drop(p, g))
 		return true;

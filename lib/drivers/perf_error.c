@@ -14,6 +14,20 @@ const struct pmu_host_info *pmu__perf_host(struct pmu__perf *p)
 		p->host.size = sizeof(p->host);
 		if (pmu_host_info(&p->host))
 			p->host.paranoid = PMU_PARANOID_UNKNOWN;
+		/* a seam's /proc: its paranoid setting, as the kernel's */
+		if (p->sys && p->sys->proc) {
+			char path[512];
+			FILE *f;
+
+			snprintf(path, sizeof(path),
+				 "%s/sys/kernel/perf_event_paranoid",
+				 p->sys->proc);
+			f = fopen(path, "re");
+			if (!f || fscanf(f, "%d", &p->host.paranoid) != 1)
+				p->host.paranoid = PMU_PARANOID_UNKNOWN;
+			if (f)
+				fclose(f);
+		}
 	}
 	return &p->host;
 }

@@ -176,6 +176,29 @@ static int check_uncore(const struct pmu_session *s,
 	return 0;
 }
 
+/* Events the driver counted in user space only (perf's paranoid
+ * fallback) are named and described as such: "cycles:u". */
+static int name_user_only(struct pmu_session *s)
+{
+	for (size_t i = 0; s->st && i < s->n; i++) {
+		char *n;
+
+		if (!s->st[i].user_only)
+			continue;
+		if (!(n = pmu__ev_user_only_name(s->ev[i].name)))
+			return -ENOMEM;
+		if (s->sets && s->sets->dev && s->sets->dev[i].name == s->ev[i].name)
+			s->sets->dev[i].name = n;
+		free(s->ev[i].name);
+		s->ev[i].name = n;
+		s->ev[i].attr.exclude_kernel = 1;
+		s->ev[i].attr.exclude_hv = 1;
+	}
+	if (s->st)
+		pmu__user_only_said(s->st, s->n);
+	return 0;
+}
+
 PMU_API int pmu_session_open(struct pmu_session *s,
 			     const struct pmu_open_opts *opts,
 			     struct pmu_error *err)
@@ -198,8 +221,10 @@ PMU_API int pmu_session_open(struct pmu_session *s,
 	/* sets, tool events and sampling are read off the hot path */
 	s->in_place_min = s->ntool || pmu__sets_on(s) || s->smpl
 				  ? SIZE_MAX : sizeof(struct pmu_value);
-	if (s->smpl && (pmu__smpl_on_reg(s) || pmu__sets_on(s)))
-		return pmu__smpl_open(s, &t, err);
+	if (s->smpl && (pmu__smpl_on_reg(s) || pmu__sets_on(s))) {
+		ret = pmu__smpl_open(s, &t, err);
+		return ret ? ret : name_user_only(s);
+	}
 	if (pmu__sets_on(s) && !has_set_ops(s->drv->ops) &&
 	    !s->drv->ops->open_sets)
 		return pmu__session_sets_reg_open(s, &t, err);
@@ -216,6 +241,11 @@ PMU_API int pmu_session_open(struct pmu_session *s,
 		return ret;
 	}
 	s->open = true;
+	if ((ret = name_user_only(s)) != 0) {
+		pmu__session_close(s);
+		return pmu__error(err, ret, PMU_ERR_SYSTEM, NULL, -1,
+				  "out of memory");
+	}
 	if (s->ntool)
 		/* a child's counters start at its exec, by themselves */
 		pmu__session_tool_open(s, t.kind == PMU__TARGET_SELF,

@@ -30,6 +30,10 @@ int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 
+/* -v: the library's information and debugging messages are printed
+ * too (its warnings always are). */
+extern bool pmu_tool_verbose;
+
 /* Print "pmu: <message>" to stderr. */
 void pmu_tool_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -34,6 +34,23 @@ void pmu_tool_err(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+bool pmu_tool_verbose;
+
+/* The library's diagnostics: warnings always, the rest with -v. */
+static int tool_log(enum pmu_log_level level, const char *fmt, va_list ap)
+{
+	size_t len = strlen(fmt);
+	int r;
+
+	if (level != PMU_LOG_WARN && !pmu_tool_verbose)
+		return 0;
+	fputs("pmu: ", stderr);
+	r = vfprintf(stderr, fmt, ap);
+	if (!len || fmt[len - 1] != '\n')
+		fputc('\n', stderr);
+	return r;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: pmu [--version] [--help] COMMAND [ARGS...]\n\n"
@@ -92,5 +109,6 @@ static int run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	pmu_set_print(tool_log);
 	return flushed(run(argc, argv));
 }

@@ -229,16 +229,6 @@ static int parse_args(int argc, char **argv, struct rep_cli *c, bool script)
 	return 0;
 }
 
-static int print_log(enum pmu_log_level l, const char *fmt, va_list ap)
-{
-	if (l != PMU_LOG_WARN)
-		return 0;
-	fputs("pmu: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	return 0;
-}
-
 /* DWARF is read only where its answers are shown: source lines, and
  * inlined frames in exports and wherever --inline asks for them (perf
  * report and script leave them out unless asked, too). */
@@ -355,7 +345,6 @@ static int run(struct rep_cli *c)
 	struct pmu_profile *p, *base = NULL;
 	int rc;
 
-	pmu_set_print(print_log);
 	if (c->diff && !(base = open_profile(c, c->files[0])))
 		return EXIT_PMU_INPUT;
 	p = open_profile(c, c->diff ? c->files[1] : c->in);

@@ -108,18 +108,6 @@ static double acc_noise_pct(const struct stat_acc *a)
 	return 100.0 * sd / fabs(a->mean);
 }
 
-static int verbose_print(enum pmu_log_level level, const char *fmt, va_list ap)
-{
-	size_t len = strlen(fmt);
-	int r;
-
-	fputs("pmu: ", stderr);
-	r = vfprintf(stderr, fmt, ap);
-	if (!len || fmt[len - 1] != '\n')
-		fputc('\n', stderr);
-	return r;
-}
-
 /* Compiler-style report: the message, the input, a caret under the token. */
 static void report_parse_error(const char *input, const struct pmu_error *err)
 {
@@ -1401,7 +1389,7 @@ int cmd_stat(int argc, char **argv)
 	else
 		o.big_num = 0;
 	if (o.verbose)
-		pmu_set_print(verbose_print);
+		pmu_tool_verbose = true;
 	/* Signals are taken synchronously; the command starts with pmu's
 	 * original mask.  An inherited "SIGCHLD ignored" would make the
 	 * kernel reap the command unseen and send no SIGCHLD at all. */
