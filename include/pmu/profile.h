@@ -195,7 +195,10 @@ struct pmu_record_opts {
 	size_t sz;               /* sizeof(struct pmu_record_opts) */
 	const char *events;      /* NULL: cpu-clock (no hardware PMU) or
 				    cycles */
-	uint64_t freq;           /* samples per second (default 4000) */
+	uint64_t freq;           /* samples per second (default 4000;
+				    PMU_RECORD_FREQ_MAX: the kernel's
+				    limit; above the limit: lowered to it
+				    with a warning, as perf does) */
 	uint64_t period;         /* or every `period` events (overrides) */
 	enum pmu_callgraph_mode callgraph;
 	uint32_t stack_size;     /* DWARF: bytes of stack per sample (8192) */
@@ -216,7 +219,11 @@ struct pmu_record_opts {
 	const char *emu_model;   /* the model (NULL: fam10h) */
 	const char *emu;         /* settings "KEY=VALUE ..." (pmu-stat(1)) */
 	char *const *command;    /* the command to run under the emulator */
+	bool strict_freq;        /* a freq above the kernel's limit is an
+				    error instead (perf's --strict-freq) */
 };
+
+#define PMU_RECORD_FREQ_MAX UINT64_MAX
 
 struct pmu_record;
 

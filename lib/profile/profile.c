@@ -73,13 +73,14 @@ static void count(struct pmu_profile *p, const struct perf_event_header *h)
 		uint64_t n;
 
 		memcpy(&n, (const char *)h + 16, 8);
-		p->lost += n;
+		p->lost_rec += n;
 		p->nlost++;
 	} else if (h->type == PERF_RECORD_LOST_SAMPLES && h->size >= 16) {
 		uint64_t n;
 
 		memcpy(&n, (const char *)h + 8, 8);
-		p->lost += n;
+		p->lost_smpl += n;
+		p->has_lost_smpl = true;
 	} else if (h->type > PERF_RECORD_MAX && h->type < PD_REC_HEADER_ATTR) {
 		p->nunknown++;
 	} else if (h->type > PD_REC_FINISHED_INIT + 10) {
@@ -105,6 +106,10 @@ static int index_file(struct pmu_profile *p)
 	p->arch = pmu__regs_arch(p->f.feat_str[PD_FEAT_ARCH]);
 	while ((h = pd_next(&p->f)))
 		count(p, h);
+	/* perf ends a file with its count of lost samples (LOST_SAMPLES),
+	 * the same samples its rings' LOST records told of: that count
+	 * when there is one, as perf report reads it, else the records' */
+	p->lost = p->has_lost_smpl ? p->lost_smpl : p->lost_rec;
 	p->f.pos = p->f.h.data.offset;
 	p->f.released = 0;
 	return 0;

@@ -26,6 +26,8 @@ struct pmu_profile {
 	uint64_t last_time;
 	/* counted at open */
 	uint64_t nsamples, lost, nlost, total_period, nunknown;
+	uint64_t lost_rec, lost_smpl;  /* summed from LOST, LOST_SAMPLES */
+	bool has_lost_smpl;
 	bool callchains;
 	/* the current sample */
 	struct pmu_frame *fr;

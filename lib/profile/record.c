@@ -25,10 +25,55 @@ static const char *default_events(void)
 	return "cpu-clock";
 }
 
-static void set_sampling(struct pmu_record *r, const struct pmu_record_opts *o,
-			 struct perf_event_attr *a, bool first)
+/* kernel.perf_event_max_sample_rate (the kernel lowers it when sampling
+ * interrupts take too long); 0 when unknown. */
+static uint64_t max_sample_rate(void)
 {
-	uint64_t freq = PMU__OPTS_GET(o, freq, 0);
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "re");
+	unsigned long long v = 0;
+
+	if (f) {
+		if (fscanf(f, "%llu", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v;
+}
+
+/* The frequency to sample at: perf's default 4000 Hz, "max" the
+ * kernel's limit, more than the limit lowered to it with a warning (or
+ * refused with strict_freq), as perf does. */
+static int sample_freq(const struct pmu_record_opts *o, uint64_t *out,
+		       struct pmu_error *err)
+{
+	uint64_t freq = PMU__OPTS_GET(o, freq, 0), max = max_sample_rate();
+
+	*out = freq ? freq : 4000;
+	if (PMU__OPTS_GET(o, period, 0) || !max)
+		return 0;
+	if (freq == PMU_RECORD_FREQ_MAX) {
+		*out = max;
+		return 0;
+	}
+	if (*out <= max)
+		return 0;
+	if (PMU__OPTS_GET(o, strict_freq, false))
+		return pmu__error(err, -EINVAL, PMU_ERR_BAD_VALUE, "freq", -1,
+				  "%llu Hz is above kernel.perf_event_max_"
+				  "sample_rate (%llu Hz)",
+				  (unsigned long long)*out,
+				  (unsigned long long)max);
+	pmu__warn("%llu Hz is above kernel.perf_event_max_sample_rate: "
+		  "sampling at %llu Hz (the limit can be raised there; the "
+		  "kernel lowers it when sampling takes too long)",
+		  (unsigned long long)*out, (unsigned long long)max);
+	*out = max;
+	return 0;
+}
+
+static void set_sampling(struct pmu_record *r, const struct pmu_record_opts *o,
+			 struct perf_event_attr *a, bool first, uint64_t freq)
+{
 	uint64_t period = PMU__OPTS_GET(o, period, 0);
 	enum pmu_callgraph_mode cg = PMU__OPTS_GET(o, callgraph,
 						   PMU_CALLGRAPH_MODE_NONE);
@@ -39,7 +84,7 @@ static void set_sampling(struct pmu_record *r, const struct pmu_record_opts *o,
 		a->sample_period = period;
 	} else {
 		a->freq = 1;
-		a->sample_freq = freq ? freq : 4000;
+		a->sample_freq = freq;
 	}
 	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			  PERF_SAMPLE_PERIOD;
@@ -73,9 +118,12 @@ static int parse_events(struct pmu_record *r, const struct pmu_record_opts *o,
 {
 	const char *ev = PMU__OPTS_GET(o, events, NULL);
 	struct pmu__parse_ctx ctx = { 0 };
-	int ret = pmu__evlist_parse(&r->evl, ev ? ev : default_events(), &ctx,
-				    err);
+	uint64_t freq;
+	int ret = sample_freq(o, &freq, err);
 
+	if (!ret)
+		ret = pmu__evlist_parse(&r->evl, ev ? ev : default_events(),
+					&ctx, err);
 	if (ret)
 		return ret;
 	if (PMU__OPTS_GET(o, callgraph, PMU_CALLGRAPH_MODE_NONE) ==
@@ -92,7 +140,7 @@ static int parse_events(struct pmu_record *r, const struct pmu_record_opts *o,
 		r->evl.ev[i].group = (int)i;
 		r->evl.ev[i].leader = true;
 		r->evl.ev[i].flags &= ~PMU__EV_SAMPLE_READ;
-		set_sampling(r, o, &r->evl.ev[i].attr, i == 0);
+		set_sampling(r, o, &r->evl.ev[i].attr, i == 0, freq);
 	}
 	return 0;
 }
@@ -372,6 +420,28 @@ static void lost_total(struct pmu_record *r)
 		r->stats.lost += r->rings[i].lost;
 }
 
+/* The file's count of lost samples, as perf ends its files: a
+ * LOST_SAMPLES record, which perf report's "Total Lost Samples" (and
+ * pmu report's) sums, beside the rings' LOST records. */
+static int lost_samples(struct pmu_record *r)
+{
+	unsigned char rec[128] = { 0 };
+	struct perf_event_header *h = (struct perf_event_header *)rec;
+	uint64_t n;
+	size_t at = 16;
+
+	lost_total(r);
+	n = r->stats.lost - r->lost_base;
+	r->lost_base = r->stats.lost;
+	if (!n)
+		return 0;
+	h->type = PERF_RECORD_LOST_SAMPLES;
+	memcpy(rec + 8, &n, 8);
+	at += pmu__record_trailer(r, 0, 0, rec + at);
+	h->size = (uint16_t)at;
+	return pd_write_data(&r->w, rec, at);
+}
+
 int pmu_record_finish(struct pmu_record *r, struct pmu_record_stats *st,
 		      struct pmu_error *err)
 {
@@ -392,8 +462,9 @@ int pmu_record_finish(struct pmu_record *r, struct pmu_record_stats *st,
 				  "cannot write %s: %s", r->path,
 				  strerror(-ret));
 	if (!r->emu)
-		lost_total(r);
-	ret = pmu__record_features(r);
+		ret = lost_samples(r);
+	if (!ret)
+		ret = pmu__record_features(r);
 	if (!ret)
 		ret = pd_write_finish(&r->w, err);
 	else
@@ -442,6 +513,8 @@ int pmu_record_switch(struct pmu_record *r, const char *done_path,
 				  "is one file");
 	if (!done)
 		ret = drain(r);
+	if (!ret && !done)
+		ret = lost_samples(r);
 	if (!ret && !done)
 		ret = pmu__record_features(r);
 	/* never over another file: -EEXIST, and the caller names another */

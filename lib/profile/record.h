@@ -29,6 +29,7 @@ struct pmu_record {
 	char **files;
 	size_t nfiles, cap_files;
 	struct pmu_record_stats stats;
+	uint64_t lost_base;             /* lost before the current file */
 	int argc;
 	char **argv;
 	bool have_time;

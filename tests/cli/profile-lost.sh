@@ -26,4 +26,25 @@ expect_eq "the file's LOST records carry that count (perf's dump)" "$dumped" "$l
 run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/lost.data"
 expect_match "pmu report says so" "$TMP/e" "$lost samples were lost"
 expect_match "and in its header" "$TMP/o" "^# Total Lost Samples: $lost\$"
+# the file ends with the count as perf's files do: perf report says it
+perf report --stdio -i "$TMP/lost.data" >"$TMP/po" 2>/dev/null
+expect_match "perf report's header says it too" "$TMP/po" "^# Total Lost Samples: $lost\$"
+
+# perf's own file, whose end repeats its rings' count: said once, as
+# perf report says it
+perf record -q -m 1 -F 10000 -g -o "$TMP/plost.data" -- "$W" 1 >/dev/null 2>&1 &
+rec=$!
+sleep 0.3
+kill -STOP "$rec"
+sleep 0.5
+kill -CONT "$rec"
+wait "$rec"
+perf report --stdio -i "$TMP/plost.data" >"$TMP/po" 2>/dev/null
+plost=$(sed -n 's/^# Total Lost Samples: \([0-9]*\)$/\1/p' "$TMP/po")
+run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/plost.data"
+if [ "${plost:-0}" -gt 0 ]; then
+	expect_match "perf's file: the header's lost samples are perf's ($plost)" "$TMP/o" "^# Total Lost Samples: $plost\$"
+else
+	skip "perf's file: perf lost no samples this time"
+fi
 done_testing

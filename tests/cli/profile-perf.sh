@@ -86,4 +86,19 @@ python3 "$C" swap "$TMP/pmu.data" "$TMP/be.data"
 both "foreign byte order: perf and pmu agree" "$TMP/be.data" sym --no-children
 "$PMU" report -i "$TMP/be.data" --stdio >/dev/null 2>"$TMP/be.err"
 expect_match "foreign byte order is said" "$TMP/be.err" 'other byte order'
+
+# -F above the kernel's limit: lowered to it with a word, as perf does;
+# --strict-freq refuses it; -F max is the limit
+max=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
+freq_of() { perf evlist -v -i "$1" 2>/dev/null | sed -n 's/.*sample_freq }: \([0-9]*\),.*/\1/p' | head -1; }
+run_pmu "$TMP/o" "$TMP/e" record -F $((max * 10)) -o "$TMP/f.data" -- "$W" 0.05
+expect_eq "-F ten times the limit: exit 0" "$RC" 0
+expect_match "-F ten times the limit: says so" "$TMP/e" "above kernel.perf_event_max_sample_rate: sampling at $max Hz"
+expect_eq "-F ten times the limit: sampled at the limit (perf evlist)" "$(freq_of "$TMP/f.data")" "$max"
+run_pmu "$TMP/o" "$TMP/e" record -F $((max * 10)) --strict-freq -o "$TMP/f2.data" -- "$W" 0.05
+expect_eq "--strict-freq: exit 1" "$RC" 1
+expect_match "--strict-freq: names the limit" "$TMP/e" "above kernel.perf_event_max_sample_rate \($max Hz\)"
+run_pmu "$TMP/o" "$TMP/e" record -F max -o "$TMP/f3.data" -- "$W" 0.05
+expect_eq "-F max: exit 0" "$RC" 0
+expect_eq "-F max: the limit" "$(freq_of "$TMP/f3.data")" "$max"
 done_testing

@@ -28,7 +28,7 @@ struct rec_cli {
 
 enum {
 	OPT_EMULATE = 0x100, OPT_EMULATE_MODEL, OPT_EMULATE_REGIONS,
-	OPT_EMULATE_OPT,
+	OPT_EMULATE_OPT, OPT_STRICT_FREQ,
 };
 
 static void usage(FILE *f)
@@ -41,7 +41,9 @@ static void usage(FILE *f)
 "\n"
 "  -e, --event LIST         events to sample (default: cycles, or\n"
 "                           cpu-clock without a hardware PMU)\n"
-"  -F, --freq HZ            samples per second (default 4000)\n"
+"  -F, --freq HZ            samples per second (default 4000; max: the\n"
+"                           kernel's limit, to which more is lowered)\n"
+"      --strict-freq        a -F above the kernel's limit is an error\n"
 "  -c, --count N            one sample every N events instead\n"
 "  -g                       call chains by frame pointers\n"
 "      --call-graph MODE    fp, or dwarf[,SIZE]: registers and SIZE bytes\n"
@@ -167,10 +169,15 @@ static int parse_opt(int opt, struct rec_cli *c)
 	switch (opt) {
 	case 'e': return add_events(c, optarg);
 	case 'F':
+		if (!strcmp(optarg, "max")) {
+			c->o.freq = PMU_RECORD_FREQ_MAX;
+			return 0;
+		}
 		if (parse_u64(optarg, "-F", &v))
 			return EXIT_PMU_USAGE;
 		c->o.freq = v;
 		return 0;
+	case OPT_STRICT_FREQ: c->o.strict_freq = true; return 0;
 	case 'c':
 		if (parse_u64(optarg, "-c", &v))
 			return EXIT_PMU_USAGE;
@@ -248,6 +255,7 @@ static int parse_args(int argc, char **argv, struct rec_cli *c)
 	static const struct option lo[] = {
 		{ "event", required_argument, NULL, 'e' },
 		{ "freq", required_argument, NULL, 'F' },
+		{ "strict-freq", no_argument, NULL, OPT_STRICT_FREQ },
 		{ "count", required_argument, NULL, 'c' },
 		{ "call-graph", required_argument, NULL, 'G' },
 		{ "pid", required_argument, NULL, 'p' },
