@@ -342,6 +342,57 @@ static void test_many_rows(void **state)
 	unlink(path);
 }
 
+/* pmu script's layout is perf's: an event that records call chains
+ * prints a frame per line after its sample's line, even a chain of one
+ * frame (a reader of perf script's text would otherwise take the
+ * one-line sample for a sample without a chain). */
+static void test_script_chain_layout(void **state)
+{
+	char path[] = "/tmp/pmu-test-script-XXXXXX";
+	int fd = mkstemp(path);
+	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE,
+				     .config = PERF_COUNT_SW_CPU_CLOCK,
+				     .sample_type = ST | PERF_SAMPLE_CALLCHAIN,
+				     .sample_id_all = 1, .sample_period = 1 };
+	char *name = "cpu-clock";
+	struct pmu_error err = { .size = sizeof(err) };
+	struct pmu_report_opts o = { .sz = sizeof(o) };
+	uint64_t one[1] = { 0x10000 }, three[3] = { 0x10010, 0x50000, 0x60000 };
+	struct pmu_profile *p;
+	struct pd_writer w;
+	uint64_t id = 1;
+	char *text = NULL, *q;
+	size_t len = 0, blocks = 0, frames = 0;
+	FILE *out;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(pd_write_open(&w, path, 1, &a, &name, &err), 0);
+	assert_int_equal(pd_write_ids(&w, 0, &id, 1), 0);
+	put_comm(&w, 10, 10, "w", 1);
+	put_chain(&w, 10, 10, one, 1);
+	put_chain(&w, 10, 11, three, 3);
+	assert_int_equal(pd_write_finish(&w, &err), 0);
+	pd_write_close(&w);
+	assert_non_null(p = pmu_profile_open(path, NULL, &err));
+	assert_non_null(out = open_memstream(&text, &len));
+	assert_int_equal(pmu_report_write(p, NULL, PMU_REPORT_SCRIPT, out, &o,
+					  &err), 0);
+	fclose(out);
+	/* two samples, each a block: its line ending at ": ", its frames
+	 * indented, a blank line */
+	for (q = text; (q = strstr(q, ": \n\t")); q++)
+		blocks++;
+	for (q = text; (q = strstr(q, "\n\t")); q++)
+		frames++;
+	if (blocks != 2 || frames != 4)
+		fail_msg("%zu blocks, %zu frame lines:\n%s", blocks, frames, text);
+	free(text);
+	pmu_profile_close(p);
+	unlink(path);
+}
+
 /* The registers a sample carries, by the recording machine: perf's
  * numbers (asm/perf_regs.h) and masks. */
 static void test_regs(void **state)
@@ -395,6 +446,7 @@ int main(void)
 		cmocka_unit_test(test_maps),
 		cmocka_unit_test(test_regs),
 		cmocka_unit_test(test_many_rows),
+		cmocka_unit_test(test_script_chain_layout),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -193,7 +193,11 @@ int report_script(struct pmu_profile *p, const struct pmu_report_opts *o,
 		const struct pmu_frame *f = pmu__profile_frames(p, &n);
 		bool frames = on[F_IP] || on[F_SYM] || on[F_DSO] ||
 			      on[F_SRCLINE];
-		bool chain = p->callchains && n > 1 && frames;
+		/* perf's layout: an event that records call chains is
+		 * printed a frame per line, even with only one frame */
+		bool chain = frames && n > 0 && s.event < p->f.nattr &&
+			     (p->f.attr[s.event].attr.sample_type &
+			      (PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_STACK_USER));
 
 		if (!report_filter(o, &s, n ? &f[0] : NULL))
 			continue;
