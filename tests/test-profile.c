@@ -342,6 +342,194 @@ static void test_many_rows(void **state)
 	unlink(path);
 }
 
+/* A function at a known address of this program, for samples. */
+__attribute__((noinline)) int profile_target(int x);
+__attribute__((noinline)) int profile_target(int x)
+{
+	return x * 3 + 1;
+}
+
+/* The r-xp mapping of this program holding `addr`, as the kernel's
+ * MMAP record would describe it. */
+static void own_mapping(uintptr_t addr, uint64_t *start, uint64_t *len,
+			uint64_t *pgoff, char *path, size_t psz)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi, off;
+		char perm[8];
+		int n = 0;
+
+		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %n", &lo, &hi, perm,
+			   &off, &n) < 4 || addr < lo || addr >= hi)
+			continue;
+		*start = lo;
+		*len = hi - lo;
+		*pgoff = off;
+		line[strcspn(line, "\n")] = 0;
+		snprintf(path, psz, "%s", line + n);
+		fclose(f);
+		return;
+	}
+	fclose(f);
+	fail_msg("no mapping holds %#lx", (unsigned long)addr);
+}
+
+/* A sample taken in the kernel (a page fault, a system call): the first
+ * user address of its chain is where user space was interrupted, not a
+ * return address, so it is looked up where it is (a fault on a
+ * function's first instruction is in that function).  A user-context
+ * address in the kernel's half is an unknown user frame, not a kernel
+ * one. */
+static void test_kernel_then_user(void **state)
+{
+	char path[] = "/tmp/pmu-test-kuser-XXXXXX";
+	int fd = mkstemp(path);
+	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE,
+				     .config = PERF_COUNT_SW_CPU_CLOCK,
+				     .sample_type = ST | PERF_SAMPLE_CALLCHAIN,
+				     .sample_id_all = 1, .sample_period = 1 };
+	char *name = "cpu-clock", exe[256];
+	uintptr_t target = (uintptr_t)profile_target;
+	uint64_t start = 0, len = 0, pgoff = 0, r[16];
+	unsigned char m[400] = { 0 };
+	struct perf_event_header h = { PERF_RECORD_MMAP, PERF_RECORD_MISC_USER,
+				       0 };
+	struct pmu_error err = { .size = sizeof(err) };
+	struct pmu_sample smp = { .size = sizeof(smp) };
+	struct pmu_frame f = { .size = sizeof(f) };
+	struct pmu_profile *p;
+	struct pd_writer w;
+	uint32_t pid = 10;
+	uint64_t id = 1, v;
+	size_t at;
+
+	(void)state;
+	assert_int_equal(profile_target(1), 4);
+	own_mapping(target, &start, &len, &pgoff, exe, sizeof(exe));
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(pd_write_open(&w, path, 1, &a, &name, &err), 0);
+	assert_int_equal(pd_write_ids(&w, 0, &id, 1), 0);
+	put_comm(&w, 10, 10, "k", 1);
+	memcpy(m + 8, &pid, 4);
+	memcpy(m + 12, &pid, 4);
+	memcpy(m + 16, &start, 8);
+	memcpy(m + 24, &len, 8);
+	memcpy(m + 32, &pgoff, 8);
+	strcpy((char *)m + 40, exe);
+	at = (40 + strlen(exe) + 1 + 7) & ~(size_t)7;
+	at += trailer(m + at, 10, 10, 2);
+	h.size = (uint16_t)at;
+	memcpy(m, &h, 8);
+	assert_int_equal(pd_write_data(&w, m, at), 0);
+	/* ip, tid, time, period, nr, chain */
+	h = (struct perf_event_header){ PERF_RECORD_SAMPLE,
+					PERF_RECORD_MISC_KERNEL, 8 * 11 };
+	memcpy(&r[0], &h, 8);
+	r[1] = 0xffffffff81000010ull;
+	r[2] = (uint64_t)10 << 32 | 10;
+	r[3] = 5;
+	r[4] = 1;
+	r[5] = 5;
+	r[6] = PERF_CONTEXT_KERNEL;
+	r[7] = 0xffffffff81000010ull;
+	r[8] = PERF_CONTEXT_USER;
+	r[9] = target;
+	r[10] = 0xffff900000001234ull;
+	assert_int_equal(pd_write_data(&w, r, 8 * 11), 0);
+	assert_int_equal(pd_write_finish(&w, &err), 0);
+	pd_write_close(&w);
+
+	assert_non_null(p = pmu_profile_open(path, NULL, &err));
+	assert_int_equal(pmu_profile_next(p, &smp), 1);
+	assert_int_equal(smp.nframes, 3);
+	assert_int_equal(pmu_profile_frame(p, 1, &f), 0);
+	assert_int_equal(f.kind, PMU_FRAME_USER);
+	assert_non_null(f.sym);
+	assert_string_equal(f.sym, "profile_target");
+	assert_int_equal(f.sym_off, 0);
+	assert_int_equal(pmu_profile_frame(p, 2, &f), 0);
+	assert_int_equal(f.kind, PMU_FRAME_USER);
+	assert_string_equal(f.dso, "[unknown]");
+	v = f.ip;
+	assert_int_equal(v, 0xffff900000001234ull);
+	pmu_profile_close(p);
+	unlink(path);
+}
+
+/* An address past the kernel's text, before the first module's: no
+ * symbol, as perf finds none (the last kernel symbol does not reach
+ * across the gap: _einittext+0xec99b83 is not a name). */
+static void test_past_kernel_text(void **state)
+{
+	FILE *k = fopen("/proc/kallsyms", "r");
+	char line[512], path[] = "/tmp/pmu-test-ktext-XXXXXX";
+	unsigned long long last = 0, mod = 0;
+	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE,
+				     .config = PERF_COUNT_SW_CPU_CLOCK,
+				     .sample_type = ST, .sample_id_all = 1,
+				     .sample_period = 1 };
+	char *name = "cpu-clock";
+	struct pmu_error err = { .size = sizeof(err) };
+	struct pmu_sample smp = { .size = sizeof(smp) };
+	struct pmu_frame f = { .size = sizeof(f) };
+	struct perf_event_header h = { PERF_RECORD_SAMPLE,
+				       PERF_RECORD_MISC_KERNEL, 40 };
+	struct pmu_profile *p;
+	struct pd_writer w;
+	uint64_t id = 1, r[5], ip;
+	int fd;
+
+	(void)state;
+	while (k && fgets(line, sizeof(line), k) && !mod) {
+		unsigned long long addr;
+		char type;
+
+		if (sscanf(line, "%llx %c", &addr, &type) != 2 ||
+		    !strchr("tTwW", type))
+			continue;
+		if (strchr(line, '['))
+			mod = addr;
+		else
+			last = addr;
+	}
+	if (k)
+		fclose(k);
+	if (!last || !mod || mod <= last + (2u << 20)) {
+		print_message("no gap between kernel and module text to "
+			      "probe (kallsyms hidden, or no modules)\n");
+		skip();
+	}
+	ip = last + (1u << 20);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(pd_write_open(&w, path, 1, &a, &name, &err), 0);
+	assert_int_equal(pd_write_ids(&w, 0, &id, 1), 0);
+	memcpy(&r[0], &h, 8);
+	r[1] = ip;
+	r[2] = (uint64_t)10 << 32 | 10;
+	r[3] = 5;
+	r[4] = 1;
+	assert_int_equal(pd_write_data(&w, r, sizeof(r)), 0);
+	assert_int_equal(pd_write_finish(&w, &err), 0);
+	pd_write_close(&w);
+	assert_non_null(p = pmu_profile_open(path, NULL, &err));
+	assert_int_equal(pmu_profile_next(p, &smp), 1);
+	assert_int_equal(pmu_profile_frame(p, 0, &f), 0);
+	assert_int_equal(f.kind, PMU_FRAME_KERNEL);
+	if (f.sym)
+		fail_msg("%#llx, 1 MiB past the last kernel symbol, named %s+%#llx",
+			 (unsigned long long)ip, f.sym,
+			 (unsigned long long)f.sym_off);
+	pmu_profile_close(p);
+	unlink(path);
+}
+
 /* pmu script's layout is perf's: an event that records call chains
  * prints a frame per line after its sample's line, even a chain of one
  * frame (a reader of perf script's text would otherwise take the
@@ -447,6 +635,8 @@ int main(void)
 		cmocka_unit_test(test_regs),
 		cmocka_unit_test(test_many_rows),
 		cmocka_unit_test(test_script_chain_layout),
+		cmocka_unit_test(test_kernel_then_user),
+		cmocka_unit_test(test_past_kernel_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -429,7 +429,7 @@ static void load_file(struct pmu__dso *d, struct symvec *sv)
 
 /* One kallsyms line: "address type name [module]". */
 static bool kallsyms_line(char *line, unsigned long long *a, char *type,
-			  char **name)
+			  char **name, bool *module)
 {
 	char *end;
 
@@ -438,6 +438,7 @@ static bool kallsyms_line(char *line, unsigned long long *a, char *type,
 		return false;
 	*type = end[1];
 	*name = end + 3;
+	*module = strchr(*name, '[') != NULL;
 	(*name)[strcspn(*name, " \t\n")] = 0;
 	return **name != 0;
 }
@@ -453,14 +454,26 @@ static void load_kallsyms(struct pmu__dso *d, struct symvec *sv)
 			 "/proc/kallsyms is not readable");
 		return;
 	}
+	bool prev_module = false;
+
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long long a;
 		char type, *name;
+		bool module;
 
-		if (!kallsyms_line(line, &a, &type, &name) || !a)
+		if (!kallsyms_line(line, &a, &type, &name, &module) || !a)
 			continue;
 		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
 			continue;
+		/* the last symbol of the kernel's text before the modules'
+		 * (or the other way): it reaches the end of its page, not
+		 * across the gap to the next one (perf's rule) */
+		if (sv->n && module != prev_module &&
+		    sv->v[sv->n - 1].end == sv->v[sv->n - 1].start)
+			sv->v[sv->n - 1].end =
+				((sv->v[sv->n - 1].start + 4096) + 4095) &
+				~4095ull;
+		prev_module = module;
 		if (sv_push(sv, a, 0, pmu__dso_str(d, name, false),
 			    type == 'T' ? 2 : type == 'W' ? 1 : 0))
 			break;

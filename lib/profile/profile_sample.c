@@ -129,8 +129,12 @@ static size_t leaf_caller(struct pmu_profile *p, int pid,
 }
 
 /* The kernel's call chain: context markers say whose addresses
- * follow; the first address is the sampled ip itself.  Returns the
- * number of addresses. */
+ * follow; the first address is the sampled ip itself, and so is the
+ * first user address after kernel ones (where user space was
+ * interrupted: a fault, a system call), looked up where it is, not as
+ * a return address.  A user-context address in the kernel's half is a
+ * frame-pointer walk gone astray: unknown, not a kernel frame.
+ * Returns the number of addresses. */
 static size_t add_chain(struct pmu_profile *p, int pid,
 			const struct pd_sample *s, bool kernel)
 {
@@ -144,7 +148,16 @@ static size_t add_chain(struct pmu_profile *p, int pid,
 			kernel = ip == (uint64_t)PERF_CONTEXT_KERNEL;
 			continue;
 		}
-		pmu__profile_add_ip(p, pid, ip, kernel, n == 0);
+		if (!kernel && ip >= KERNEL_START) {
+			struct pmu_frame *f = new_frame(p);
+
+			if (!f)
+				return n;
+			fill(f, ip, ip, NULL, false);
+		} else {
+			pmu__profile_add_ip(p, pid, ip, kernel,
+					    n == 0 || (!kernel && !user_seen));
+		}
 		n++;
 		if (!kernel && !user_seen) {
 			user_seen = true;
