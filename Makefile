@@ -76,6 +76,7 @@ FUZZ_REPLAY := $(FUZZ_SRCS:tests/fuzz/fuzz-%.c=$(BUILD)/fuzz/replay-%)
 TEST_HELPERS := $(BUILD)/tests/libinject.so $(BUILD)/tests/spin $(BUILD)/tests/evdump \
                 $(BUILD)/tests/metric-eval
 TEST_HELPERS += $(BUILD)/tests/workload $(BUILD)/tests/libpmuwork.so $(BUILD)/tests/jit
+TEST_HELPERS += $(BUILD)/tests/libnames.so
 TEST_HELPERS += $(BUILD)/tests/touch
 ABI_TEST    := $(BUILD)/tests/test-abi-old
 
@@ -203,6 +204,11 @@ WORK_CFLAGS := -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
 $(BUILD)/tests/libpmuwork.so: tests/workload/libwork.c tests/workload/work.h
 	@mkdir -p $(dir $@)
 	$(CC) $(WORK_CFLAGS) -fPIC -shared -o $@ $<
+
+# Versioned and mangled names for the symbol reader's tests.
+$(BUILD)/tests/libnames.so: tests/workload/libnames.c tests/workload/libnames.map
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -g -fPIC -shared -Wl,--version-script=tests/workload/libnames.map -o $@ $<
 
 $(BUILD)/tests/workload: tests/workload/workload.c tests/workload/work.h $(BUILD)/tests/libpmuwork.so
 	@mkdir -p $(dir $@)

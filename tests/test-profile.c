@@ -5,6 +5,7 @@
  * test's own records are the expected values), and the per-process
  * maps that MMAP records build, overlaps and forks included.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -530,6 +531,47 @@ static void test_past_kernel_text(void **state)
 	unlink(path);
 }
 
+/* Names as perf shows them: a versioned definition without its version
+ * (names_versioned@@PMU_1 is names_versioned), a PLT slot of a C++
+ * function demangled (pmu::target@plt).  tests/workload/libnames.c. */
+static void test_symbol_names(void **state)
+{
+	char lib[4096];
+	ssize_t n = readlink("/proc/self/exe", lib, sizeof(lib) - 32);
+	struct pmu__dso_set *ds;
+	struct pmu__dso *d;
+	const struct pmu__addr_info *a;
+	Dl_info info;
+	void *h, *fn;
+	bool plt = false;
+
+	(void)state;
+	assert_true(n > 0);
+	lib[n] = '\0';
+	strcpy(strrchr(lib, '/') + 1, "libnames.so");
+	if (!(h = dlopen(lib, RTLD_NOW))) {
+		print_message("%s: %s\n", lib, dlerror());
+		skip();
+	}
+	assert_non_null(fn = dlsym(h, "names_versioned"));
+	assert_true(dladdr(fn, &info) != 0);
+	ds = pmu__dso_set_new(false);
+	d = pmu__dso_get(ds, lib, NULL, 0);
+	a = pmu__dso_resolve(d, (uint64_t)((uintptr_t)fn -
+					   (uintptr_t)info.dli_fbase));
+	assert_non_null(a->sym);
+	assert_string_equal(a->sym->name, "names_versioned");
+	/* every slot of the (small) library's PLT */
+	for (uint64_t addr = 0; addr < 0x3000 && !plt; addr += 4) {
+		a = pmu__dso_resolve(d, addr);
+		plt = a->sym && !strcmp(a->sym->name, "pmu::target@plt");
+	}
+	if (!plt)
+		fail_msg("no PLT slot named pmu::target@plt in %s", lib);
+	pmu__dso_set_free(ds);
+	dlclose(h);
+}
+
 /* pmu script's layout is perf's: an event that records call chains
  * prints a frame per line after its sample's line, even a chain of one
  * frame (a reader of perf script's text would otherwise take the
@@ -637,6 +679,7 @@ int main(void)
 		cmocka_unit_test(test_script_chain_layout),
 		cmocka_unit_test(test_kernel_then_user),
 		cmocka_unit_test(test_past_kernel_text),
+		cmocka_unit_test(test_symbol_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -130,7 +130,16 @@ static void read_symtab(struct pmu__dso *d, Elf *elf, Elf_Scn *scn,
 			continue;
 		unsigned char rank = GELF_ST_BIND(sym.st_info) == STB_GLOBAL ? 2 :
 				     GELF_ST_BIND(sym.st_info) == STB_WEAK ? 1 : 0;
+		/* a versioned name ("__libc_start_main@@GLIBC_2.34") is
+		 * the function's name, as perf shows it */
+		const char *at = strchr(name + 1, '@');
+		char plain[512];
 
+		if (at && (size_t)(at - name) < sizeof(plain)) {
+			memcpy(plain, name, (size_t)(at - name));
+			plain[at - name] = '\0';
+			name = plain;
+		}
 		if (sv_push(sv, sym.st_value, sym.st_size,
 			    pmu__dso_str(d, name, true), rank))
 			break;
@@ -196,7 +205,11 @@ static void plt_syms(struct pmu__dso *d, Elf *elf, struct symvec *sv)
 		    !gelf_getsym(dd, (int)GELF_R_SYM(ra.r_info), &sym) ||
 		    !(n = elf_strptr(elf, dsh.sh_link, sym.st_name)) || !*n)
 			continue;
-		snprintf(buf, sizeof(buf), "%s@plt", n);
+		/* C++ names demangled, then "@plt", as perf names them */
+		char *dm = pmu__demangle(n);
+
+		snprintf(buf, sizeof(buf), "%s@plt", dm ? dm : n);
+		free(dm);
 		if (sv_push(sv, base + i * step, step,
 			    pmu__dso_str(d, buf, false), 2))
 			break;

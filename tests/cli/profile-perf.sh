@@ -87,6 +87,13 @@ both "foreign byte order: perf and pmu agree" "$TMP/be.data" sym --no-children
 "$PMU" report -i "$TMP/be.data" --stdio >/dev/null 2>"$TMP/be.err"
 expect_match "foreign byte order is said" "$TMP/be.err" 'other byte order'
 
+# the header's command line is the whole of it, pmu's path first, as
+# perf stores its own (hotspot shows it as the recording's command)
+"$PMU" record -q -o "$TMP/cl.data" -- "$W" 0.05 >/dev/null 2>&1
+perf report --header-only -i "$TMP/cl.data" >"$TMP/cl.hdr" 2>/dev/null
+expect_match "perf's header: pmu's own command line" "$TMP/cl.hdr" \
+	"^# cmdline : /[^ ]*pmu record -q -o $TMP/cl.data -- $W 0.05 *\$"
+
 # -F above the kernel's limit: lowered to it with a word, as perf does;
 # --strict-freq refuses it; -F max is the limit
 max=$(cat /proc/sys/kernel/perf_event_max_sample_rate)

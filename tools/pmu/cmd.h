@@ -34,6 +34,9 @@ int cmd_script(int argc, char **argv);
  * too (its warnings always are). */
 extern bool pmu_tool_verbose;
 
+/* How pmu was started (argv[0]). */
+extern const char *pmu_tool_self;
+
 /* Print "pmu: <message>" to stderr. */
 void pmu_tool_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

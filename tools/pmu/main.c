@@ -35,6 +35,7 @@ void pmu_tool_err(const char *fmt, ...)
 }
 
 bool pmu_tool_verbose;
+const char *pmu_tool_self = "pmu";
 
 /* The library's diagnostics: warnings always, the rest with -v. */
 static int tool_log(enum pmu_log_level level, const char *fmt, va_list ap)
@@ -110,5 +111,7 @@ static int run(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	pmu_set_print(tool_log);
+	if (argc > 0 && argv[0])
+		pmu_tool_self = argv[0];
 	return flushed(run(argc, argv));
 }

@@ -553,11 +553,29 @@ int cmd_record(int argc, char **argv)
 				    .target = PMU_TARGET_CHILD },
 			     .out = "perf.data" };
 	int rc = parse_args(argc, argv, &c);
+	char self[4096], **line = NULL;
+	ssize_t n;
 
-	if (rc < 0)
+	if (rc < 0) {
 		rc = 0;
-	else if (!rc)
-		rc = run(&c, argc, argv);
+	} else if (!rc) {
+		/* the file's command line is the whole of it, pmu's path
+		 * first, as perf stores its own (readers show it) */
+		n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+		if (n > 0)
+			self[n] = '\0';
+		else
+			snprintf(self, sizeof(self), "%s", pmu_tool_self);
+		line = calloc((size_t)argc + 2, sizeof(*line));
+		if (!line) {
+			pmu_tool_err("out of memory");
+			return EXIT_PMU_INPUT;
+		}
+		line[0] = self;
+		memcpy(line + 1, argv, (size_t)argc * sizeof(*line));
+		rc = run(&c, argc + 1, line);
+		free(line);
+	}
 	free(c.events);
 	free(c.pids);
 	free(c.emu.settings);
