@@ -6,6 +6,7 @@
 
 #include "profile/report.h"
 #include "util/error.h"
+#include "util/jsonstr.h"
 
 /*
  * The Firefox Profiler's processed format (as samply writes it): one
@@ -193,18 +194,7 @@ static int ff_add(struct ff *x, struct pmu_profile *p,
 
 static void jstr(FILE *o, const char *s)
 {
-	fputc('"', o);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(o, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(o, "\\u%04x", c);
-		else
-			fputc(c, o);
-	}
-	fputc('"', o);
+	pmu__json_fputs(o, s);
 }
 
 static void col(FILE *o, const char *name, const struct ff_tab *t, int which,

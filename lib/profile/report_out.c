@@ -7,6 +7,7 @@
 #include "profile/report.h"
 #include "util/error.h"
 #include "util/opts.h"
+#include "util/jsonstr.h"
 
 static const char *const col_title[RK_MAX] = {
 	[RK_COMM] = "Command", [RK_PID] = "Pid:Command",
@@ -202,18 +203,7 @@ int report_stdio(struct report *r, struct pmu_profile *p, FILE *out)
 
 static void json_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
+	pmu__json_fputs(f, s);
 }
 
 int report_json(struct report *r, struct pmu_profile *p, FILE *out)

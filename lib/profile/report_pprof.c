@@ -6,6 +6,7 @@
 
 #include "profile/report.h"
 #include "util/error.h"
+#include "util/jsonstr.h"
 
 /*
  * pprof's profile.proto (github.com/google/pprof, proto/profile.proto),
@@ -347,8 +348,19 @@ static void write_tail(struct pp *p, struct pmu_profile *pr)
 	f_varint(&p->tmp, 2, pu);
 	f_msg(&p->out, 11, &p->tmp);
 	/* the string table last: every index above is in it by now */
-	for (size_t i = 0; i < sp->n; i++)
-		f_bytes(&p->out, 6, sp->s[i], strlen(sp->s[i]));
+	for (size_t i = 0; i < sp->n; i++) {
+		/* proto3 strings are UTF-8: readers reject anything else */
+		size_t len = strlen(sp->s[i]);
+		char small[3 * 256 + 1];
+		char *u = len < 256 ? small : malloc(3 * len + 1);
+
+		if (u)
+			f_bytes(&p->out, 6, u, pmu__utf8_copy(sp->s[i], u));
+		else    /* out of memory: the bytes as they are */
+			f_bytes(&p->out, 6, sp->s[i], len);
+		if (u != small)
+			free(u);
+	}
 }
 
 static int gzip_out(const struct buf *b, FILE *out)

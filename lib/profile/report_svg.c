@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "profile/report.h"
+#include "util/jsonstr.h"
 
 /*
  * A self-contained interactive flame graph: one <g> per frame with its
@@ -61,18 +62,27 @@ static const char script[] =
 "$('matched').firstChild.nodeValue=re?'Matched: '+"
 "(100*m/tot).toFixed(2)+'%':' ';}\n";
 
+/* XML text: markup escaped, no control characters, UTF-8 (a byte that
+ * is not becomes U+FFFD). */
 static void xml(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		switch (*s) {
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t n = pmu__utf8_len(p);
+
+		switch (*p) {
 		case '<': fputs("&lt;", f); break;
 		case '>': fputs("&gt;", f); break;
 		case '&': fputs("&amp;", f); break;
 		case '"': fputs("&quot;", f); break;
 		default:
-			if ((unsigned char)*s >= 0x20)
-				fputc(*s, f);
+			if (!n)
+				fputs("\xef\xbf\xbd", f);
+			else if (*p >= 0x20 && *p != 0x7f)
+				fwrite(p, 1, n, f);
 		}
+		p += n ? n : 1;
 	}
 }
 
