@@ -266,6 +266,35 @@ size_t pmu__dso_index(const struct pmu__dso *d)
 	return d->index;
 }
 
+bool pmu__dso_is_elf(struct pmu__dso *d)
+{
+	if (d->kind != PMU__DSO_FILE)
+		return false;
+	pmu__dso_load(d);
+	return d->nsegs > 0;
+}
+
+uint64_t pmu__dso_load_bias(struct pmu__dso *d, uint64_t start,
+			    uint64_t pgoff)
+{
+	pmu__dso_load(d);
+	/* the segment holding the offset, else the one whose first page
+	 * it is (a map starts at a page boundary) */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < d->nsegs; i++) {
+			uint64_t lo = d->segs[i].off;
+
+			if (pass)
+				lo &= ~(uint64_t)4095;
+			if (pgoff >= lo &&
+			    pgoff < d->segs[i].off + d->segs[i].filesz)
+				return start - (d->segs[i].vaddr -
+						d->segs[i].off + pgoff);
+		}
+	}
+	return start - pgoff;
+}
+
 const char *pmu__dso_problem(struct pmu__dso *d)
 {
 	pmu__dso_load(d);

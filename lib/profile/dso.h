@@ -87,6 +87,16 @@ enum pmu__dso_kind pmu__dso_kind(const struct pmu__dso *d);
 /* Why symbols are missing ("no such file", "stripped", "build-id
  * mismatch"), NULL when they are not. */
 const char *pmu__dso_problem(struct pmu__dso *d);
+
+/* Whether the file is an ELF object whose load segments were read (a
+ * process also maps data files: ld.so.cache, locale archives). */
+bool pmu__dso_is_elf(struct pmu__dso *d);
+
+/* The load bias of the object when a map of it starts at `start` with
+ * file offset `pgoff` (page-aligned, so possibly below its segment's
+ * own offset): start less the file address at that offset. */
+uint64_t pmu__dso_load_bias(struct pmu__dso *d, uint64_t start,
+			    uint64_t pgoff);
 /* The file's GNU build-id (read from the file itself); 0 when none. */
 size_t pmu__dso_build_id(struct pmu__dso *d, uint8_t id[20]);
 /* A stable small index of the DSO in its set. */

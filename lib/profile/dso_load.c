@@ -108,6 +108,14 @@ static void sv_finish(struct pmu__dso *d, struct symvec *s)
 	s->rank = NULL;
 }
 
+static bool exec_section(Elf *elf, size_t index)
+{
+	Elf_Scn *s = elf_getscn(elf, index);
+	GElf_Shdr sh;
+
+	return s && gelf_getshdr(s, &sh) && (sh.sh_flags & SHF_EXECINSTR);
+}
+
 static void read_symtab(struct pmu__dso *d, Elf *elf, Elf_Scn *scn,
 			GElf_Shdr *sh, struct symvec *sv)
 {
@@ -122,24 +130,21 @@ static void read_symtab(struct pmu__dso *d, Elf *elf, Elf_Scn *scn,
 		if (!gelf_getsym(data, (int)i, &sym))
 			break;
 		type = GELF_ST_TYPE(sym.st_info);
-		if ((type != STT_FUNC && type != STT_GNU_IFUNC) ||
-		    sym.st_shndx == SHN_UNDEF || !sym.st_value)
+		if (sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE ||
+		    !sym.st_value)
+			continue;
+		/* functions, and the labels of assembly code (_start,
+		 * _dl_start_user) in executable sections, as perf reads
+		 * them */
+		if (type != STT_FUNC && type != STT_GNU_IFUNC &&
+		    !(type == STT_NOTYPE && sym.st_name &&
+		      exec_section(elf, sym.st_shndx)))
 			continue;
 		name = elf_strptr(elf, sh->sh_link, sym.st_name);
 		if (!name || !*name)
 			continue;
 		unsigned char rank = GELF_ST_BIND(sym.st_info) == STB_GLOBAL ? 2 :
 				     GELF_ST_BIND(sym.st_info) == STB_WEAK ? 1 : 0;
-		/* a versioned name ("__libc_start_main@@GLIBC_2.34") is
-		 * the function's name, as perf shows it */
-		const char *at = strchr(name + 1, '@');
-		char plain[512];
-
-		if (at && (size_t)(at - name) < sizeof(plain)) {
-			memcpy(plain, name, (size_t)(at - name));
-			plain[at - name] = '\0';
-			name = plain;
-		}
 		if (sv_push(sv, sym.st_value, sym.st_size,
 			    pmu__dso_str(d, name, true), rank))
 			break;
@@ -297,7 +302,10 @@ static void hexid(const uint8_t *id, size_t n, char *out)
 	out[2 * n] = 0;
 }
 
-/* Regular files only: a profile may name a FIFO or a device. */
+/* Regular files only: a profile may name a FIFO or a device.  A
+ * descriptor, or -1 with errno: ENOENT and the like, ENODEV (not a
+ * regular file), ENOEXEC (not ELF: a data file such as ld.so.cache or
+ * a locale archive that the process mapped). */
 static int open_elf(const char *path, Elf **elf)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -308,6 +316,7 @@ static int open_elf(const char *path, Elf **elf)
 		return -1;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		close(fd);
+		errno = ENODEV;
 		return -1;
 	}
 	*elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
@@ -315,6 +324,7 @@ static int open_elf(const char *path, Elf **elf)
 		elf_end(*elf);
 		*elf = NULL;
 		close(fd);
+		errno = ENOEXEC;
 		return -1;
 	}
 	return fd;
@@ -414,10 +424,16 @@ static void load_file(struct pmu__dso *d, struct symvec *sv)
 			}
 			d->bid_len = elf_bid(elf, d->bid);
 		}
-	} else if ((fd = open_cached(d, &elf)) < 0) {
-		snprintf(d->problem, sizeof(d->problem), "no such file");
-		return;
 	} else {
+		int e = errno;
+
+		if ((fd = open_cached(d, &elf)) < 0) {
+			snprintf(d->problem, sizeof(d->problem), "%s",
+				 e == ENOEXEC ? "not an ELF file" :
+				 e == ENODEV ? "not a regular file" :
+				 e == ENOENT ? "no such file" : strerror(e));
+			return;
+		}
 		d->bid_len = elf_bid(elf, d->bid);
 	}
 	read_segs(d, elf);

@@ -109,8 +109,11 @@ static void set_sampling(struct pmu_record *r, const struct pmu_record_opts *o,
 	}
 	a->sample_id_all = 1;
 	a->read_format = PERF_FORMAT_ID;
-	/* one event tells about the machine: comm, maps, forks */
+	/* one event tells about the machine: comm, maps, forks; for DWARF
+	 * unwinding (by perf too) the data maps as well: a library's
+	 * read-only segment holds its .eh_frame_hdr */
 	a->mmap = a->comm = a->task = a->mmap2 = a->comm_exec = first;
+	a->mmap_data = first && cg == PMU_CALLGRAPH_MODE_DWARF;
 }
 
 static int parse_events(struct pmu_record *r, const struct pmu_record_opts *o,

@@ -59,11 +59,20 @@ int pmu__record_mmap2(struct pmu_record *r, uint32_t pid, uint32_t tid,
 		      uint64_t start, uint64_t len, uint64_t pgoff,
 		      const char *file, uint16_t misc)
 {
+	/* PROT_READ|PROT_EXEC, MAP_PRIVATE */
+	return pmu__record_mmap2_prot(r, pid, tid, start, len, pgoff, file,
+				      misc, 5, 2);
+}
+
+int pmu__record_mmap2_prot(struct pmu_record *r, uint32_t pid, uint32_t tid,
+			   uint64_t start, uint64_t len, uint64_t pgoff,
+			   const char *file, uint16_t misc, uint32_t prot,
+			   uint32_t flags)
+{
 	unsigned char rec[4096 + 256] = { 0 };
 	struct perf_event_header *h = (struct perf_event_header *)rec;
 	size_t n = strlen(file) + 1, at;
 	uint64_t v[3] = { start, len, pgoff };
-	uint32_t prot = 5, flags = 2; /* PROT_READ|PROT_EXEC, MAP_PRIVATE */
 
 	if (n > 4096)
 		return 0;
@@ -139,8 +148,13 @@ int pmu__record_synth_kernel(struct pmu_record *r)
 			  "[kernel.kallsyms]_text", PERF_RECORD_MISC_KERNEL);
 }
 
+/* A process's maps as the kernel would have told them: the executable
+ * ones, and with mmap_data (DWARF call chains: the unwinder reads the
+ * .eh_frame_hdr of a library's read-only segment, and the stack's map)
+ * every readable one, as perf synthesizes them. */
 static int synth_maps(struct pmu_record *r, int pid)
 {
+	bool data = r->evl.n && r->evl.ev[0].attr.mmap_data;
 	char path[64], line[4600];
 	FILE *f;
 	int ret = 0;
@@ -152,14 +166,24 @@ static int synth_maps(struct pmu_record *r, int pid)
 		unsigned long long lo, hi, off;
 		char perm[8];
 		int name = 0;
+		uint16_t misc = PERF_RECORD_MISC_USER;
+		uint32_t prot;
 
 		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &lo, &hi,
-			   perm, &off, &name) < 4 || !name || perm[2] != 'x')
+			   perm, &off, &name) < 4 || !name || strlen(perm) < 4)
 			continue;
+		if (perm[2] != 'x') {
+			if (!data || perm[0] != 'r')
+				continue;
+			misc |= PERF_RECORD_MISC_MMAP_DATA;
+		}
+		prot = (perm[0] == 'r' ? 1 : 0) | (perm[1] == 'w' ? 2 : 0) |
+		       (perm[2] == 'x' ? 4 : 0);
 		line[strcspn(line, "\n")] = 0;
-		ret = pmu__record_mmap2(r, (uint32_t)pid, (uint32_t)pid, lo,
-					hi - lo, off, line[name] ? line + name : "//anon",
-				 PERF_RECORD_MISC_USER);
+		ret = pmu__record_mmap2_prot(r, (uint32_t)pid, (uint32_t)pid,
+					     lo, hi - lo, off,
+					     line[name] ? line + name : "//anon",
+					     misc, prot, perm[3] == 's' ? 1 : 2);
 	}
 	fclose(f);
 	return ret;

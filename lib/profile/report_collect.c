@@ -71,9 +71,7 @@ static uint32_t key_of(struct report *r, enum rkey k, struct pmu_profile *p,
 	switch (k) {
 	case RK_COMM:
 		return rpool_add(&r->pool, s->comm);
-	case RK_PID:
-		snprintf(buf, sizeof(buf), "%7u:%s", s->pid, s->comm);
-		return rpool_add(&r->pool, buf);
+	case RK_PID:   /* perf's pid key is the thread (Pid:Command) */
 	case RK_TID:
 		snprintf(buf, sizeof(buf), "%7u:%s", s->tid, s->comm);
 		return rpool_add(&r->pool, buf);

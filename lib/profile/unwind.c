@@ -115,23 +115,6 @@ static const Dwfl_Callbacks dwfl_cbs = {
 	.debuginfo_path = &debuginfo_path,
 };
 
-static bool is_exec(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	Elf *e;
-	GElf_Ehdr eh;
-	bool ex = false;
-
-	if (fd < 0)
-		return false;
-	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (e && gelf_getehdr(e, &eh))
-		ex = eh.e_type == ET_EXEC;
-	elf_end(e);
-	close(fd);
-	return ex;
-}
-
 /* Whether an earlier map of the process is of the same file. */
 static bool reported(const struct pmu__proc *pr, size_t i)
 {
@@ -141,9 +124,13 @@ static bool reported(const struct pmu__proc *pr, size_t i)
 	return false;
 }
 
-/* Each file once, at its first (lowest) map: perf records the data
- * segments too (with --call-graph dwarf), and a second module over the
- * same file would overlap the first. */
+/* Each ELF object once, at its real load bias, from its map of the
+ * lowest file offset: the address it starts at less the file address
+ * it holds (its load segments say which: a data segment's map is not
+ * at start - offset).  perf records the data segments and the data
+ * files a process maps too (with --call-graph dwarf): those are not
+ * modules, and a second module over the same object would overlap
+ * the first. */
 static void report_maps(struct uw *u)
 {
 	const struct pmu__proc *pr = u->proc;
@@ -151,13 +138,17 @@ static void report_maps(struct uw *u)
 	dwfl_report_begin(u->dwfl);
 	for (size_t i = 0; i < pr->n; i++) {
 		const struct pmu__map *m = &pr->maps[i];
-		const char *path = pmu__dso_name(m->dso);
 
-		if (pmu__dso_kind(m->dso) != PMU__DSO_FILE || reported(pr, i))
+		if (reported(pr, i) || !pmu__dso_is_elf(m->dso))
 			continue;
-		/* shared objects and PIEs load at start - offset */
-		dwfl_report_elf(u->dwfl, pmu__dso_short(m->dso), path, -1,
-				is_exec(path) ? 0 : m->start - m->pgoff, false);
+		for (size_t k = i + 1; k < pr->n; k++)
+			if (pr->maps[k].dso == m->dso &&
+			    pr->maps[k].pgoff < m->pgoff)
+				m = &pr->maps[k];
+		dwfl_report_elf(u->dwfl, pmu__dso_short(m->dso),
+				pmu__dso_name(m->dso), -1,
+				pmu__dso_load_bias(m->dso, m->start, m->pgoff),
+				false);
 	}
 	dwfl_report_end(u->dwfl, NULL, NULL);
 }
