@@ -31,6 +31,17 @@ expect_match "record -a: sees the workload among everything" "$TMP/o" '%  worklo
 perf report -i "$TMP/a.data" --stdio --sort comm --no-children >"$TMP/pa.txt" 2>/dev/null
 expect_match "record -a: perf report reads it" "$TMP/pa.txt" '%  workload'
 
+# -a with a command: system-wide while it runs (perf's idiom), its exit
+# status pmu's
+run_pmu "$TMP/o" "$TMP/e" record -a -g -o "$TMP/ac.data" -- sh -c "\"$W\" 0.3 >/dev/null; exit 3"
+expect_eq "record -a -- command: ends with it, its exit status" "$RC" 3
+run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/ac.data" --sort comm,sym --no-children
+expect_match "record -a -- command: the command's hot spot among everything" "$TMP/o" '%  workload +\[\.\] hot_main'
+perf report -i "$TMP/ac.data" --stdio --sort comm --no-children >"$TMP/pa.txt" 2>/dev/null
+expect_match "record -a -- command: perf report reads it" "$TMP/pa.txt" '%  workload'
+run_pmu "$TMP/o" "$TMP/e" record -p $$ -o "$TMP/x.data" -- true
+expect_eq "record -p with a command: a usage error" "$RC" 2
+
 "$PMU" record --switch-output -o "$TMP/s.data" -- "$W" 1 >/dev/null 2>"$TMP/s.err" &
 rec=$!
 sleep 0.5

@@ -50,8 +50,9 @@ static void usage(FILE *f)
 "                           of user stack (default 8192), unwound later\n"
 "  -p, --pid PID[,PID...]   existing processes\n"
 "  -t, --tid TID[,TID...]   existing threads\n"
-"  -a, --all-cpus           every CPU (system-wide)\n"
-"  -C, --cpu LIST           these CPUs (system-wide)\n"
+"  -a, --all-cpus           every CPU (system-wide; with a command, while\n"
+"                           it runs)\n"
+"  -C, --cpu LIST           these CPUs (system-wide, the same)\n"
 "  -o, --output FILE        output file (default perf.data)\n"
 "  -m, --mmap-pages N       ring buffer data pages per CPU (power of 2)\n"
 "      --no-inherit         do not follow children and new threads\n"
@@ -296,9 +297,11 @@ static int parse_args(int argc, char **argv, struct rec_cli *c)
 			     "'pmu record --help'");
 		return EXIT_PMU_USAGE;
 	}
-	if (*c->argv && c->o.target != PMU_TARGET_CHILD) {
-		pmu_tool_err("record: a command and -p/-t/-a/-C exclude each "
-			     "other");
+	/* -a/-C with a command: system-wide for the command's lifetime,
+	 * perf's idiom; -p/-t name their own targets */
+	if (*c->argv && (c->o.target == PMU_TARGET_PID ||
+			 c->o.target == PMU_TARGET_TID)) {
+		pmu_tool_err("record: a command and -p/-t exclude each other");
 		return EXIT_PMU_USAGE;
 	}
 	return c->emu.emulate ? check_emulate(c) : 0;
@@ -521,8 +524,13 @@ static int run(struct rec_cli *c, int argc, char **argv)
 		return EXIT_PMU_INPUT;
 	}
 	c->o.events = c->events;
-	c->o.pids = l.pid > 0 ? &l.pid : c->pids;
-	c->o.npids = l.pid > 0 ? 1 : c->npids;
+	if (c->o.target == PMU_TARGET_CHILD) {
+		c->o.pids = &l.pid;
+		c->o.npids = 1;
+	} else {
+		c->o.pids = c->pids;
+		c->o.npids = c->npids;
+	}
 	c->o.argc = argc;
 	c->o.argv = argv;
 	r = pmu_record_open(c->out, &c->o, &err);
