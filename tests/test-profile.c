@@ -152,7 +152,8 @@ static void test_bad_files(void **state)
 		{ __LINE__, "PERFILE", 7, "too short" },
 		{ __LINE__, "NOTPERF!\x68\0\0\0\0\0\0\0", 16, "no PERFILE2" },
 		{ __LINE__, "PERFFILE\x68\0\0\0\0\0\0\0", 16, "version 1" },
-		{ __LINE__, "PERFILE2\x10\0\0\0\0\0\0\0", 16, "pipe" },
+		/* a pipe-mode stream of no record: no event to read */
+		{ __LINE__, "PERFILE2\x10\0\0\0\0\0\0\0", 16, "describes no event" },
 		{ __LINE__, "PERFILE2\x68\0\0\0\0\0\0\0", 16, "header" },
 	};
 

@@ -445,18 +445,102 @@ static void read_features(struct pd_file *f)
 	}
 }
 
+/* perf's pipe mode (perf record -o -): after the 16-byte header, the
+ * whole stream is records, the attrs (HEADER_ATTR), features
+ * (HEADER_FEATURE) and build-ids (HEADER_BUILD_ID) among them, before
+ * the samples or anywhere.  One pass collects them; the records are
+ * then read from the start, those the readers do not know skipped. */
+static int read_pipe(struct pd_file *f, struct pmu_error *err)
+{
+	uint64_t at = 16;
+	size_t cap = 0;
+
+	if (f->swap)
+		return pmu__error(err, -EOPNOTSUPP, PMU_ERR_NOT_SUPPORTED,
+				  "magic", -1, "%s: a pipe-mode stream of the "
+				  "other byte order, which pmu does not read",
+				  f->path);
+	while (f->len - at >= 8) {
+		const unsigned char *p = f->map + at;
+		struct perf_event_header h;
+
+		memcpy(&h, p, 8);
+		if (h.size < 8 || h.size > f->len - at)
+			break;      /* read as data, which says what is wrong */
+		if (h.type == PD_REC_HEADER_ATTR) {
+			uint32_t asz = rd32(f, p + 12);
+			struct pd_attr *a;
+
+			if (!asz)
+				asz = PERF_ATTR_SIZE_VER0;
+			if (asz < PERF_ATTR_SIZE_VER0 || asz > h.size - 8u ||
+			    (h.size - 8u - asz) % 8)
+				return bad(f, err, -EINVAL, "HEADER_ATTR", at,
+					   "attribute record of a size that "
+					   "makes no sense");
+			if (f->nattr == cap) {
+				size_t nc = cap ? 2 * cap : 8;
+
+				a = realloc(f->attr, nc * sizeof(*a));
+				if (!a)
+					return -ENOMEM;
+				f->attr = a;
+				cap = nc;
+			}
+			a = &f->attr[f->nattr++];
+			memset(a, 0, sizeof(*a));
+			rd_attr(f, p + 8, asz, &a->attr);
+			a->nids = (h.size - 8u - asz) / 8;
+			if (!(a->ids = calloc(a->nids + 1, sizeof(*a->ids))))
+				return -ENOMEM;
+			for (size_t k = 0; k < a->nids; k++)
+				a->ids[k] = rd64(f, p + 8 + asz + 8 * k);
+			attr_positions(a);
+		} else if (h.type == PD_REC_HEADER_FEATURE && h.size >= 16) {
+			uint64_t bit = rd64(f, p + 8);
+
+			if (bit > 0 && bit < PD_FEAT_BITS) {
+				f->h.features[bit / 64] |= 1ull << (bit % 64);
+				read_feature(f, (int)bit, (struct pd_section){
+					at + 16, h.size - 16u });
+			}
+		} else if (h.type == PD_REC_BUILD_ID) {
+			struct cursor c = { f, p, p + h.size, false };
+
+			feat_build_ids(f, &c);
+		} else if (h.type == PD_REC_HEADER_TRACING_DATA &&
+			   h.size >= 12) {
+			/* the tracefs data follows the record */
+			uint64_t n = (rd32(f, p + 8) + 7ull) & ~7ull;
+
+			if (n > f->len - at - h.size)
+				break;
+			at += n;
+		}
+		at += h.size;
+	}
+	if (!f->nattr)
+		return bad(f, err, -EINVAL, "HEADER_ATTR", 16,
+			   "the stream describes no event");
+	/* the data section is the whole stream */
+	f->h.data = (struct pd_section){ 16, f->len - 16 };
+	f->pos = 16;
+	f->end = f->len;
+	return build_id_table(f);
+}
+
 static int open_common(struct pd_file *f, struct pmu_error *err)
 {
 	int ret = read_header(f, err);
 
 	if (ret)
 		return ret;
-	if (f->pipe)
-		return pmu__error(err, -EOPNOTSUPP, PMU_ERR_NOT_SUPPORTED,
-				  "header.size", -1, "%s: a perf.data file "
-				  "written to a pipe (perf record -o -), which "
-				  "pmu does not read; record to a file",
-				  f->path);
+	if (f->pipe) {
+		ret = read_pipe(f, err);
+		return ret == -ENOMEM ? pmu__error(err, ret, PMU_ERR_SYSTEM,
+						   NULL, -1, "out of memory") :
+					ret;
+	}
 	ret = read_attrs(f, err);
 	if (ret)
 		return ret == -ENOMEM ? pmu__error(err, ret, PMU_ERR_SYSTEM,
@@ -499,6 +583,54 @@ int pd_open_mem(struct pd_file *f, const void *buf, size_t len,
 	return ret;
 }
 
+/* "-": standard input, perf's pipe mode (perf record -o - | pmu report
+ * -i -) or a whole file, read into memory. */
+static int open_stdin(struct pd_file *f, struct pmu_error *err)
+{
+	size_t cap = 1 << 20, n = 0;
+	unsigned char *b = malloc(cap);
+	int ret;
+
+	while (b) {
+		ssize_t r;
+
+		if (n == cap) {
+			unsigned char *nb = realloc(b, 2 * cap);
+
+			if (!nb) {
+				free(b);
+				b = NULL;
+				break;
+			}
+			b = nb;
+			cap *= 2;
+		}
+		r = read(STDIN_FILENO, b + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			ret = -errno;
+			free(b);
+			return pmu__error(err, ret, PMU_ERR_SYSTEM, "-", -1,
+					  "cannot read standard input: %s",
+					  strerror(-ret));
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	if (!b)
+		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
+				  "out of memory");
+	f->map = b;
+	f->len = n;
+	f->own_buf = true;
+	ret = open_common(f, err);
+	if (ret)
+		pd_close(f);
+	return ret;
+}
+
 int pd_open(struct pd_file *f, const char *path, struct pmu_error *err)
 {
 	struct stat st;
@@ -507,6 +639,10 @@ int pd_open(struct pd_file *f, const char *path, struct pmu_error *err)
 
 	memset(f, 0, sizeof(*f));
 	snprintf(f->path, sizeof(f->path), "%s", path);
+	if (!strcmp(path, "-")) {
+		snprintf(f->path, sizeof(f->path), "standard input");
+		return open_stdin(f, err);
+	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		ret = -errno;
@@ -557,5 +693,7 @@ void pd_close(struct pd_file *f)
 	free(f->scratch);
 	if (f->own_map)
 		munmap((void *)f->map, f->len);
+	if (f->own_buf)
+		free((void *)f->map);
 	memset(f, 0, sizeof(*f));
 }

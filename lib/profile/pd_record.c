@@ -252,6 +252,15 @@ const struct perf_event_header *pd_next(struct pd_file *f)
 		return NULL;
 	}
 	f->pos += h.size;
+	if (f->pipe && h.type == PD_REC_HEADER_TRACING_DATA && h.size >= 12) {
+		/* pipe mode: the tracefs data follows its record */
+		uint32_t n;
+		uint64_t skip;
+
+		memcpy(&n, p + 8, 4);
+		skip = (n + 7ull) & ~7ull;
+		f->pos = skip > f->end - f->pos ? f->end : f->pos + skip;
+	}
 	release_pages(f, h.size);
 	if (f->swap)
 		return swapped(f, p, h.size);

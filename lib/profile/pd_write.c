@@ -26,10 +26,37 @@ static uint64_t ids_size(const struct pd_writer *w)
 	return n;
 }
 
+static int put(FILE *f, const void *p, size_t n);
+
+/* Pipe mode: the 16-byte header, then each attr with its ids as a
+ * HEADER_ATTR record and FINISHED_INIT, as perf record -o - begins. */
+static int begin_pipe(struct pd_writer *w)
+{
+	uint64_t hdr[2] = { PD_MAGIC, 16 };
+	struct perf_event_header fin = { PD_REC_FINISHED_INIT, 0, 8 };
+	int ret = put(w->f, hdr, 16);
+
+	for (size_t i = 0; !ret && i < w->nattr; i++) {
+		size_t n = w->nids[i] > 4096 ? 4096 : w->nids[i];
+		struct perf_event_header h = {
+			PD_REC_HEADER_ATTR, 0,
+			(uint16_t)(8 + ATTR_SIZE + 8 * n) };
+
+		ret = put(w->f, &h, 8) || put(w->f, &w->attr[i], ATTR_SIZE) ||
+		      put(w->f, w->ids[i], 8 * n) ? -EIO : 0;
+	}
+	if (!ret)
+		ret = put(w->f, &fin, 8);
+	w->data_off = 16;
+	return ret;
+}
+
 static int begin_data(struct pd_writer *w)
 {
 	if (w->data_off)
 		return 0;
+	if (w->pipe)
+		return begin_pipe(w);
 	w->data_off = HDR_SIZE + ids_size(w) + w->nattr * (ATTR_SIZE + 16);
 	return fseeko(w->f, (off_t)w->data_off, SEEK_SET) ? -EIO : 0;
 }
@@ -44,12 +71,32 @@ static bool is_device(const char *path)
 	       !S_ISLNK(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
-/* /dev/null, a fifo: written as they are, nothing renamed. */
+/* /dev/null, a fifo: written as they are, nothing renamed; what cannot
+ * seek (a FIFO, a socket) in pipe mode. */
 static int open_device(struct pd_writer *w, const char *path)
 {
+	struct stat st;
+
 	if (!(w->f = fopen(path, "w+e")))
 		w->f = fopen(path, "we");
+	if (w->f && !fstat(fileno(w->f), &st) &&
+	    (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+		w->pipe = true;
 	return w->f ? 0 : -1;
+}
+
+/* "-": standard output, in pipe mode (perf record -o -). */
+static int open_stdout(struct pd_writer *w)
+{
+	int fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+
+	if (fd < 0 || !(w->f = fdopen(fd, "w"))) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	w->pipe = true;
+	return 0;
 }
 
 /* ".NAME.XXXXXX" beside the file: mkstemp creates it 0600, O_EXCL. */
@@ -98,7 +145,8 @@ int pd_write_open(struct pd_writer *w, const char *path, size_t nattr,
 		w->attr[i].size = ATTR_SIZE;
 		w->names[i] = strdup(names[i] ? names[i] : "");
 	}
-	if (is_device(path) ? open_device(w, path) : open_tmp(w)) {
+	if (!strcmp(path, "-") ? open_stdout(w) :
+	    is_device(path) ? open_device(w, path) : open_tmp(w)) {
 		int e = errno ? -errno : -EIO;
 
 		pd_write_close(w);
@@ -349,6 +397,47 @@ static int write_attrs(struct pd_writer *w, const uint64_t bits[4])
 	return ret;
 }
 
+/* Pipe mode ends with the features as HEADER_FEATURE records (a
+ * record holds at most 64 KiB: a larger feature is left out) and each
+ * build-id as a HEADER_BUILD_ID record, which readers take wherever
+ * they come. */
+static int pipe_features(struct pd_writer *w)
+{
+	int ret = 0;
+
+	for (int b = 1; !ret && b < PD_FEAT_BITS; b++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m;
+
+		if (!feat_present(w, b))
+			continue;
+		if (b == PD_FEAT_BUILD_ID) {
+			ret = feat_build_ids(w, w->f);
+			continue;
+		}
+		if (!(m = open_memstream(&buf, &len)))
+			return -ENOMEM;
+		ret = feat_write(w, b, m) ? -EIO : 0;
+		if (fclose(m))
+			ret = -ENOMEM;
+		if (!ret && 16 + ((len + 7) & ~(size_t)7) <= 65535) {
+			static const char zero[8];
+			size_t pad = ((len + 7) & ~(size_t)7) - len;
+			struct perf_event_header h = {
+				PD_REC_HEADER_FEATURE, 0,
+				(uint16_t)(16 + len + pad) };
+			uint64_t id = (uint64_t)b;
+
+			ret = put(w->f, &h, 8) || put(w->f, &id, 8) ||
+			      put(w->f, buf, len) || put(w->f, zero, pad) ?
+			      -EIO : 0;
+		}
+		free(buf);
+	}
+	return ret;
+}
+
 static int complete(struct pd_writer *w, struct pmu_error *err)
 {
 	uint64_t bits[4];
@@ -356,9 +445,11 @@ static int complete(struct pd_writer *w, struct pmu_error *err)
 
 	if (!w->f)
 		return 0;   /* done already: only its place is left */
-	if (!ret)
+	if (!ret && w->pipe)
+		ret = pipe_features(w);
+	else if (!ret)
 		ret = write_features(w, bits);
-	if (!ret)
+	if (!ret && !w->pipe)
 		ret = write_attrs(w, bits);
 	if (!ret && fflush(w->f))
 		ret = -errno;

@@ -46,6 +46,8 @@ enum {
 	PD_REC_AUXTRACE = 71,
 	PD_REC_COMPRESSED = 81,
 	PD_REC_FINISHED_INIT = 82,
+	PD_REC_HEADER_TRACING_DATA = 66,
+	PD_REC_HEADER_FEATURE = 80,
 };
 
 struct pd_section {
@@ -129,6 +131,7 @@ struct pd_file {
 	uint64_t nunknown;           /* records of types pmu ignores */
 	char path[256];
 	bool own_map;                /* map is pd_open's mmap of the file */
+	bool own_buf;                /* map is pd_open's copy of stdin */
 	size_t since_release;        /* bytes read since pages were dropped */
 	uint64_t released;           /* pages below this offset dropped */
 };
@@ -169,6 +172,8 @@ struct pd_writer {
 	FILE *f;
 	char *path;
 	char *tmp;           /* the file written, until it is put at path */
+	bool pipe;           /* perf's pipe mode: "-" (standard output), a
+				FIFO or a socket; written front to back */
 	uint64_t data_off, data_size;
 	size_t nattr;
 	struct perf_event_attr *attr;

@@ -87,6 +87,31 @@ both "foreign byte order: perf and pmu agree" "$TMP/be.data" sym --no-children
 "$PMU" report -i "$TMP/be.data" --stdio >/dev/null 2>"$TMP/be.err"
 expect_match "foreign byte order is said" "$TMP/be.err" 'other byte order'
 
+# pipe mode: -o - writes perf's stream to standard output, -i - reads
+# one (or a whole file) from standard input, both ways with perf; the
+# command's own output goes to standard error, as perf sends it
+"$PMU" record -q -g -o - -- "$W" 0.3 2>"$TMP/pipe.err" >"$TMP/pipe.data"
+expect_eq "record -o -: exit 0" "$?" 0
+perf report -i - --stdio --no-children --sort sym <"$TMP/pipe.data" >"$TMP/pr.txt" 2>"$TMP/pr.err"
+expect_eq "record -o -: perf report -i - reads the stream" "$?" 0
+expect_match "record -o -: perf sees the hot spot" "$TMP/pr.txt" '^ +[5-6][0-9]\.[0-9]+%  \[\.\] hot_main'
+both "record -o -: perf and pmu read the stream alike" "$TMP/pipe.data" sym --no-children
+"$PMU" report -i - --stdio --no-children --sort sym <"$TMP/pipe.data" >"$TMP/pr2.txt" 2>/dev/null
+expect_eq "report -i -: the stream from standard input, as from the file" \
+	"$(grep -E '^ +[0-9]' "$TMP/pr2.txt")" "$("$PMU" report -i "$TMP/pipe.data" --stdio --no-children --sort sym 2>/dev/null | grep -E '^ +[0-9]')"
+"$PMU" record -q -o - -- sh -c 'echo the-command-speaks; exit 0' 2>"$TMP/pipe.err" >"$TMP/pipe2.data"
+expect_match "record -o -: the command's output on standard error" "$TMP/pipe.err" '^the-command-speaks$'
+perf script -i - <"$TMP/pipe2.data" >/dev/null 2>"$TMP/ps2.err"
+check "record -o -: the stream stays whole (perf script reads it without a word)" test ! -s "$TMP/ps2.err"
+perf record -q -g -o - -- "$W" 0.3 2>/dev/null | cat >"$TMP/ppipe.data"
+both "perf record -o -: perf and pmu read perf's stream alike" "$TMP/ppipe.data" sym --no-children
+mkfifo "$TMP/fifo"
+cat "$TMP/fifo" >"$TMP/fifo.data" &
+cpid=$!
+"$PMU" record -q -o "$TMP/fifo" -- "$W" 0.2 >/dev/null 2>&1
+wait "$cpid"
+both "record -o FIFO: a stream perf reads" "$TMP/fifo.data" sym --no-children
+
 # the header's command line is the whole of it, pmu's path first, as
 # perf stores its own (hotspot shows it as the recording's command)
 "$PMU" record -q -o "$TMP/cl.data" -- "$W" 0.05 >/dev/null 2>&1

@@ -11,13 +11,17 @@
 
 /* Runs in the child: wait for the go byte, exec, or report why not. */
 static _Noreturn void child_run(int go_fd, int err_fd, char **argv,
-				const sigset_t *mask)
+				const sigset_t *mask, bool out_to_err)
 {
 	char c;
 	ssize_t n;
 	int e;
 
 	sigprocmask(SIG_SETMASK, mask, NULL);
+	/* pmu's standard output carries a recording: the command's own
+	 * output goes to standard error, as perf sends it */
+	if (out_to_err && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+		_exit(126);
 	do
 		n = read(go_fd, &c, 1);
 	while (n < 0 && errno == EINTR);
@@ -49,7 +53,7 @@ int launch_prepare(struct launch *l, char **argv, const sigset_t *child_mask)
 	if (l->pid == 0) {
 		close(go[1]);
 		close(er[0]);
-		child_run(go[0], er[1], argv, child_mask);
+		child_run(go[0], er[1], argv, child_mask, l->out_to_err);
 	}
 	close(go[0]);
 	close(er[1]);

@@ -53,7 +53,8 @@ static void usage(FILE *f)
 "  -a, --all-cpus           every CPU (system-wide; with a command, while\n"
 "                           it runs)\n"
 "  -C, --cpu LIST           these CPUs (system-wide, the same)\n"
-"  -o, --output FILE        output file (default perf.data)\n"
+"  -o, --output FILE        output file (default perf.data; -: perf's pipe\n"
+"                           format on standard output)\n"
 "  -m, --mmap-pages N       ring buffer data pages per CPU (power of 2)\n"
 "      --no-inherit         do not follow children and new threads\n"
 "      --switch-output      on SIGUSR2, close the file as FILE.TIMESTAMP\n"
@@ -477,6 +478,7 @@ static int run_emulated(struct rec_cli *c, int argc, char **argv,
 	struct pmu_record *r;
 	int status = 0, rc, e;
 
+	l.out_to_err = !strcmp(c->out, "-");
 	c->o.events = c->events;
 	c->o.argc = argc;
 	c->o.argv = argv;
@@ -517,6 +519,7 @@ static int run(struct rec_cli *c, int argc, char **argv)
 	int status = 0, rc, e;
 
 	block_signals(&old);
+	l.out_to_err = !strcmp(c->out, "-");
 	if (c->emu.emulate)
 		return run_emulated(c, argc, argv, &old);
 	if (*c->argv && (rc = launch_prepare(&l, c->argv, &old)) < 0) {

@@ -305,6 +305,8 @@ struct launch {
 	pid_t pid;
 	int go_fd;    /* write end: one byte releases the child */
 	int err_fd;   /* read end: errno of a failed exec, EOF on success */
+	bool out_to_err; /* the command's stdout is pmu's stderr (set
+			    before launch_prepare) */
 };
 
 int launch_prepare(struct launch *l, char **argv, const sigset_t *child_mask);
