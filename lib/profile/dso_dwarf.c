@@ -47,18 +47,29 @@ static void call_site(struct pmu__dso *d, Dwarf_Die *cu, Dwarf_Die *inl,
 		*file = pmu__dso_str(d, f, false);
 }
 
+/* The chain of functions an address is in, innermost first: each
+ * inlined instance (named by its abstract origin) with the source line
+ * in it, then the function it was inlined into at the call site, out to
+ * the concrete function.  dwarf_getscopes() names the innermost scope;
+ * past an inlined instance it goes on with the scopes of the instance's
+ * abstract definition, so the concrete chain of the innermost scope
+ * (dwarf_getscopes_die) is walked instead, as addr2line -i walks it. */
 static void inline_chain(struct pmu__dso *d, Dwarf_Die *cu,
 			 struct pmu__addr_info *a)
 {
-	Dwarf_Die *scopes = NULL;
+	Dwarf_Die *scopes = NULL, inner;
 	int n = dwarf_getscopes(cu, a->addr, &scopes);
 	struct pmu__inl *v;
 	size_t k = 0;
 	const char *file = a->file;
 	unsigned line = a->line;
 
-	bool outer = false;
-
+	if (n > 0 && dwarf_offdie(dwarf_cu_getdwarf(cu->cu),
+				  dwarf_dieoffset(&scopes[0]), &inner)) {
+		free(scopes);
+		scopes = NULL;
+		n = dwarf_getscopes_die(&inner, &scopes);
+	}
 	if (n <= 0 || !(v = calloc((size_t)n + 1, sizeof(*v)))) {
 		free(scopes);
 		return;
@@ -73,21 +84,11 @@ static void inline_chain(struct pmu__dso *d, Dwarf_Die *cu,
 		v[k].file = file;
 		v[k].line = line;
 		k++;
-		if (tag == DW_TAG_subprogram) {
-			outer = true;
+		if (tag == DW_TAG_subprogram)
 			break;
-		}
 		call_site(d, cu, &scopes[i], &file, &line);
 	}
 	free(scopes);
-	/* past an inlined instance libdw goes on with the scopes of its
-	 * abstract definition: the function it was inlined into is the
-	 * symbol's, at the call site */
-	if (!outer && k) {
-		v[k].file = file;
-		v[k].line = line;
-		k++;
-	}
 	/* the outermost is the symbol's own function: its name is the
 	 * symbol table's, which perf shows */
 	if (k && a->sym)
