@@ -61,6 +61,12 @@ static bool better(const struct pmu__sym *a, unsigned ra,
 		return ra > rb;
 	if (ua != ub)
 		return ua < ub;
+	/* the kernel's system call aliases are the last choice */
+	if (!strncmp(a->name, "SyS", 3) != !strncmp(b->name, "SyS", 3))
+		return strncmp(a->name, "SyS", 3) != 0;
+	if (!strncmp(a->name, "compat_SyS", 10) !=
+	    !strncmp(b->name, "compat_SyS", 10))
+		return strncmp(a->name, "compat_SyS", 10) != 0;
 	return strlen(a->name) > strlen(b->name);
 }
 
@@ -143,8 +149,10 @@ static void read_symtab(struct pmu__dso *d, Elf *elf, Elf_Scn *scn,
 		name = elf_strptr(elf, sh->sh_link, sym.st_name);
 		if (!name || !*name)
 			continue;
+		/* perf's preference: not weak before weak, then global
+		 * before local */
 		unsigned char rank = GELF_ST_BIND(sym.st_info) == STB_GLOBAL ? 2 :
-				     GELF_ST_BIND(sym.st_info) == STB_WEAK ? 1 : 0;
+				     GELF_ST_BIND(sym.st_info) == STB_WEAK ? 0 : 1;
 		if (sv_push(sv, sym.st_value, sym.st_size,
 			    pmu__dso_str(d, name, true), rank))
 			break;
@@ -504,7 +512,7 @@ static void load_kallsyms(struct pmu__dso *d, struct symvec *sv)
 				~4095ull;
 		prev_module = module;
 		if (sv_push(sv, a, 0, pmu__dso_str(d, name, false),
-			    type == 'T' ? 2 : type == 'W' ? 1 : 0))
+			    type == 'T' ? 2 : type == 'W' || type == 'w' ? 0 : 1))
 			break;
 	}
 	fclose(f);

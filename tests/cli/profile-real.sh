@@ -27,7 +27,7 @@ TOL=0.2
 # (--children: callers without a symbol left out, see above)
 same_rows() {
 	local name=$1 f=$2 drop='^$'; shift 2
-	[ "$1" = --children ] && drop='\[\.\] 0x[0-9a-f]+ *$'
+	[ "$1" = --children ] && drop='\[[.k]\] 0x[0-9a-f]+ *$'
 	perf report -i "$f" --stdio --sort dso,sym -g none --no-inline "$@" 2>/dev/null |
 		grep -vE "$drop" >"$TMP/perf.txt"
 	"$PMU" report -i "$f" --stdio --sort dso,sym -g none --no-inline "$@" 2>"$TMP/pmu.err" |
