@@ -168,6 +168,10 @@ struct pmu_report_opts {
 	const char *fields;      /* SCRIPT: "comm,tid,time,event,ip,sym,dso" */
 	const char *title;       /* SVG: title line */
 	bool no_kernel;          /* leave kernel frames out of stacks */
+	double callgraph_limit;  /* STDIO: draw call-graph branches of at
+				    least this % of the total (perf's -g
+				    graph,LIMIT); 0: perf's 0.5; below 0:
+				    every branch */
 };
 
 /*

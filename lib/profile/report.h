@@ -77,6 +77,7 @@ struct report {
 	bool diff;               /* adding the base profile */
 	/* scratch */
 	uint32_t *stack;
+	size_t *stack_frame;     /* [cap_stack]: the frame of each position */
 	size_t cap_stack;
 };
 

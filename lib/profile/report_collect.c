@@ -185,15 +185,20 @@ static int grow_stack(struct report *r, size_t n)
 	if (n <= r->cap_stack)
 		return 0;
 	uint32_t *v = realloc(r->stack, 3 * n * sizeof(*v));
+	size_t *fr = realloc(r->stack_frame, n * sizeof(*fr));
 
-	if (!v)
+	if (v)
+		r->stack = v;
+	if (fr)
+		r->stack_frame = fr;
+	if (!v || !fr)
 		return -ENOMEM;
-	r->stack = v;
 	r->cap_stack = n;
 	return 0;
 }
 
-/* The stack root first: names, DSOs and kinds, the command on top. */
+/* The stack root first: names, DSOs and kinds, the command on top;
+ * r->stack_frame[j] is the frame at position j. */
 static size_t build_stack(struct report *r, const struct pmu_sample *s,
 			  const struct pmu_frame *f, size_t n, uint32_t **names,
 			  uint32_t **dsos, uint8_t **kinds)
@@ -212,6 +217,7 @@ static size_t build_stack(struct report *r, const struct pmu_sample *s,
 	for (size_t i = n; i-- > 0;) {
 		if (r->o->no_kernel && f[i].kind == PMU_FRAME_KERNEL)
 			continue;
+		r->stack_frame[k] = i;
 		(*names)[k] = f[i].sym ? report_intern(r, f[i].sym, 4, NULL) :
 			      rpool_add(&r->pool, report_frame_label(
 					&f[i], lab, sizeof(lab)));
@@ -221,31 +227,50 @@ static size_t build_stack(struct report *r, const struct pmu_sample *s,
 	return k;
 }
 
-/* Children: every distinct row along the chain gets the period once. */
+static int row_part(struct report *r, struct rrow *row, const uint32_t *names,
+		    const uint32_t *dsos, const uint8_t *kinds, size_t k,
+		    size_t j, uint64_t period);
+
+/* Children: every distinct row along the stack (positions 1..k-1 of
+ * build_stack) gets the period once.  With a call graph, as perf's
+ * cumulative entries: the sample's own row (self_row) has the whole
+ * chain (row_chain), every other row its part of it, from its frame to
+ * the leaf (caller order) or to the root (callee order), taken at its
+ * first frame in that order (a recursive function's outermost call for
+ * caller order). */
 static int add_children(struct report *r, struct pmu_profile *p,
 			const struct pmu_sample *s, const struct pmu_frame *f,
-			size_t n)
+			ssize_t self_row, const uint32_t *names,
+			const uint32_t *dsos, const uint8_t *kinds, size_t k,
+			bool chains)
 {
+	bool caller = r->o->callgraph == PMU_CALLGRAPH_CALLER;
 	ssize_t seen[256];
 	size_t nseen = 0;
 	uint32_t key[RK_MAX];
 
-	for (size_t i = 0; i < n; i++) {
+	for (size_t step = 1; step < k; step++) {
+		size_t j = caller ? step : k - step;
+		const struct pmu_frame *fr = &f[r->stack_frame[j]];
 		bool dup = false;
 		ssize_t row;
 
-		if (f[i].kind == PMU_FRAME_INLINED)
+		if (fr->kind == PMU_FRAME_INLINED)
 			continue;
-		make_key(r, p, s, &f[i], &f[i], key);
+		make_key(r, p, s, fr, fr, key);
 		if ((row = row_get(r, key)) < 0)
 			return -ENOMEM;
-		for (size_t k = 0; k < nseen && !dup; k++)
-			dup = seen[k] == row;
+		for (size_t q = 0; q < nseen && !dup; q++)
+			dup = seen[q] == row;
 		if (dup)
 			continue;
 		r->rows[row].children += s->period;
 		if (nseen < 256)
 			seen[nseen++] = row;
+		if (chains && row != self_row &&
+		    row_part(r, &r->rows[row], names, dsos, kinds, k, j,
+			     s->period))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -278,6 +303,32 @@ static int row_chain(struct report *r, struct rrow *row, const uint32_t *names,
 	return rtree_add(row->chains, rn, rd, rk, n, period, false);
 }
 
+/* An ancestor's part of the chain: from position j to the leaf (caller
+ * order) or down to the root (callee order). */
+static int row_part(struct report *r, struct rrow *row, const uint32_t *names,
+		    const uint32_t *dsos, const uint8_t *kinds, size_t k,
+		    size_t j, uint64_t period)
+{
+	uint32_t rn[512], rd[512];
+	uint8_t rk[512];
+	size_t n = 0;
+
+	if (!row->chains) {
+		row->chains = malloc(sizeof(*row->chains));
+		if (!row->chains || rtree_init(row->chains))
+			return -ENOMEM;
+	}
+	if (r->o->callgraph == PMU_CALLGRAPH_CALLER)
+		return rtree_add(row->chains, names + j, dsos + j, kinds + j,
+				 k - j, period, false);
+	for (size_t i = j; i >= 1 && n < 512; i--, n++) {
+		rn[n] = names[i];
+		rd[n] = dsos[i];
+		rk[n] = kinds[i];
+	}
+	return rtree_add(row->chains, rn, rd, rk, n, period, false);
+}
+
 static int add_sample(struct report *r, struct pmu_profile *p,
 		      const struct pmu_sample *s)
 {
@@ -298,10 +349,12 @@ static int add_sample(struct report *r, struct pmu_profile *p,
 		return -ENOMEM;
 	r->rows[row].self += s->period;
 	r->rows[row].samples++;
-	/* (the children's rows may move the array: the row by its index) */
-	if (r->o->children && add_children(r, p, s, f, n))
-		return -ENOMEM;
 	k = build_stack(r, s, f, n, &names, &dsos, &kinds);
+	/* (the children's rows may move the array: the row by its index) */
+	if (r->o->children &&
+	    add_children(r, p, s, f, row, names, dsos, kinds, k,
+			 r->o->callgraph && p->callchains))
+		return -ENOMEM;
 	if (rtree_add(&r->tree, names, dsos, kinds, k, s->period, false))
 		return -ENOMEM;
 	if (r->o->callgraph && p->callchains &&

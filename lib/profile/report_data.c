@@ -287,6 +287,7 @@ void report_free(struct report *r)
 	free(r->rows);
 	free(r->rhash);
 	free(r->stack);
+	free(r->stack_frame);
 	rtree_free(&r->tree);
 	pool_free(&r->pool);
 }

@@ -31,6 +31,10 @@ static int row_cmp(const void *a, const void *b, void *ctx)
 
 	if (vx != vy)
 		return vx > vy ? -1 : 1;
+	/* equal children: the caller (less time of its own) above its
+	 * callee, as perf puts them */
+	if (x->self != y->self && sort_r->o->children)
+		return x->self < y->self ? -1 : 1;
 	if (x->self != y->self)
 		return x->self > y->self ? -1 : 1;
 	for (size_t i = 0; i < sort_r->nkeys; i++) {
@@ -105,8 +109,21 @@ static void stdio_header(struct report *r, FILE *out, const int *w)
 /* ---- call graphs, as perf's text tree ---- */
 
 static void graph_node(const struct report *r, const struct rtree *t,
-		       uint32_t i, uint64_t total, const char *indent, FILE *out);
+		       uint32_t i, uint64_t total, const char *col, FILE *out);
 
+/* Whether a branch of v is drawn. */
+static bool drawn(const struct report *r, uint64_t v, uint64_t total)
+{
+	double lim = PMU__OPTS_GET(r->o, callgraph_limit, 0.0);
+
+	if (lim == 0)
+		lim = 0.5;
+	return lim < 0 || !total || pct(v, total) >= lim;
+}
+
+/* Branches, biggest first, as perf draws them: a "|" line, then
+ * "|--NN.NN%--name" ("" --NN.NN%--" for the last) at `indent`; what
+ * follows a branch's name is drawn in its column, 11 to the right. */
 static void graph_children(const struct report *r, const struct rtree *t,
 			   uint32_t first, uint64_t total, const char *indent,
 			   FILE *out)
@@ -115,7 +132,7 @@ static void graph_children(const struct report *r, const struct rtree *t,
 	size_t n = 0;
 
 	for (uint32_t c = first; c && n < 4096; c = t->n[c].next_sibling)
-		if (pct(t->n[c].total, total) >= 0.5 || !total)
+		if (drawn(r, t->n[c].total, total))
 			kids[n++] = c;
 	/* biggest first */
 	for (size_t a = 1; a < n; a++)
@@ -129,7 +146,7 @@ static void graph_children(const struct report *r, const struct rtree *t,
 		char next[1024];
 		bool last = k + 1 == n;
 
-		fprintf(out, "%s|\n%s%s--%.2f%%--%s\n", indent, indent,
+		fprintf(out, "%s|          \n%s%s--%.2f%%--%s\n", indent, indent,
 			last ? " " : "|", pct(t->n[kids[k]].total, r->total),
 			rpool_get(&r->pool, t->n[kids[k]].name));
 		snprintf(next, sizeof(next), "%s%s          ", indent,
@@ -138,30 +155,41 @@ static void graph_children(const struct report *r, const struct rtree *t,
 	}
 }
 
-/* A straight run (one child each) prints as one column of names. */
+/* A straight run (one child each) is one column of names at `col`; the
+ * branches after it start there too. */
 static void graph_node(const struct report *r, const struct rtree *t,
-		       uint32_t i, uint64_t total, const char *indent, FILE *out)
+		       uint32_t i, uint64_t total, const char *col, FILE *out)
 {
-	while (t->n[i].first_child && !t->n[t->n[i].first_child].next_sibling) {
+	while (t->n[i].first_child && !t->n[t->n[i].first_child].next_sibling &&
+	       t->n[t->n[i].first_child].total == t->n[i].total) {
 		i = t->n[i].first_child;
-		fprintf(out, "%s   %s\n", indent, rpool_get(&r->pool, t->n[i].name));
+		fprintf(out, "%s%s\n", col, rpool_get(&r->pool, t->n[i].name));
 	}
 	if (t->n[i].first_child)
-		graph_children(r, t, t->n[i].first_child, total, indent, out);
+		graph_children(r, t, t->n[i].first_child, total, col, out);
 }
 
+/* perf's layout: one chain that is the whole of the row's value starts
+ * "---name"; otherwise every chain is a branch with its share.  A row
+ * none of whose chains reaches 0.5% of the total has no graph. */
 static void row_graph(const struct report *r, const struct rrow *row, FILE *out)
 {
 	const struct rtree *t = row->chains;
+	uint64_t value = r->o->children ? row->children : row->self;
+	bool any = false;
 	uint32_t c;
 
 	if (!t)
 		return;
 	c = t->n[0].first_child;
-	if (c && !t->n[c].next_sibling) {
+	for (uint32_t k = c; k && !any; k = t->n[k].next_sibling)
+		any = drawn(r, t->n[k].total, r->total);
+	if (!any)
+		return;
+	if (c && !t->n[c].next_sibling && t->n[c].total == value) {
 		fprintf(out, "            |\n            ---%s\n",
 			rpool_get(&r->pool, t->n[c].name));
-		graph_node(r, t, c, r->total, "            ", out);
+		graph_node(r, t, c, r->total, "               ", out);
 	} else {
 		graph_children(r, t, c, r->total, "            ", out);
 	}

@@ -70,6 +70,27 @@ both "perf's file: perf and pmu agree by symbol" "$TMP/perf.data" sym --no-child
 both "perf's file: by command, DSO, symbol" "$TMP/perf.data" comm,dso,sym --no-children
 both "perf's file: with children" "$TMP/perf.data" sym --children
 
+# --children call graphs as perf draws them: every entry, callers with
+# only their callees' time included, has its graph (caller order, each
+# branch's share of the total); main's and its caller's, and hot_main's
+# (whose own time has the whole chain above it), drawn line for line
+graph_of() { # FILE SYMBOL: the graph lines under SYMBOL's row
+	awk -v s="$2" '$0 ~ "\\[\\.\\] " s " *$" && /%/ { on = 1; next }
+		on && /^$/ { exit } on { sub(/ +$/, ""); print }' "$1"
+}
+perf report -i "$TMP/pmu.data" --stdio --children >"$TMP/pg.txt" 2>/dev/null
+"$PMU" report -i "$TMP/pmu.data" --stdio --children >"$TMP/mg.txt" 2>/dev/null
+for s in __libc_start_call_main main hot_main run_main; do
+	graph_of "$TMP/pg.txt" "$s" >"$TMP/pg.$s"
+	graph_of "$TMP/mg.txt" "$s" >"$TMP/mg.$s"
+	if [ -s "$TMP/pg.$s" ] && cmp -s "$TMP/pg.$s" "$TMP/mg.$s"; then
+		ok "--children: $s's call graph drawn as perf draws it"
+	else
+		not_ok "--children: $s's call graph drawn as perf draws it"
+		diff "$TMP/pg.$s" "$TMP/mg.$s" | sed 's/^/#   /' | head -20
+	fi
+done
+
 # C++: demangled names as perf shows them (no parameters, no return
 # type), PLT slots named name@plt
 CXX_SRC=$(dirname "$0")/../../bench/cxx-work.cpp

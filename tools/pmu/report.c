@@ -22,7 +22,7 @@ struct rep_cli {
 	enum pmu_report_format fmt;
 	const char *out;        /* file of an export, NULL: stdout */
 	int children;           /* -1: by the file */
-	bool cg_set, diff, no_inline, no_lines, inline_on;
+	bool cg_set, cg_order_set, diff, no_inline, no_lines, inline_on;
 	const char *files[2];
 };
 
@@ -61,7 +61,8 @@ static void usage(FILE *f, bool script)
 "                           srcline, event\n"
 "      --children           rows also count time spent in callees\n"
 "      --no-children        rows count only their own samples\n"
-"  -g, --call-graph ORDER   caller, callee or none\n"
+"  -g, --call-graph LIST    perf's: caller, callee or none, a limit in\n"
+"                           percent (default 0.5): graph,0.5,caller\n"
 "      --percent-limit P    hide rows below P percent\n"
 "      --comm LIST          only these commands\n"
 "      --dso LIST           only samples in these DSOs\n"
@@ -123,20 +124,49 @@ static int set_fmt(struct rep_cli *c, enum pmu_report_format f,
 	return 0;
 }
 
+/* perf's -g: a comma list of the mode (graph; none), a limit in
+ * percent, the order (caller, callee) and the printing (function,
+ * percent), in any order: "caller", "graph,0.5,caller", "none". */
 static int parse_graph(struct rep_cli *c, const char *arg)
 {
-	c->cg_set = true;
-	if (!strcmp(arg, "caller"))
-		c->o.callgraph = PMU_CALLGRAPH_CALLER;
-	else if (!strcmp(arg, "callee"))
-		c->o.callgraph = PMU_CALLGRAPH_CALLEE;
-	else if (!strcmp(arg, "none"))
-		c->o.callgraph = PMU_CALLGRAPH_NONE;
-	else {
-		pmu_tool_err("-g: '%s' is not caller, callee or none", arg);
-		return EXIT_PMU_USAGE;
+	char *dup = strdup(arg), *save = NULL, *tok;
+	int rc = 0;
+
+	if (!dup) {
+		pmu_tool_err("out of memory");
+		return EXIT_PMU_INPUT;
 	}
-	return 0;
+	c->cg_set = true;
+	c->cg_order_set = false;
+	for (tok = strtok_r(dup, ",", &save); tok && !rc;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+		double v = strtod(tok, &end);
+
+		if (!strcmp(tok, "caller")) {
+			c->o.callgraph = PMU_CALLGRAPH_CALLER;
+			c->cg_order_set = true;
+		} else if (!strcmp(tok, "callee")) {
+			c->o.callgraph = PMU_CALLGRAPH_CALLEE;
+			c->cg_order_set = true;
+		} else if (!strcmp(tok, "none")) {
+			c->o.callgraph = PMU_CALLGRAPH_NONE;
+			c->cg_order_set = true;
+		} else if (!strcmp(tok, "graph") || !strcmp(tok, "function") ||
+			   !strcmp(tok, "percent")) {
+			continue;
+		} else if (end != tok && !*end && v >= 0 && v <= 100) {
+			c->o.callgraph_limit = v > 0 ? v : -1;
+		} else {
+			pmu_tool_err("-g: '%s' in '%s' is not graph, caller, "
+				     "callee, none or a limit in percent "
+				     "(flat, fractal, folded, address and "
+				     "period are perf's, not pmu's)", tok, arg);
+			rc = EXIT_PMU_USAGE;
+		}
+	}
+	free(dup);
+	return rc;
 }
 
 static int parse_num(const char *arg, const char *opt, double *v)
@@ -299,11 +329,13 @@ static void defaults(struct rep_cli *c, struct pmu_profile *p)
 	struct pmu_profile_info in = { .size = sizeof(in) };
 
 	pmu_profile_info(p, &in);
-	/* perf's habits: with call chains, children and a callee graph */
+	/* perf's habits: with call chains, children, shown as callers'
+	 * graphs (callees' without children) */
 	c->o.children = c->children < 0 ? in.callchains : c->children;
-	if (!c->cg_set)
-		c->o.callgraph = in.callchains ? PMU_CALLGRAPH_CALLEE :
-						 PMU_CALLGRAPH_NONE;
+	if (!c->cg_set || !c->cg_order_set)
+		c->o.callgraph = !in.callchains ? PMU_CALLGRAPH_NONE :
+				 c->o.children ? PMU_CALLGRAPH_CALLER :
+						 PMU_CALLGRAPH_CALLEE;
 	if (!in.callchains)
 		c->o.callgraph = PMU_CALLGRAPH_NONE;
 }
