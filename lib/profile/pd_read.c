@@ -418,6 +418,14 @@ static void read_feature(struct pd_file *f, int bit, struct pd_section s)
 		f->first_time = cur64(&c);
 		f->last_time = cur64(&c);
 		break;
+	case PD_FEAT_CLOCK_DATA:
+		if (cur32(&c) == 1) {    /* version */
+			f->clockid = cur32(&c);
+			f->wall_ns = cur64(&c);
+			f->clock_ns = cur64(&c);
+			f->has_clock = !c.bad;
+		}
+		break;
 	default:
 		f->unknown_features++;
 		break;

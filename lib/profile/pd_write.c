@@ -310,6 +310,8 @@ static bool feat_present(const struct pd_writer *w, int bit)
 		return true;
 	case PD_FEAT_SAMPLE_TIME:
 		return w->has_time;
+	case PD_FEAT_CLOCK_DATA:
+		return w->has_clock;
 	default:
 		return bit < PD_FEAT_BITS && w->feat_str[bit];
 	}
@@ -330,6 +332,9 @@ static int feat_write(const struct pd_writer *w, int bit, FILE *f)
 		return feat_event_desc(w, f);
 	case PD_FEAT_SAMPLE_TIME:
 		return put(f, &w->first_time, 8) || put(f, &w->last_time, 8);
+	case PD_FEAT_CLOCK_DATA:    /* version 1 */
+		return put32(f, 1) || put32(f, w->clockid) ||
+		       put(f, &w->wall_ns, 8) || put(f, &w->clock_ns, 8);
 	default:
 		return put_str(f, w->feat_str[bit]);
 	}

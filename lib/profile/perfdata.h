@@ -34,6 +34,7 @@ enum {
 	PD_FEAT_EVENT_DESC = 12,
 	PD_FEAT_SAMPLE_TIME = 21,
 	PD_FEAT_COMPRESSED = 27,
+	PD_FEAT_CLOCK_DATA = 29,   /* clockid, wall and clock time at once */
 	PD_FEAT_BITS = 256,
 };
 
@@ -118,6 +119,10 @@ struct pd_file {
 	char *cmdline;               /* CMDLINE joined with spaces */
 	uint32_t nr_cpus_online, nr_cpus_avail;
 	uint64_t total_mem, first_time, last_time;
+	bool has_clock;              /* CLOCK_DATA: the sample clock and the
+					wall clock read at one moment */
+	uint32_t clockid;
+	uint64_t wall_ns, clock_ns;
 	struct pd_build_id *bid;
 	size_t nbid;
 	unsigned unknown_features;   /* set bits pmu does not read */
@@ -189,6 +194,10 @@ struct pd_writer {
 	uint32_t nr_cpus_online, nr_cpus_avail;
 	uint64_t total_mem, first_time, last_time;
 	bool has_time;
+	bool has_clock;      /* CLOCK_DATA: the samples' clock and the wall
+				clock read at one moment */
+	uint32_t clockid;
+	uint64_t wall_ns, clock_ns;
 };
 
 /* Start a file that goes to `path` once finished, and reserve its

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 
 #include <pmu/host.h>
@@ -109,6 +110,10 @@ static void set_sampling(struct pmu_record *r, const struct pmu_record_opts *o,
 	}
 	a->sample_id_all = 1;
 	a->read_format = PERF_FORMAT_ID;
+	/* times of CLOCK_MONOTONIC, which the file's clock data ties to
+	 * the wall clock (perf record -k mono does the same) */
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC;
 	/* one event tells about the machine: comm, maps, forks; for DWARF
 	 * unwinding (by perf too) the data maps as well: a library's
 	 * read-only segment holds its .eh_frame_hdr */
@@ -214,6 +219,21 @@ static int open_events(struct pmu_record *r, const struct pmu_record_opts *o,
 	return ret;
 }
 
+/* The samples' clock and the wall clock, read at one moment. */
+static void clock_data(struct pmu_record *r)
+{
+	struct timespec w, m;
+
+	if (!r->evl.n || !r->attr[0].use_clockid ||
+	    clock_gettime(CLOCK_REALTIME, &w) ||
+	    clock_gettime((clockid_t)r->attr[0].clockid, &m))
+		return;
+	r->w.has_clock = true;
+	r->w.clockid = (uint32_t)r->attr[0].clockid;
+	r->w.wall_ns = (uint64_t)w.tv_sec * 1000000000u + (uint64_t)w.tv_nsec;
+	r->w.clock_ns = (uint64_t)m.tv_sec * 1000000000u + (uint64_t)m.tv_nsec;
+}
+
 static int create_file(struct pmu_record *r, struct pmu_error *err)
 {
 	int ret;
@@ -243,6 +263,8 @@ static int create_file(struct pmu_record *r, struct pmu_error *err)
 			r->id0 = ids[0];
 		ret = pd_write_ids(&r->w, i, ids, n);
 	}
+	if (!ret)
+		clock_data(r);
 	return ret;
 }
 
@@ -493,6 +515,8 @@ static int restart_file(struct pmu_record *r, struct pmu_error *err)
 		r->drv->ops->event_ids(r->drv, i, ids, 1024, &n);
 		ret = pd_write_ids(&r->w, i, ids, n > 1024 ? 1024 : n);
 	}
+	if (!ret)
+		clock_data(r);
 	/* what the machine looks like so far: the new file must resolve
 	 * samples on its own */
 	if (!ret && r->nkeep)

@@ -4,15 +4,22 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "profile/dso.h"
+#include "profile/machine.h"
+#include "profile/profile.h"
 #include "profile/report.h"
 #include "util/error.h"
 #include "util/jsonstr.h"
 
 /*
  * pprof's profile.proto (github.com/google/pprof, proto/profile.proto),
- * written field by field: one location per distinct address and DSO,
- * its inlined functions as its lines (innermost first), samples merged
- * by stack with two values, samples/count and the event's period.
+ * written field by field: one mapping per mapped range of a file (its
+ * addresses, offset, path and build-id, so that pprof can symbolize and
+ * disassemble from the file), one location per distinct address and
+ * mapping, its inlined functions as its lines (innermost first), samples
+ * merged by stack and thread with two values (samples/count and the
+ * event's period) and pid, tid and comm labels; the period, the duration
+ * and, where the recording says when it was (its clock data), the time.
  */
 
 struct buf {
@@ -77,8 +84,16 @@ static void f_msg(struct buf *b, unsigned field, struct buf *m)
 
 struct loc {
 	uint64_t addr;
+	uint64_t mapping;   /* its id, 0: none */
 	uint32_t dso;       /* string index of the DSO path */
 	uint64_t id;
+};
+
+/* A mapped range of a file, as the process had it. */
+struct mapping {
+	uint64_t start, limit, offset;
+	uint32_t file, build_id;     /* string indexes */
+	uint64_t weight;             /* period of the samples' leaves in it */
 };
 
 struct fn {
@@ -89,6 +104,7 @@ struct fn {
 struct stack {
 	uint64_t *ids;
 	size_t n;
+	uint32_t pid, tid, comm;     /* the labels (comm: string index) */
 	uint64_t count, period;
 };
 
@@ -103,9 +119,10 @@ struct pp {
 	size_t nst, cap_st;
 	uint32_t *st_hash;
 	size_t st_hcap;
-	uint32_t *dsos;     /* mapping id - 1 -> DSO string */
-	uint64_t *weight;   /* mapping id - 1 -> period of its leaves */
-	size_t ndsos;
+	struct mapping *map; /* mapping id - 1 */
+	size_t nmap, cap_map;
+	bool lines;          /* some location has source lines */
+	bool inlines;        /* and some of them inlined functions */
 };
 
 static uint64_t find_fn(struct pp *p, uint32_t name, uint32_t file)
@@ -126,34 +143,66 @@ static uint64_t find_fn(struct pp *p, uint32_t name, uint32_t file)
 	return ++p->nfn;
 }
 
-static uint64_t mapping_of(struct pp *p, uint32_t dso)
+/* The mapping of a frame's address: the process's map of the file
+ * there (the kernel: its half of the address space), or 0. */
+static uint64_t mapping_of(struct pp *p, struct pmu_profile *pr, int pid,
+			   const struct pmu_frame *f)
 {
-	for (size_t i = 0; i < p->ndsos; i++)
-		if (p->dsos[i] == dso)
-			return i + 1;
-	uint32_t *v = realloc(p->dsos, (p->ndsos + 1) * sizeof(*v));
-	uint64_t *w;
+	struct mapping m = { 0 };
+	const struct pmu__map *pm = NULL;
+	struct pmu__dso *d = NULL;
+	uint8_t bid[20];
+	char hex[41];
+	size_t nb = 0;
 
-	if (!v)
+	if (f->kind == PMU_FRAME_KERNEL) {
+		m.start = 0xffff800000000000ull;
+		m.limit = UINT64_MAX;
+		d = pr->kernel;
+	} else if ((pm = pmu__machine_find(pmu__machine_proc(&pr->m, pid),
+					   f->ip))) {
+		m.start = pm->start;
+		m.limit = pm->end;
+		m.offset = pm->pgoff;
+		d = pm->dso;
+	} else {
 		return 0;
-	p->dsos = v;
-	if (!(w = realloc(p->weight, (p->ndsos + 1) * sizeof(*w))))
-		return 0;
-	p->weight = w;
-	p->weight[p->ndsos] = 0;
-	p->dsos[p->ndsos++] = dso;
-	return p->ndsos;
+	}
+	m.file = rpool_add(&p->r->pool, d ? pmu__dso_name(d) : f->dso);
+	if (d && pmu__dso_kind(d) == PMU__DSO_FILE)
+		nb = pmu__dso_build_id(d, bid);
+	for (size_t i = 0; i < nb; i++)
+		snprintf(hex + 2 * i, 3, "%02x", bid[i]);
+	hex[2 * nb] = '\0';
+	m.build_id = rpool_add(&p->r->pool, hex);
+	for (size_t i = p->nmap; i-- > 0;)
+		if (p->map[i].start == m.start && p->map[i].limit == m.limit &&
+		    p->map[i].offset == m.offset && p->map[i].file == m.file)
+			return i + 1;
+	if (p->nmap == p->cap_map) {
+		size_t cap = p->cap_map ? 2 * p->cap_map : 64;
+		struct mapping *v = realloc(p->map, cap * sizeof(*v));
+
+		if (!v)
+			return 0;
+		p->map = v;
+		p->cap_map = cap;
+	}
+	p->map[p->nmap] = m;
+	return ++p->nmap;
 }
 
 /* A location message: lines innermost first, each a function. */
-static void write_location(struct pp *p, uint64_t id, uint32_t dso,
+static void write_location(struct pp *p, uint64_t id, uint64_t mapping,
 			   const struct pmu_frame *f, size_t n)
 {
 	char lab[40];
 
 	f_varint(&p->tmp, 1, id);
-	f_varint(&p->tmp, 2, mapping_of(p, dso));
+	if (mapping)
+		f_varint(&p->tmp, 2, mapping);
 	f_varint(&p->tmp, 3, f[n - 1].ip);
+	p->inlines |= n > 1;
 	for (size_t i = 0; i < n; i++) {
 		uint32_t name = rpool_add(&p->r->pool,
 					  report_frame_label(&f[i], lab,
@@ -162,21 +211,26 @@ static void write_location(struct pp *p, uint64_t id, uint32_t dso,
 					  f[i].srcfile ? f[i].srcfile : "");
 
 		f_varint(&p->tmp2, 1, find_fn(p, name, file));
-		if (f[i].line)
+		if (f[i].line) {
 			f_varint(&p->tmp2, 2, f[i].line);
+			p->lines = true;
+		}
 		f_msg(&p->tmp, 4, &p->tmp2);
 	}
 	f_msg(&p->out, 4, &p->tmp);
 }
 
-static uint64_t location(struct pp *p, const struct pmu_frame *f, size_t n)
+static uint64_t location(struct pp *p, struct pmu_profile *pr, int pid,
+			 const struct pmu_frame *f, size_t n)
 {
 	uint32_t dso = rpool_add(&p->r->pool, f[n - 1].dso);
 	uint64_t addr = f[n - 1].ip;
+	uint64_t mapping = mapping_of(p, pr, pid, &f[n - 1]);
 
 	/* linear over recent ones is enough: stacks repeat their top */
 	for (size_t i = p->nloc; i-- > 0 && i + 4096 > p->nloc;)
-		if (p->loc[i].addr == addr && p->loc[i].dso == dso)
+		if (p->loc[i].addr == addr && p->loc[i].dso == dso &&
+		    p->loc[i].mapping == mapping)
 			return p->loc[i].id;
 	if (p->nloc == p->cap_loc) {
 		size_t cap = p->cap_loc ? 2 * p->cap_loc : 1024;
@@ -187,14 +241,14 @@ static uint64_t location(struct pp *p, const struct pmu_frame *f, size_t n)
 		p->loc = v;
 		p->cap_loc = cap;
 	}
-	p->loc[p->nloc] = (struct loc){ addr, dso, p->nloc + 1 };
-	write_location(p, p->nloc + 1, dso, f, n);
+	p->loc[p->nloc] = (struct loc){ addr, mapping, dso, p->nloc + 1 };
+	write_location(p, p->nloc + 1, mapping, f, n);
 	return ++p->nloc;
 }
 
-static size_t st_hash(const uint64_t *ids, size_t n)
+static size_t st_hash(const uint64_t *ids, size_t n, uint32_t tid)
 {
-	uint64_t h = n;
+	uint64_t h = n ^ ((uint64_t)tid << 32);
 
 	for (size_t i = 0; i < n; i++)
 		h = (h ^ ids[i]) * 0x9E3779B97F4A7C15ULL;
@@ -210,7 +264,8 @@ static int st_rehash(struct pp *p)
 		return -ENOMEM;
 	memset(h, 0xff, cap * sizeof(*h));
 	for (size_t i = 0; i < p->nst; i++) {
-		size_t k = st_hash(p->st[i].ids, p->st[i].n) & (cap - 1);
+		size_t k = st_hash(p->st[i].ids, p->st[i].n, p->st[i].tid) &
+			   (cap - 1);
 
 		while (h[k] != UINT32_MAX)
 			k = (k + 1) & (cap - 1);
@@ -223,17 +278,20 @@ static int st_rehash(struct pp *p)
 }
 
 static int add_stack(struct pp *p, const uint64_t *ids, size_t n,
-		     uint64_t period)
+		     const struct pmu_sample *smp)
 {
+	uint32_t comm = rpool_add(&p->r->pool, smp->comm);
+	uint64_t period = smp->period;
 	size_t k;
 
 	if (2 * (p->nst + 1) > p->st_hcap && st_rehash(p))
 		return -ENOMEM;
-	for (k = st_hash(ids, n) & (p->st_hcap - 1); p->st_hash[k] != UINT32_MAX;
-	     k = (k + 1) & (p->st_hcap - 1)) {
+	for (k = st_hash(ids, n, smp->tid) & (p->st_hcap - 1);
+	     p->st_hash[k] != UINT32_MAX; k = (k + 1) & (p->st_hcap - 1)) {
 		struct stack *s = &p->st[p->st_hash[k]];
 
-		if (s->n == n && !memcmp(s->ids, ids, n * sizeof(*ids))) {
+		if (s->n == n && s->tid == smp->tid && s->pid == smp->pid &&
+		    s->comm == comm && !memcmp(s->ids, ids, n * sizeof(*ids))) {
 			s->count++;
 			s->period += period;
 			return 0;
@@ -254,6 +312,9 @@ static int add_stack(struct pp *p, const uint64_t *ids, size_t n,
 		return -ENOMEM;
 	memcpy(s->ids, ids, n * sizeof(*ids));
 	s->n = n;
+	s->pid = smp->pid;
+	s->tid = smp->tid;
+	s->comm = comm;
 	s->count = 1;
 	s->period = period;
 	p->st_hash[k] = (uint32_t)p->nst++;
@@ -271,12 +332,6 @@ static int add_sample(struct pp *p, struct pmu_profile *pr,
 
 	if (!report_filter(p->r->o, s, n ? &f[0] : NULL))
 		return 0;
-	if (n) {
-		uint64_t m = mapping_of(p, rpool_add(&p->r->pool, f[0].dso));
-
-		if (m)
-			p->weight[m - 1] += s->period;
-	}
 	while (at < n && k < 1024) {
 		size_t end = at;
 
@@ -285,10 +340,14 @@ static int add_sample(struct pp *p, struct pmu_profile *pr,
 		if (end == n)
 			end = n - 1;
 		if (!(p->r->o->no_kernel && f[end].kind == PMU_FRAME_KERNEL))
-			ids[k++] = location(p, f + at, end - at + 1);
+			ids[k++] = location(p, pr, (int)s->pid, f + at,
+					    end - at + 1);
 		at = end + 1;
 	}
-	return add_stack(p, ids, k, s->period);
+	/* the leaf's mapping weighs for the program's (pprof's first) */
+	if (k && ids[0] && ids[0] <= p->nloc && p->loc[ids[0] - 1].mapping)
+		p->map[p->loc[ids[0] - 1].mapping - 1].weight += s->period;
+	return add_stack(p, ids, k, s);
 }
 
 static void write_tail(struct pp *p, struct pmu_profile *pr)
@@ -297,7 +356,10 @@ static void write_tail(struct pp *p, struct pmu_profile *pr)
 	const char *ev = pmu_profile_event_name(pr, 0);
 
 	/* sample_type: samples/count, EVENT/events (or cpu/nanoseconds) */
-	bool ns = ev && (!strcmp(ev, "cpu-clock") || !strcmp(ev, "task-clock"));
+	/* the clocks count nanoseconds, whatever their modifiers */
+	size_t evl = ev ? strcspn(ev, ":/") : 0;
+	bool ns = ev && ((evl == 9 && !strncmp(ev, "cpu-clock", 9)) ||
+			 (evl == 10 && !strncmp(ev, "task-clock", 10)));
 
 	f_varint(&p->tmp, 1, rpool_add(sp, "samples"));
 	f_varint(&p->tmp, 2, rpool_add(sp, "count"));
@@ -305,32 +367,56 @@ static void write_tail(struct pp *p, struct pmu_profile *pr)
 	f_varint(&p->tmp, 1, rpool_add(sp, ns ? "cpu" : ev ? ev : "events"));
 	f_varint(&p->tmp, 2, rpool_add(sp, ns ? "nanoseconds" : "count"));
 	f_msg(&p->out, 1, &p->tmp);
+	uint32_t k_pid = rpool_add(sp, "pid"), k_tid = rpool_add(sp, "tid"),
+		 k_comm = rpool_add(sp, "comm");
+
 	for (size_t i = 0; i < p->nst; i++) {
+		struct buf lab = { 0 };
+
 		for (size_t k = 0; k < p->st[i].n; k++)
 			varint(&p->tmp2, p->st[i].ids[k]);
 		f_msg(&p->tmp, 1, &p->tmp2);
 		varint(&p->tmp2, p->st[i].count);
 		varint(&p->tmp2, p->st[i].period);
 		f_msg(&p->tmp, 2, &p->tmp2);
+		/* labels: pid and tid as numbers, the command as text */
+		f_varint(&lab, 1, k_pid);
+		f_varint(&lab, 3, p->st[i].pid);
+		f_msg(&p->tmp, 3, &lab);
+		f_varint(&lab, 1, k_tid);
+		f_varint(&lab, 3, p->st[i].tid);
+		f_msg(&p->tmp, 3, &lab);
+		f_varint(&lab, 1, k_comm);
+		f_varint(&lab, 2, p->st[i].comm);
+		f_msg(&p->tmp, 3, &lab);
+		free(lab.p);
 		f_msg(&p->out, 2, &p->tmp);
 	}
-	/* pprof takes the first mapping for the program: the one where
-	 * most samples fell goes first */
-	size_t *ord = malloc((p->ndsos + 1) * sizeof(*ord));
+	/* pprof takes the first mapping for the program's: the one where
+	 * most samples fell goes first (ids are kept, the order changes) */
+	size_t *ord = malloc((p->nmap + 1) * sizeof(*ord));
 
-	for (size_t i = 0; ord && i < p->ndsos; i++) {
+	for (size_t i = 0; ord && i < p->nmap; i++) {
 		size_t j = i;
 
-		for (; j > 0 && p->weight[ord[j - 1]] < p->weight[i]; j--)
+		for (; j > 0 && p->map[ord[j - 1]].weight < p->map[i].weight; j--)
 			ord[j] = ord[j - 1];
 		ord[j] = i;
 	}
-	for (size_t k = 0; k < p->ndsos; k++) {
+	for (size_t k = 0; k < p->nmap; k++) {
 		size_t i = ord ? ord[k] : k;
+		const struct mapping *m = &p->map[i];
 
 		f_varint(&p->tmp, 1, i + 1);
-		f_varint(&p->tmp, 5, p->dsos[i]);
+		f_varint(&p->tmp, 2, m->start);
+		f_varint(&p->tmp, 3, m->limit);
+		f_varint(&p->tmp, 4, m->offset);
+		f_varint(&p->tmp, 5, m->file);
+		f_varint(&p->tmp, 6, m->build_id);
 		f_varint(&p->tmp, 7, 1);
+		f_varint(&p->tmp, 8, p->lines);
+		f_varint(&p->tmp, 9, p->lines);
+		f_varint(&p->tmp, 10, p->inlines);
 		f_msg(&p->out, 3, &p->tmp);
 	}
 	free(ord);
@@ -347,6 +433,27 @@ static void write_tail(struct pp *p, struct pmu_profile *pr)
 	f_varint(&p->tmp, 1, pt);
 	f_varint(&p->tmp, 2, pu);
 	f_msg(&p->out, 11, &p->tmp);
+	/* the sampling period: the event's fixed one, else (a frequency)
+	 * the mean of the samples' */
+	struct pmu_profile_info in = { .size = sizeof(in) };
+	uint64_t period = 0;
+
+	pmu_profile_info(pr, &in);
+	if (pr->f.nattr && !pr->f.attr[0].attr.freq)
+		period = pr->f.attr[0].attr.sample_period;
+	else if (in.nsamples)
+		period = (in.total_period + in.nsamples / 2) / in.nsamples;
+	if (period)
+		f_varint(&p->out, 12, period);
+	if (in.last_time > in.first_time)
+		f_varint(&p->out, 10, in.last_time - in.first_time);
+	/* when: the recording's clock data ties sample times to the wall
+	 * clock (perf record -k, pmu record) */
+	if (pr->f.has_clock && in.first_time && pr->f.nattr &&
+	    pr->f.attr[0].attr.use_clockid &&
+	    pr->f.attr[0].attr.clockid == (int)pr->f.clockid)
+		f_varint(&p->out, 9, pr->f.wall_ns - pr->f.clock_ns +
+				      in.first_time);
 	/* the string table last: every index above is in it by now */
 	for (size_t i = 0; i < sp->n; i++) {
 		/* proto3 strings are UTF-8: readers reject anything else */
@@ -392,8 +499,7 @@ static void pp_free(struct pp *p)
 	free(p->st_hash);
 	free(p->loc);
 	free(p->fn);
-	free(p->dsos);
-	free(p->weight);
+	free(p->map);
 	free(p->out.p);
 	free(p->tmp.p);
 	free(p->tmp2.p);

@@ -77,6 +77,32 @@ for line in open(sys.argv[2]):
 print('bad', bad)
 PY
 	expect_match "pprof's flat shares match pmu report" "$TMP/ppc.txt" '^bad 0$'
+	# what pprof needs to symbolize and disassemble from the files
+	# themselves: mappings with their ranges, offsets and build-ids;
+	# the period, duration and time; the threads as labels
+	HOME=$TMP go tool pprof -raw "$TMP/w.pb.gz" >"$TMP/raw.txt" 2>&1
+	wbid=$(readelf -n "$W" | sed -n 's/.*Build ID: //p')
+	expect_match "pprof: the program's mapping, range, offset, path, build-id" "$TMP/raw.txt" \
+		"^1: 0x[0-9a-f]+/0x[0-9a-f]+/0x[0-9a-f]+ $(readlink -f "$W") $wbid "
+	expect_match "pprof: the period" "$TMP/raw.txt" '^Period: [1-9][0-9]*$'
+	expect_match "pprof: the duration" "$TMP/raw.txt" '^Duration: [0-9]'
+	expect_match "pprof: the time of the recording, this year" "$TMP/raw.txt" "^Time: $(date -u +%Y)-"
+	expect_match "pprof: pid and tid labels" "$TMP/raw.txt" 'pid:\[[0-9]+\] tid:\[[0-9]+\]'
+	expect_match "pprof: the command as a label" "$TMP/raw.txt" 'comm:\[workload\]'
+	HOME=$TMP go tool pprof -tags "$TMP/w.pb.gz" >"$TMP/tags.txt" 2>&1
+	expect_match "pprof -tags: the threads" "$TMP/tags.txt" '^ *tid: Total'
+	# -disasm from the file the mapping names (Go's pprof translates no
+	# addresses of position-independent files: a program at fixed ones)
+	if command -v g++ >/dev/null &&
+	   g++ -O2 -g -no-pie -o "$TMP/inl" "$(dirname "$0")/../workload/inlines.cpp" 2>/dev/null; then
+		"$PMU" record -q -e cpu-clock:u -o "$TMP/inl.data" -- "$TMP/inl" 50 >/dev/null 2>&1
+		"$PMU" report -i "$TMP/inl.data" --pprof "$TMP/inl.pb.gz"
+		HOME=$TMP go tool pprof -disasm=main "$TMP/inl.pb.gz" >"$TMP/dis.txt" 2>&1
+		expect_match "pprof -disasm: the sampled function's instructions, with their time" \
+			"$TMP/dis.txt" '^ +[0-9.]+m?s +[0-9.]+m?s +[0-9a-f]+: '
+	else
+		skip "pprof -disasm (no g++)"
+	fi
 else
 	skip "go tool pprof reads it (no go installed)"
 	skip "pprof's flat shares match pmu report (no go installed)"
