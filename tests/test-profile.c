@@ -577,6 +577,67 @@ static void test_symbol_names(void **state)
 	dlclose(h);
 }
 
+/* Every thread of a profile gets its own thread in the Firefox export,
+ * however many (1,500 here), each with only its own samples. */
+static void test_firefox_threads(void **state)
+{
+	char path[] = "/tmp/pmu-test-ffthreads-XXXXXX";
+	int fd = mkstemp(path);
+	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE,
+				     .config = PERF_COUNT_SW_CPU_CLOCK,
+				     .sample_type = ST | PERF_SAMPLE_CALLCHAIN,
+				     .sample_id_all = 1, .sample_period = 1 };
+	char *name = "cpu-clock";
+	struct pmu_error err = { .size = sizeof(err) };
+	struct pmu_report_opts o = { .sz = sizeof(o) };
+	struct pmu_profile *p;
+	struct pd_writer w;
+	uint64_t id = 1;
+	char *text = NULL, *q;
+	size_t len = 0, threads = 0;
+	const uint32_t n = 1500;
+	FILE *out;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(pd_write_open(&w, path, 1, &a, &name, &err), 0);
+	assert_int_equal(pd_write_ids(&w, 0, &id, 1), 0);
+	for (uint32_t t = 0; t < n; t++) {
+		uint64_t chain[2] = { 0x10000 + 16 * t, 0x20000 };
+		uint64_t r[9];
+		struct perf_event_header h = { PERF_RECORD_SAMPLE,
+					       PERF_RECORD_MISC_USER, 72 };
+
+		memcpy(&r[0], &h, 8);
+		r[1] = chain[0];
+		r[2] = (uint64_t)(100 + t) << 32 | 100;
+		r[3] = 10 + t;
+		r[4] = 1;
+		r[5] = 3;
+		r[6] = PERF_CONTEXT_USER;
+		memcpy(&r[7], chain, 16);
+		assert_int_equal(pd_write_data(&w, r, sizeof(r)), 0);
+	}
+	assert_int_equal(pd_write_finish(&w, &err), 0);
+	pd_write_close(&w);
+	assert_non_null(p = pmu_profile_open(path, NULL, &err));
+	assert_non_null(out = open_memstream(&text, &len));
+	assert_int_equal(pmu_report_write(p, NULL, PMU_REPORT_FIREFOX, out, &o,
+					  &err), 0);
+	fclose(out);
+	for (q = text; (q = strstr(q, "\"tid\":\"")); q++)
+		threads++;
+	if (threads != n)
+		fail_msg("%zu threads of %u", threads, n);
+	/* each thread: one sample, so one stack of two frames */
+	assert_null(strstr(text, "\"samples\":{\"weightType\":\"samples\","
+				 "\"weight\":null,\"stack\":[0,"));
+	free(text);
+	pmu_profile_close(p);
+	unlink(path);
+}
+
 /* pmu script's layout is perf's: an event that records call chains
  * prints a frame per line after its sample's line, even a chain of one
  * frame (a reader of perf script's text would otherwise take the
@@ -685,6 +746,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_then_user),
 		cmocka_unit_test(test_past_kernel_text),
 		cmocka_unit_test(test_symbol_names),
+		cmocka_unit_test(test_firefox_threads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
