@@ -1113,7 +1113,7 @@ static int emu_prepare(struct stat_ctx *c, char ***cmd)
 
 static int run_one(struct stat_ctx *c, bool first, int *status)
 {
-	struct launch l;
+	struct launch l = { .pid = -1, .go_fd = -1, .err_fd = -1 };
 	char **cmd = NULL;
 	int rc, e;
 
