@@ -250,7 +250,9 @@ static void data(struct tr *t, Bool write, IRExpr *ea, Int size,
 
 	if (!t->daddr)
 		t->daddr = ea;
-	if (guard)
+	if (!need(k))
+		;                /* only the address, for a sample */
+	else if (guard)
 		bump_dyn(t, k, widen(t, guard));
 	else
 		bump(t, k, 1);
@@ -270,9 +272,12 @@ static void release_held(struct tr *t)
 	t->held.valid = False;
 }
 
+/* Data accesses are seen for memory events and the data cache, and
+ * when sampling: a sample carries its instruction's data address. */
 static Bool tracked(void)
 {
-	return need(PMU_EMU_K_LOAD) || need(PMU_EMU_K_STORE) || emu.dcache;
+	return need(PMU_EMU_K_LOAD) || need(PMU_EMU_K_STORE) || emu.dcache ||
+	       emu.precise;
 }
 
 static void read_ev(struct tr *t, IRExpr *ea, Int size)

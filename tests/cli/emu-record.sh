@@ -100,6 +100,23 @@ delta=$(while read -r _ addr cx; do
 expect_eq "loads: one array base (address - rcx) for all" \
 	"$(echo "$delta" | wc -l)" 1
 check "loads: the address is not 0" test -n "$delta" -a "$delta" != 0
+# sampling instructions, no memory event counted: a sample at the load
+# still carries its data address, the same d + rcx
+run_pmu "$TMP/o" "$TMP/e" record --emulate --emulate-regions \
+	-e instructions -c 7 -o "$TMP/pi.data" -- "$WORK/pattern" random $LOADS
+expect_eq "instructions: exit status" "$RC" 0
+perf script -i "$TMP/pi.data" -F ip,sym,symoff,addr,iregs 2>/dev/null |
+	awk -v want="$want" '{ cx = sym = ""
+	       for (i = 2; i <= NF; i++) {
+		       if ($i ~ /^CX:/) cx = substr($i, 6)
+		       if ($i ~ /\+0x/) sym = $i
+	       }
+	       if (sym == want) print $1, cx }' >"$TMP/iloads"
+check "instructions: some samples at the load ($(wc -l <"$TMP/iloads"))" test -s "$TMP/iloads"
+idelta=$(while read -r addr cx; do
+		printf '%x\n' $((0x$addr - 0x$cx))
+	done <"$TMP/iloads" | sort -u)
+expect_eq "instructions: their data address, the array's (d + rcx)" "$idelta" "$delta"
 
 # Determinism: the whole program twice (loader, libc, the loop), the
 # same samples at the same times.

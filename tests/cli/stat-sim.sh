@@ -176,4 +176,13 @@ EOF
 run_pmu "$TMP/out" "$TMP/err" stat --help
 expect_match "--help lists --sim-model" "$TMP/out" "--sim-model MODEL"
 
+# more events than the model's counters: the ones left over are
+# <not counted>, and one line says why and how to count them all
+printf 'cycles 1000\nevent 0xc0 500\n' >"$TMP/few.txt"
+run_pmu "$TMP/o" "$TMP/e" stat --sim-model p6 --stream "$TMP/few.txt" -e cycles,instructions,branches
+expect_eq "3 events on the p6's 2 counters: exit 0" "$RC" 0
+expect_match "the third is <not counted>" "$TMP/e" '<not counted> +branches'
+expect_match "one line says why, and how to count it" "$TMP/e" \
+	'^pmu: branches: not counted: no counter of the simulated p6 is free.*--set EVENTS --set EVENTS'
+
 done_testing

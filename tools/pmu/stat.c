@@ -435,13 +435,61 @@ static void explain_no_room(const struct stat_ctx *c)
 	}
 }
 
+/* A simulated or emulated PMU counts what its counters hold: events that
+ * found none are <not counted>, and one line per reason says why and
+ * how to count them all (sets that take turns). */
+static void explain_no_counter(const struct stat_ctx *c)
+{
+	if (!c->s || c->o->format != STAT_TEXT ||
+	    (!c->o->sim_model && !c->o->emulate))
+		return;
+	for (size_t i = 0; i < c->n; i++) {
+		const char *why = pmu_session_event_reason(c->s, i);
+		char names[512];
+		size_t len = 0;
+		bool first = true;
+
+		if (pmu_session_event_status(c->s, i, NULL) !=
+		    PMU_EVENT_NOT_COUNTED || !why || !*why)
+			continue;
+		/* said with the first event of its reason */
+		for (size_t k = 0; k < i && first; k++)
+			first = pmu_session_event_status(c->s, k, NULL) !=
+				PMU_EVENT_NOT_COUNTED ||
+				strcmp(why, pmu_session_event_reason(c->s, k) ?
+					    pmu_session_event_reason(c->s, k) : "");
+		if (!first)
+			continue;
+		names[0] = '\0';
+		for (size_t k = i; k < c->n; k++) {
+			const char *w = pmu_session_event_reason(c->s, k);
+			int n;
+
+			if (pmu_session_event_status(c->s, k, NULL) !=
+			    PMU_EVENT_NOT_COUNTED || !w || strcmp(w, why))
+				continue;
+			n = snprintf(names + len, sizeof(names) - len, "%s%s",
+				     len ? ", " : "",
+				     pmu_session_event_name(c->s, k));
+			len = n < 0 || (size_t)n >= sizeof(names) - len ?
+			      sizeof(names) - 1 : len + (size_t)n;
+		}
+		pmu_tool_err("%s: not counted: %s; --set EVENTS --set EVENTS%s "
+			     "counts them in sets that take turns", names, why,
+			     c->o->emulate ? " --switch overflow:instructions:1:"
+					     "100000" : "");
+	}
+}
+
 /* Said once, after the command started, so a failed exec is not buried. */
 static void explain_once(struct stat_ctx *c)
 {
 	if (c->explain != SIZE_MAX)
 		explain_hidden(c);
-	if (!c->explained)
+	if (!c->explained) {
 		explain_no_room(c);
+		explain_no_counter(c);
+	}
 	c->explain = SIZE_MAX;
 	c->explained = true;
 }
@@ -1220,6 +1268,7 @@ static int run_stream(struct stat_ctx *c)
 			rc = EXIT_PMU_INPUT;
 			break;
 		}
+		explain_once(c);
 		finish_run(c, c->t0);
 	}
 	free(text);
