@@ -418,6 +418,9 @@ static void read_feature(struct pd_file *f, int bit, struct pd_section s)
 		f->first_time = cur64(&c);
 		f->last_time = cur64(&c);
 		break;
+	case PD_FEAT_TRACING_DATA:
+		pd_trace_parse(&f->trace, c.p, (size_t)(c.end - c.p));
+		break;
 	case PD_FEAT_CLOCK_DATA:
 		if (cur32(&c) == 1) {    /* version */
 			f->clockid = cur32(&c);
@@ -523,6 +526,7 @@ static int read_pipe(struct pd_file *f, struct pmu_error *err)
 
 			if (n > f->len - at - h.size)
 				break;
+			pd_trace_parse(&f->trace, p + h.size, rd32(f, p + 8));
 			at += n;
 		}
 		at += h.size;
@@ -694,6 +698,7 @@ void pd_close(struct pd_file *f)
 	for (int i = 0; i < PD_FEAT_BITS; i++)
 		free(f->feat_str[i]);
 	free(f->bid);
+	pd_trace_free(&f->trace);
 	free(f->attr);
 	free(f->id_key);
 	free(f->id_val);

@@ -398,7 +398,13 @@ static void take_tail(struct rd *r, const struct perf_event_attr *a,
 		}
 		memcpy(&n, r->p, 4);
 		/* u32 size, data, padded to 8 */
-		take_n(r, ((uint64_t)n + 4 + 7) & ~7ULL);
+		s->raw = take_n(r, ((uint64_t)n + 4 + 7) & ~7ULL);
+		if (s->raw && !r->bad) {
+			s->raw += 4;
+			s->raw_size = n;
+		} else {
+			s->raw = NULL;
+		}
 	}
 	if (st & PERF_SAMPLE_BRANCH_STACK) {
 		uint64_t nr = take(r);

@@ -27,6 +27,7 @@ static uint64_t ids_size(const struct pd_writer *w)
 }
 
 static int put(FILE *f, const void *p, size_t n);
+static int pipe_feature(struct pd_writer *w, int b);
 
 /* Pipe mode: the 16-byte header, then each attr with its ids as a
  * HEADER_ATTR record and FINISHED_INIT, as perf record -o - begins. */
@@ -44,6 +45,23 @@ static int begin_pipe(struct pd_writer *w)
 
 		ret = put(w->f, &h, 8) || put(w->f, &w->attr[i], ATTR_SIZE) ||
 		      put(w->f, w->ids[i], 8 * n) ? -EIO : 0;
+	}
+	/* the events' names ahead of their samples: readers name the
+	 * events by them (perf's tracepoints) */
+	if (!ret)
+		ret = pipe_feature(w, PD_FEAT_EVENT_DESC);
+	/* the tracepoints' formats ahead of the samples they decode */
+	if (!ret && w->ntracing) {
+		static const char zero[8];
+		size_t pad = ((w->ntracing + 7) & ~(size_t)7) - w->ntracing;
+		/* the size counts the padding, as perf's readers expect */
+		uint32_t n = (uint32_t)(w->ntracing + pad);
+		struct perf_event_header h = { PD_REC_HEADER_TRACING_DATA, 0,
+					       16 };
+
+		ret = put(w->f, &h, 8) || put(w->f, &n, 4) ||
+		      put(w->f, zero, 4) || put(w->f, w->tracing, w->ntracing) ||
+		      put(w->f, zero, pad) ? -EIO : 0;
 	}
 	if (!ret)
 		ret = put(w->f, &fin, 8);
@@ -312,6 +330,8 @@ static bool feat_present(const struct pd_writer *w, int bit)
 		return w->has_time;
 	case PD_FEAT_CLOCK_DATA:
 		return w->has_clock;
+	case PD_FEAT_TRACING_DATA:
+		return w->ntracing > 0;
 	default:
 		return bit < PD_FEAT_BITS && w->feat_str[bit];
 	}
@@ -332,6 +352,8 @@ static int feat_write(const struct pd_writer *w, int bit, FILE *f)
 		return feat_event_desc(w, f);
 	case PD_FEAT_SAMPLE_TIME:
 		return put(f, &w->first_time, 8) || put(f, &w->last_time, 8);
+	case PD_FEAT_TRACING_DATA:
+		return put(f, w->tracing, w->ntracing);
 	case PD_FEAT_CLOCK_DATA:    /* version 1 */
 		return put32(f, 1) || put32(f, w->clockid) ||
 		       put(f, &w->wall_ns, 8) || put(f, &w->clock_ns, 8);
@@ -406,39 +428,44 @@ static int write_attrs(struct pd_writer *w, const uint64_t bits[4])
  * record holds at most 64 KiB: a larger feature is left out) and each
  * build-id as a HEADER_BUILD_ID record, which readers take wherever
  * they come. */
+static int pipe_feature(struct pd_writer *w, int b)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+	int ret;
+
+	if (!(m = open_memstream(&buf, &len)))
+		return -ENOMEM;
+	ret = feat_write(w, b, m) ? -EIO : 0;
+	if (fclose(m))
+		ret = -ENOMEM;
+	if (!ret && 16 + ((len + 7) & ~(size_t)7) <= 65535) {
+		static const char zero[8];
+		size_t pad = ((len + 7) & ~(size_t)7) - len;
+		struct perf_event_header h = {
+			PD_REC_HEADER_FEATURE, 0,
+			(uint16_t)(16 + len + pad) };
+		uint64_t id = (uint64_t)b;
+
+		ret = put(w->f, &h, 8) || put(w->f, &id, 8) ||
+		      put(w->f, buf, len) || put(w->f, zero, pad) ? -EIO : 0;
+	}
+	free(buf);
+	return ret;
+}
+
 static int pipe_features(struct pd_writer *w)
 {
 	int ret = 0;
 
+	/* (the event descriptions and tracepoint formats went first) */
 	for (int b = 1; !ret && b < PD_FEAT_BITS; b++) {
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *m;
-
-		if (!feat_present(w, b))
+		if (!feat_present(w, b) || b == PD_FEAT_TRACING_DATA ||
+		    b == PD_FEAT_EVENT_DESC)
 			continue;
-		if (b == PD_FEAT_BUILD_ID) {
-			ret = feat_build_ids(w, w->f);
-			continue;
-		}
-		if (!(m = open_memstream(&buf, &len)))
-			return -ENOMEM;
-		ret = feat_write(w, b, m) ? -EIO : 0;
-		if (fclose(m))
-			ret = -ENOMEM;
-		if (!ret && 16 + ((len + 7) & ~(size_t)7) <= 65535) {
-			static const char zero[8];
-			size_t pad = ((len + 7) & ~(size_t)7) - len;
-			struct perf_event_header h = {
-				PD_REC_HEADER_FEATURE, 0,
-				(uint16_t)(16 + len + pad) };
-			uint64_t id = (uint64_t)b;
-
-			ret = put(w->f, &h, 8) || put(w->f, &id, 8) ||
-			      put(w->f, buf, len) || put(w->f, zero, pad) ?
-			      -EIO : 0;
-		}
-		free(buf);
+		ret = b == PD_FEAT_BUILD_ID ? feat_build_ids(w, w->f) :
+					      pipe_feature(w, b);
 	}
 	return ret;
 }
@@ -555,6 +582,7 @@ void pd_write_close(struct pd_writer *w)
 	for (int i = 0; i < PD_FEAT_BITS; i++)
 		free(w->feat_str[i]);
 	free(w->argv);
+	free(w->tracing);
 	free(w->bid);
 	free(w->names);
 	free(w->ids);

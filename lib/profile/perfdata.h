@@ -16,6 +16,8 @@
 
 #include <pmu/error.h>
 
+#include "profile/pd_trace.h"
+
 #define PD_MAGIC 0x32454c4946524550ULL /* "PERFILE2" read as a u64 */
 
 /* Feature bits of the header's bitmap that pmu reads or writes. */
@@ -93,6 +95,8 @@ struct pd_sample {
 	const uint64_t *user_regs;   /* popcount(mask) registers */
 	uint64_t stack_size, stack_dyn;
 	const unsigned char *stack;
+	uint32_t raw_size;           /* RAW: a tracepoint's record */
+	const unsigned char *raw;
 };
 
 /* The fields of a non-sample record's sample_id trailer. */
@@ -119,6 +123,7 @@ struct pd_file {
 	char *cmdline;               /* CMDLINE joined with spaces */
 	uint32_t nr_cpus_online, nr_cpus_avail;
 	uint64_t total_mem, first_time, last_time;
+	struct pd_trace trace;       /* TRACING_DATA: tracepoint formats */
 	bool has_clock;              /* CLOCK_DATA: the sample clock and the
 					wall clock read at one moment */
 	uint32_t clockid;
@@ -194,6 +199,8 @@ struct pd_writer {
 	uint32_t nr_cpus_online, nr_cpus_avail;
 	uint64_t total_mem, first_time, last_time;
 	bool has_time;
+	unsigned char *tracing;  /* TRACING_DATA: the tracepoints' formats */
+	size_t ntracing;
 	bool has_clock;      /* CLOCK_DATA: the samples' clock and the wall
 				clock read at one moment */
 	uint32_t clockid;

@@ -30,6 +30,8 @@ struct pmu_profile {
 	bool has_lost_smpl;
 	bool callchains;
 	/* the current sample */
+	const unsigned char *raw;     /* its tracepoint record (RAW) */
+	uint32_t raw_size;
 	struct pmu_frame *fr;
 	size_t nfr, cap_fr;
 	struct pmu__dso *kernel;

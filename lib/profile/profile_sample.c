@@ -212,6 +212,8 @@ int pmu_profile_next(struct pmu_profile *p, struct pmu_sample *out)
 		if (pd_sample_parse(&p->f, h, &s))
 			continue; /* counted in the file's problems */
 		build_frames(p, &s);
+		p->raw = s.raw;
+		p->raw_size = s.raw_size;
 		o.event = s.attr;
 		o.pid = s.pid;
 		o.tid = s.tid;

@@ -89,6 +89,9 @@ static void set_sampling(struct pmu_record *r, const struct pmu_record_opts *o,
 	}
 	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			  PERF_SAMPLE_PERIOD;
+	/* a tracepoint's record, which the file's TRACING_DATA decodes */
+	if (a->type == PERF_TYPE_TRACEPOINT)
+		a->sample_type |= PERF_SAMPLE_RAW;
 	if (r->cpu_field)
 		a->sample_type |= PERF_SAMPLE_CPU;
 	if (r->evl.n > 1)
@@ -134,6 +137,11 @@ static int parse_events(struct pmu_record *r, const struct pmu_record_opts *o,
 					&ctx, err);
 	if (ret)
 		return ret;
+	/* perf's tracepoint samples carry their CPU; every event's sample
+	 * id must have the same fields, so all do then */
+	for (size_t i = 0; i < r->evl.n; i++)
+		if (r->evl.ev[i].attr.type == PERF_TYPE_TRACEPOINT)
+			r->cpu_field = true;
 	if (PMU__OPTS_GET(o, callgraph, PMU_CALLGRAPH_MODE_NONE) ==
 	    PMU_CALLGRAPH_MODE_DWARF &&
 	    !pmu__regs_dwarf_mask(pmu__regs_arch(NULL)))
@@ -265,6 +273,8 @@ static int create_file(struct pmu_record *r, struct pmu_error *err)
 	}
 	if (!ret)
 		clock_data(r);
+	if (!ret)
+		ret = pmu__record_tracing(r);
 	return ret;
 }
 
@@ -517,6 +527,8 @@ static int restart_file(struct pmu_record *r, struct pmu_error *err)
 	}
 	if (!ret)
 		clock_data(r);
+	if (!ret)
+		ret = pmu__record_tracing(r);
 	/* what the machine looks like so far: the new file must resolve
 	 * samples on its own */
 	if (!ret && r->nkeep)

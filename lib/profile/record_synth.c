@@ -12,8 +12,10 @@
 #include <pmu/host.h>
 #include <pmu/pmu.h>
 
+#include "events/evparse.h"
 #include "profile/dso.h"
 #include "profile/record.h"
+#include "util/file.h"
 
 size_t pmu__record_trailer(const struct pmu_record *r, uint32_t pid,
 			   uint32_t tid, unsigned char *out)
@@ -404,6 +406,150 @@ static int host_features(struct pmu_record *r)
 	if (!sysinfo(&si))
 		r->w.total_mem = (uint64_t)si.totalram * si.mem_unit / 1024;
 	return ret ? -ENOMEM : 0;
+}
+
+/* ---- TRACING_DATA: the tracepoints' formats, as perf writes them ---- */
+
+/* A tracefs file, its size first (4 or 8 bytes, as the format asks). */
+static void put_file(FILE *o, const char *path, int width)
+{
+	size_t len = 0;
+	char *text = pmu__read_file(path, 1u << 24, &len);
+	uint64_t n8 = text ? len : 0;
+	uint32_t n4 = (uint32_t)n8;
+
+	fwrite(width == 8 ? (void *)&n8 : (void *)&n4, 1, (size_t)width, o);
+	if (text)
+		fwrite(text, 1, len, o);
+	free(text);
+}
+
+static bool wanted_any(const struct pmu_record *r)
+{
+	for (size_t i = 0; i < r->evl.n; i++)
+		if (r->attr[i].type == PERF_TYPE_TRACEPOINT)
+			return true;
+	return false;
+}
+
+static bool wanted(const struct pmu_record *r, uint64_t id)
+{
+	for (size_t i = 0; i < r->evl.n; i++)
+		if (r->attr[i].type == PERF_TYPE_TRACEPOINT &&
+		    r->attr[i].config == id)
+			return true;
+	return false;
+}
+
+/* The events of one subsystem the recording has: their count, then each
+ * format with its size; NULL o only counts. */
+static uint32_t system_formats(const struct pmu_record *r, const char *root,
+			       const char *sys, FILE *o)
+{
+	char path[4096];
+	struct dirent *de;
+	uint32_t n = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/events/%s", root, sys);
+	if (!(d = opendir(path)))
+		return 0;
+	while ((de = readdir(d))) {
+		uint64_t id;
+
+		if (de->d_name[0] == '.' ||
+		    pmu__tracepoint_id(root, sys, de->d_name, &id) ||
+		    !wanted(r, id))
+			continue;
+		n++;
+		if (o) {
+			snprintf(path, sizeof(path), "%s/events/%s/%s/format",
+				 root, sys, de->d_name);
+			put_file(o, path, 8);
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+/* The layout perf's trace-event readers take (version 0.6): a magic
+ * and version, byte order, long and page sizes, the ring's header
+ * formats, the ftrace events' formats, each subsystem's formats of the
+ * events recorded, then kallsyms, printk formats and saved command
+ * names (empty: the samples name their commands). */
+static int tracing_data(struct pmu_record *r)
+{
+	static const char magic[10] = { 23, 8, 68, 't', 'r', 'a', 'c', 'i',
+					'n', 'g' };
+	const char *root = NULL;
+	char path[4096], *buf = NULL;
+	size_t len = 0;
+	uint32_t page = (uint32_t)sysconf(_SC_PAGESIZE), nsys = 0, zero4 = 0;
+	uint64_t zero8 = 0;
+	unsigned char endian = 0, lsize = (unsigned char)sizeof(long);
+	struct dirent *de;
+	FILE *o;
+	DIR *d;
+
+	if (!wanted_any(r) || !(root = pmu__tracefs_root(NULL)))
+		return 0;
+	if (!(o = open_memstream(&buf, &len)))
+		return -ENOMEM;
+	fwrite(magic, 1, sizeof(magic), o);
+	fwrite("0.6", 1, 4, o);
+	fwrite(&endian, 1, 1, o);
+	fwrite(&lsize, 1, 1, o);
+	fwrite(&page, 1, 4, o);
+	fwrite("header_page", 1, 12, o);
+	snprintf(path, sizeof(path), "%s/events/header_page", root);
+	put_file(o, path, 8);
+	fwrite("header_event", 1, 13, o);
+	snprintf(path, sizeof(path), "%s/events/header_event", root);
+	put_file(o, path, 8);
+	/* the ftrace system's own events, then the others' */
+	nsys = system_formats(r, root, "ftrace", NULL);
+	fwrite(&nsys, 1, 4, o);
+	system_formats(r, root, "ftrace", o);
+	nsys = 0;
+	snprintf(path, sizeof(path), "%s/events", root);
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass)
+			fwrite(&nsys, 1, 4, o);
+		if (!(d = opendir(path)))
+			break;
+		while ((de = readdir(d))) {
+			if (de->d_name[0] == '.' || de->d_type != DT_DIR ||
+			    !strcmp(de->d_name, "ftrace") ||
+			    !system_formats(r, root, de->d_name, NULL))
+				continue;
+			if (!pass) {
+				nsys++;
+				continue;
+			}
+			fwrite(de->d_name, 1, strlen(de->d_name) + 1, o);
+			uint32_t n = system_formats(r, root, de->d_name, NULL);
+
+			fwrite(&n, 1, 4, o);
+			system_formats(r, root, de->d_name, o);
+		}
+		closedir(d);
+	}
+	fwrite(&zero4, 1, 4, o);        /* kallsyms */
+	fwrite(&zero4, 1, 4, o);        /* printk formats */
+	fwrite(&zero8, 1, 8, o);        /* saved command names */
+	if (fclose(o)) {
+		free(buf);
+		return -ENOMEM;
+	}
+	free(r->w.tracing);
+	r->w.tracing = (unsigned char *)buf;
+	r->w.ntracing = len;
+	return 0;
+}
+
+int pmu__record_tracing(struct pmu_record *r)
+{
+	return tracing_data(r);
 }
 
 int pmu__record_features(struct pmu_record *r)

@@ -8,11 +8,11 @@
 #include "util/error.h"
 
 enum { F_COMM, F_PID, F_TID, F_CPU, F_TIME, F_PERIOD, F_EVENT, F_IP, F_SYM,
-       F_SYMOFF, F_DSO, F_SRCLINE, F_MAX };
+       F_SYMOFF, F_DSO, F_SRCLINE, F_TRACE, F_MAX };
 
 static const char *const field_names[F_MAX] = {
 	"comm", "pid", "tid", "cpu", "time", "period", "event", "ip", "sym",
-	"symoff", "dso", "srcline",
+	"symoff", "dso", "srcline", "trace",
 };
 
 static int parse_fields(const char *list, bool *on, struct pmu_error *err)
@@ -35,7 +35,7 @@ static int parse_fields(const char *list, bool *on, struct pmu_error *err)
 					  (int)(p - list), "-F: '%s' is not a "
 					  "field (comm, pid, tid, cpu, time, "
 					  "period, event, ip, sym, symoff, dso, "
-					  "srcline)", tok);
+					  "srcline, trace)", tok);
 		}
 		on[k] = true;
 		p += n + (p[n] == ',');
@@ -167,9 +167,45 @@ static void print_head(struct line *l, const bool *on, struct pmu_profile *p,
 		l_ch(l, ' ');
 	}
 	if (on[F_EVENT]) {
-		l_str(l, pmu_profile_event_name(p, s->event));
+		/* several events: right-aligned to the longest name, as
+		 * perf aligns them */
+		const char *name = pmu_profile_event_name(p, s->event);
+		size_t w = 0, len = name ? strlen(name) : 0;
+
+		for (size_t i = 0; p->f.nattr > 1 && i < p->f.nattr; i++) {
+			const char *e = pmu_profile_event_name(p, i);
+
+			if (e && strlen(e) > w)
+				w = strlen(e);
+		}
+		for (; len < w; len++)
+			l_ch(l, ' ');
+		l_str(l, name ? name : "");
 		l_str(l, ": ");
 	}
+}
+
+/* A tracepoint's record as text (its format from the file's
+ * TRACING_DATA); nothing for other samples. */
+static void print_trace(struct line *l, FILE *out, struct pmu_profile *p,
+			const struct pmu_sample *s)
+{
+	const struct perf_event_attr *a = s->event < p->f.nattr ?
+					  &p->f.attr[s->event].attr : NULL;
+	const struct pd_tp *tp;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	if (!a || a->type != PERF_TYPE_TRACEPOINT || !p->raw ||
+	    !(tp = pd_trace_find(&p->f.trace, a->config)) ||
+	    !(m = open_memstream(&buf, &len)))
+		return;
+	pd_trace_print(m, tp, p->raw, p->raw_size);
+	fclose(m);
+	l_str(l, buf ? buf : "");
+	free(buf);
+	(void)out;
 }
 
 int report_script(struct pmu_profile *p, const struct pmu_report_opts *o,
@@ -177,7 +213,7 @@ int report_script(struct pmu_profile *p, const struct pmu_report_opts *o,
 {
 	struct pmu_sample s = { .size = sizeof(s) };
 	struct line *l = malloc(sizeof(*l));
-	bool on[F_MAX];
+	bool on[F_MAX], tp_on[F_MAX];
 	int ret = parse_fields(o->fields ? o->fields :
 			       "comm,tid,time,period,event,ip,sym,symoff,dso",
 			       on, err);
@@ -186,13 +222,21 @@ int report_script(struct pmu_profile *p, const struct pmu_report_opts *o,
 		free(l);
 		return ret ? ret : -ENOMEM;
 	}
+	/* perf's default for tracepoints: their record, no address */
+	if (!o->fields)
+		parse_fields("comm,tid,cpu,time,event,trace", tp_on, err);
+	else
+		memcpy(tp_on, on, sizeof(on));
 	l->n = 0;
 	pmu_profile_rewind(p);
 	while ((ret = pmu_profile_next(p, &s)) > 0) {
 		size_t n;
 		const struct pmu_frame *f = pmu__profile_frames(p, &n);
-		bool frames = on[F_IP] || on[F_SYM] || on[F_DSO] ||
-			      on[F_SRCLINE];
+		bool tpe = s.event < p->f.nattr &&
+			   p->f.attr[s.event].attr.type == PERF_TYPE_TRACEPOINT;
+		const bool *use = tpe ? tp_on : on;
+		bool frames = use[F_IP] || use[F_SYM] || use[F_DSO] ||
+			      use[F_SRCLINE];
 		/* perf's layout: an event that records call chains is
 		 * printed a frame per line, even with only one frame */
 		bool chain = frames && n > 0 && s.event < p->f.nattr &&
@@ -201,10 +245,15 @@ int report_script(struct pmu_profile *p, const struct pmu_report_opts *o,
 
 		if (!report_filter(o, &s, n ? &f[0] : NULL))
 			continue;
-		print_head(l, on, p, &s, chain);
+		print_head(l, use, p, &s, chain);
+		if (use[F_TRACE]) {
+			print_trace(l, out, p, &s);
+			if (!chain && frames && n)
+				l_ch(l, ' ');
+		}
 		if (!chain) {
 			if (n && frames)
-				print_frame(l, on, &f[0], false);
+				print_frame(l, use, &f[0], false);
 			else
 				l_ch(l, '\n');
 			l_flush(l, out);
@@ -212,7 +261,7 @@ int report_script(struct pmu_profile *p, const struct pmu_report_opts *o,
 		}
 		l_ch(l, '\n');
 		for (size_t i = 0; i < n; i++) {
-			print_frame(l, on, &f[i], true);
+			print_frame(l, use, &f[i], true);
 			if (l->n > sizeof(l->b) / 2)
 				l_flush(l, out);
 		}

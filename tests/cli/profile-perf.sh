@@ -133,6 +133,38 @@ cpid=$!
 wait "$cpid"
 both "record -o FIFO: a stream perf reads" "$TMP/fifo.data" sym --no-children
 
+# tracepoints: the file carries their formats (TRACING_DATA), so perf
+# reads it, and both tools print their records; a plain print fmt
+# (sched_process_exec's) word for word as perf prints it
+if [ -r /sys/kernel/tracing/events/sched/sched_process_exec/format ] ||
+   [ -r /sys/kernel/debug/tracing/events/sched/sched_process_exec/format ]; then
+	run_pmu "$TMP/o" "$TMP/e" record -q -e sched:sched_process_exec,sched:sched_switch \
+		-o "$TMP/tp.data" -- sh -c 'sleep 0.01; true'
+	expect_eq "record of tracepoints: exit 0" "$RC" 0
+	perf script -i "$TMP/tp.data" >"$TMP/ptp.txt" 2>"$TMP/ptp.err"
+	expect_eq "perf script reads pmu's tracepoint recording" "$?" 0
+	check "perf script: no complaint" test ! -s "$TMP/ptp.err"
+	"$PMU" script -i "$TMP/tp.data" >"$TMP/mtp.txt" 2>/dev/null
+	expect_eq "pmu script: the exec records as perf prints them" \
+		"$(grep sched_process_exec "$TMP/mtp.txt")" "$(grep sched_process_exec "$TMP/ptp.txt")"
+	check "pmu script: there are some ($(grep -c sched_process_exec "$TMP/mtp.txt"))" \
+		grep -q 'sched:sched_process_exec: filename=/usr/bin/sleep pid=' "$TMP/mtp.txt"
+	expect_match "pmu script: a switch record's fields" "$TMP/mtp.txt" \
+		'sched:sched_switch: prev_comm=[^ ]+ prev_pid=[0-9]+ .*next_comm='
+	# and a stream of them, perf's and pmu's
+	"$PMU" record -q -e sched:sched_process_exec -o - -- sh -c 'sleep 0.01; true' \
+		2>/dev/null >"$TMP/tps.data"
+	perf script -i - <"$TMP/tps.data" >"$TMP/ptps.txt" 2>/dev/null
+	expect_match "perf script reads a stream of pmu's tracepoints" "$TMP/ptps.txt" \
+		'sched:sched_process_exec: filename=/usr/bin/sleep'
+	perf record -q -e sched:sched_process_exec -o - -- sh -c 'sleep 0.01; true' 2>/dev/null |
+		"$PMU" script -i - >"$TMP/mtps.txt" 2>/dev/null
+	expect_match "pmu script reads a stream of perf's tracepoints" "$TMP/mtps.txt" \
+		'sched:sched_process_exec: filename=/usr/bin/sleep'
+else
+	for t in 1 2 3 4 5 6 7 8; do skip "tracepoints (no tracefs sched events here)"; done
+fi
+
 # the header's command line is the whole of it, pmu's path first, as
 # perf stores its own (hotspot shows it as the recording's command)
 "$PMU" record -q -o "$TMP/cl.data" -- "$W" 0.05 >/dev/null 2>&1

@@ -1,0 +1,414 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * TRACING_DATA: the tracefs formats of a recording's tracepoints, and
+ * the text of a tracepoint's record (its RAW data) from its format.
+ *
+ * A record prints as its format's print fmt when that is a plain one
+ * (conversions of the fields themselves: REC->field, __get_str(field)),
+ * which is how perf prints it; otherwise, or for a conversion it does
+ * not take, as the list of its fields, name=value.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile/pd_trace.h"
+
+struct cur {
+	const unsigned char *p, *end;
+	bool bad;
+};
+
+static const unsigned char *take(struct cur *c, uint64_t n)
+{
+	const unsigned char *p = c->p;
+
+	if (c->bad || n > (uint64_t)(c->end - c->p)) {
+		c->bad = true;
+		return NULL;
+	}
+	c->p += n;
+	return p;
+}
+
+static uint64_t take_u(struct cur *c, int width)
+{
+	const unsigned char *p = take(c, (uint64_t)width);
+	uint64_t v = 0;
+
+	if (p)
+		memcpy(&v, p, (size_t)width);   /* little-endian files only */
+	return v;
+}
+
+static const char *take_str(struct cur *c)
+{
+	const unsigned char *s = c->p;
+
+	while (c->p < c->end && *c->p)
+		c->p++;
+	if (c->p >= c->end) {
+		c->bad = true;
+		return NULL;
+	}
+	c->p++;
+	return (const char *)s;
+}
+
+/* ---- one format ---- */
+
+static char *dupn(const char *s, size_t n)
+{
+	char *d = malloc(n + 1);
+
+	if (d) {
+		memcpy(d, s, n);
+		d[n] = '\0';
+	}
+	return d;
+}
+
+/* "\tfield:TYPE NAME[N];\toffset:O;\tsize:S;\tsigned:G;" */
+static int parse_field(struct pd_tp *tp, const char *line)
+{
+	const char *decl = strstr(line, "field:"), *semi, *nm;
+	struct pd_tp_field *f, *v;
+	unsigned off, size, sig = 0;
+	const char *o = strstr(line, "offset:"), *sz = strstr(line, "size:"),
+		   *sg = strstr(line, "signed:");
+
+	if (!decl || !o || !sz || sscanf(o, "offset:%u", &off) != 1 ||
+	    sscanf(sz, "size:%u", &size) != 1)
+		return 0;
+	if (sg)
+		sscanf(sg, "signed:%u", &sig);
+	decl += 6;
+	if (!(semi = strchr(decl, ';')))
+		return 0;
+	/* the name is the last word, before an array's [N] */
+	nm = semi;
+	while (nm > decl && nm[-1] == ']')
+		while (nm > decl && *--nm != '[')
+			;
+	const char *end = nm;
+
+	while (nm > decl && (nm[-1] == '_' || (nm[-1] >= 'a' && nm[-1] <= 'z') ||
+			     (nm[-1] >= 'A' && nm[-1] <= 'Z') ||
+			     (nm[-1] >= '0' && nm[-1] <= '9')))
+		nm--;
+	if (nm == end)
+		return 0;
+	if (!(v = realloc(tp->field, (tp->nfield + 1) * sizeof(*v))))
+		return -ENOMEM;
+	tp->field = v;
+	f = &tp->field[tp->nfield];
+	memset(f, 0, sizeof(*f));
+	if (!(f->name = dupn(nm, (size_t)(end - nm))))
+		return -ENOMEM;
+	f->offset = off;
+	f->size = size;
+	f->is_signed = sig != 0;
+	f->dyn = !strncmp(decl, "__data_loc", 10);
+	f->ptr = memchr(decl, '*', (size_t)(nm - decl)) != NULL;
+	f->str = !f->dyn && strstr(decl, "char ") == decl && *end == '[';
+	f->str |= f->dyn && strstr(decl, "char[]") != NULL;
+	f->common = !strncmp(f->name, "common_", 7);
+	tp->nfield++;
+	return 0;
+}
+
+static int parse_format(struct pd_trace *t, const char *sys, const char *text,
+			size_t len)
+{
+	char *s = dupn(text, len), *line, *save = NULL;
+	struct pd_tp *v, *tp;
+	int ret = 0;
+
+	if (!s)
+		return -ENOMEM;
+	if (!(v = realloc(t->tp, (t->ntp + 1) * sizeof(*v)))) {
+		free(s);
+		return -ENOMEM;
+	}
+	t->tp = v;
+	tp = &t->tp[t->ntp++];
+	memset(tp, 0, sizeof(*tp));
+	tp->sys = strdup(sys);
+	for (line = strtok_r(s, "\n", &save); line && !ret;
+	     line = strtok_r(NULL, "\n", &save)) {
+		unsigned long long id;
+
+		if (!strncmp(line, "name: ", 6))
+			tp->name = strdup(line + 6);
+		else if (sscanf(line, "ID: %llu", &id) == 1)
+			tp->id = id;
+		else if (strstr(line, "field:"))
+			ret = parse_field(tp, line);
+		else if (!strncmp(line, "print fmt: ", 11))
+			tp->fmt = strdup(line + 11);
+	}
+	free(s);
+	return ret;
+}
+
+/* ---- the feature ---- */
+
+int pd_trace_parse(struct pd_trace *t, const void *data, size_t len)
+{
+	struct cur c = { data, (const unsigned char *)data + len, false };
+	const unsigned char *magic = take(&c, 10);
+	const char *ver;
+	uint32_t n, nsys;
+	int ret = 0;
+
+	if (!magic || magic[0] != 23 || magic[1] != 8 || magic[2] != 68 ||
+	    memcmp(magic + 3, "tracing", 7) || !(ver = take_str(&c)))
+		return -EINVAL;
+	if (take_u(&c, 1))              /* big-endian: not read */
+		return -EOPNOTSUPP;
+	take(&c, 1);                    /* long size */
+	take(&c, 4);                    /* page size */
+	for (int h = 0; h < 2; h++) {   /* header_page, header_event */
+		take_str(&c);
+		take(&c, take_u(&c, 8));
+	}
+	n = (uint32_t)take_u(&c, 4);    /* ftrace's own events */
+	for (uint32_t i = 0; i < n && !c.bad && !ret; i++) {
+		uint64_t sz = take_u(&c, 8);
+		const unsigned char *f = take(&c, sz);
+
+		if (f)
+			ret = parse_format(t, "ftrace", (const char *)f,
+					   (size_t)sz);
+	}
+	nsys = (uint32_t)take_u(&c, 4);
+	for (uint32_t s = 0; s < nsys && !c.bad && !ret; s++) {
+		const char *sys = take_str(&c);
+
+		n = (uint32_t)take_u(&c, 4);
+		for (uint32_t i = 0; i < n && !c.bad && !ret && sys; i++) {
+			uint64_t sz = take_u(&c, 8);
+			const unsigned char *f = take(&c, sz);
+
+			if (f)
+				ret = parse_format(t, sys, (const char *)f,
+						   (size_t)sz);
+		}
+	}
+	(void)ver;
+	return ret ? ret : c.bad && !t->ntp ? -EINVAL : 0;
+}
+
+const struct pd_tp *pd_trace_find(const struct pd_trace *t, uint64_t id)
+{
+	for (size_t i = 0; t && i < t->ntp; i++)
+		if (t->tp[i].id == id)
+			return &t->tp[i];
+	return NULL;
+}
+
+void pd_trace_free(struct pd_trace *t)
+{
+	for (size_t i = 0; t && i < t->ntp; i++) {
+		for (size_t k = 0; k < t->tp[i].nfield; k++)
+			free(t->tp[i].field[k].name);
+		free(t->tp[i].field);
+		free(t->tp[i].sys);
+		free(t->tp[i].name);
+		free(t->tp[i].fmt);
+	}
+	if (t) {
+		free(t->tp);
+		memset(t, 0, sizeof(*t));
+	}
+}
+
+/* ---- a record as text ---- */
+
+static const struct pd_tp_field *field_named(const struct pd_tp *tp,
+					     const char *name, size_t n)
+{
+	for (size_t i = 0; i < tp->nfield; i++)
+		if (strlen(tp->field[i].name) == n &&
+		    !strncmp(tp->field[i].name, name, n))
+			return &tp->field[i];
+	return NULL;
+}
+
+static bool in_raw(const struct pd_tp_field *f, size_t size)
+{
+	return f->offset <= size && f->size <= size - f->offset;
+}
+
+static uint64_t num(const struct pd_tp_field *f, const unsigned char *raw)
+{
+	uint64_t v = 0;
+	unsigned n = f->size > 8 ? 8 : f->size;
+
+	memcpy(&v, raw + f->offset, n);
+	if (f->is_signed && n < 8 && (v >> (8 * n - 1)) & 1)
+		v |= ~0ull << (8 * n);
+	return v;
+}
+
+/* A string field: an array in the record, or (__data_loc) a u32 of
+ * length << 16 | offset pointing into it. */
+static void str(FILE *o, const struct pd_tp_field *f,
+		const unsigned char *raw, size_t size)
+{
+	const unsigned char *s = raw + f->offset;
+	size_t n = f->size;
+
+	if (f->dyn) {
+		uint32_t loc = (uint32_t)num(f, raw);
+		size_t off = loc & 0xffff;
+
+		n = loc >> 16;
+		if (off > size || n > size - off)
+			return;
+		s = raw + off;
+	}
+	for (size_t i = 0; i < n && s[i]; i++)
+		fputc(s[i] >= 0x20 && s[i] < 0x7f ? s[i] : '.', o);
+}
+
+static void value(FILE *o, const struct pd_tp_field *f,
+		  const unsigned char *raw, size_t size)
+{
+	if (f->str)
+		str(o, f, raw, size);
+	else if (f->ptr)
+		fprintf(o, "%#" PRIx64, num(f, raw));
+	else if (f->size > 8)
+		fprintf(o, "ARRAY[%u]", f->size);
+	else if (f->is_signed)
+		fprintf(o, "%" PRId64, (int64_t)num(f, raw));
+	else
+		fprintf(o, "%" PRIu64, num(f, raw));
+}
+
+/* The print fmt when it is plain: its conversions each a field's value;
+ * false (nothing written) otherwise. */
+static bool print_fmt(FILE *o, const struct pd_tp *tp,
+		      const unsigned char *raw, size_t size)
+{
+	const char *fmt = tp->fmt, *args, *p;
+	const struct pd_tp_field *arg[32];
+	size_t narg = 0, used = 0;
+	char *buf = NULL;
+	size_t blen = 0;
+	FILE *m;
+
+	if (!fmt || *fmt != '"' || !(args = strstr(fmt + 1, "\",")))
+		return false;
+	/* the arguments: REC->name or __get_str(name), nothing else */
+	for (p = args + 2; *p && narg < 32;) {
+		const char *q;
+		size_t n;
+
+		while (*p == ' ')
+			p++;
+		if (!strncmp(p, "REC->", 5)) {
+			p += 5;
+		} else if (!strncmp(p, "__get_str(", 10)) {
+			p += 10;
+		} else {
+			return false;
+		}
+		for (q = p; *q == '_' || (*q >= 'a' && *q <= 'z') ||
+			    (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9');
+		     q++)
+			;
+		n = (size_t)(q - p);
+		if (!(arg[narg] = field_named(tp, p, n)) ||
+		    !in_raw(arg[narg], size))
+			return false;
+		narg++;
+		if (*q == ')')
+			q++;
+		while (*q == ' ')
+			q++;
+		if (*q == ',') {
+			p = q + 1;
+		} else if (!*q) {
+			break;
+		} else {
+			return false;
+		}
+	}
+	if (!(m = open_memstream(&buf, &blen)))
+		return false;
+	for (p = fmt + 1; p < args; p++) {
+		if (*p == '\\' && p + 1 < args) {
+			p++;
+			fputc(*p == 'n' ? '\n' : *p == 't' ? '\t' : *p, m);
+			continue;
+		}
+		if (*p != '%') {
+			fputc(*p, m);
+			continue;
+		}
+		if (p[1] == '%') {
+			fputc('%', m);
+			p++;
+			continue;
+		}
+		/* %[flags][width][l|ll|h|z]conv */
+		const char *c = p + 1;
+
+		while (*c && strchr("-+ #0123456789.", *c))
+			c++;
+		while (*c && strchr("lhz", *c))
+			c++;
+		if (used >= narg || !strchr("sdiuxXpc", *c))
+			break;
+		const struct pd_tp_field *f = arg[used++];
+
+		if (*c == 's' && f->str)
+			str(m, f, raw, size);
+		else if (*c == 's' || f->str)
+			break;
+		else if (*c == 'p')
+			fprintf(m, "%#" PRIx64, num(f, raw));
+		else if (*c == 'x' || *c == 'X')
+			fprintf(m, *c == 'x' ? "%" PRIx64 : "%" PRIX64,
+				num(f, raw));
+		else if (*c == 'c')
+			fputc((int)(num(f, raw) & 0xff), m);
+		else if (*c == 'u')
+			fprintf(m, "%" PRIu64, num(f, raw));
+		else
+			fprintf(m, "%" PRId64, (int64_t)num(f, raw));
+		p = c;
+	}
+	fclose(m);
+	if (p < args || used != narg) {
+		free(buf);
+		return false;
+	}
+	fputs(buf ? buf : "", o);
+	free(buf);
+	return true;
+}
+
+void pd_trace_print(FILE *o, const struct pd_tp *tp, const void *raw,
+		    size_t size)
+{
+	bool first = true;
+
+	if (!tp || !raw)
+		return;
+	if (print_fmt(o, tp, raw, size))
+		return;
+	for (size_t i = 0; i < tp->nfield; i++) {
+		const struct pd_tp_field *f = &tp->field[i];
+
+		if (f->common || !in_raw(f, size))
+			continue;
+		fprintf(o, "%s%s=", first ? "" : " ", f->name);
+		value(o, f, raw, size);
+		first = false;
+	}
+}

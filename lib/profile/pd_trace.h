@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PMU_PROFILE_PD_TRACE_H
+#define PMU_PROFILE_PD_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* A field of a tracepoint's record, from its tracefs format. */
+struct pd_tp_field {
+	char *name;
+	unsigned offset, size;
+	bool is_signed;
+	bool str;            /* char array, or a __data_loc char[] */
+	bool dyn;            /* __data_loc: a u32 (length << 16 | offset) */
+	bool ptr;
+	bool common;         /* common_type, common_pid...: not printed */
+};
+
+struct pd_tp {
+	uint64_t id;
+	char *sys, *name;
+	char *fmt;           /* the print fmt line, after "print fmt: " */
+	struct pd_tp_field *field;
+	size_t nfield;
+};
+
+struct pd_trace {
+	struct pd_tp *tp;
+	size_t ntp;
+};
+
+/* Read a TRACING_DATA feature (perf's layout); 0, -EINVAL when it is
+ * not one, -EOPNOTSUPP for a big-endian machine's. */
+int pd_trace_parse(struct pd_trace *t, const void *data, size_t len);
+const struct pd_tp *pd_trace_find(const struct pd_trace *t, uint64_t id);
+void pd_trace_free(struct pd_trace *t);
+
+/* A record's text: its print fmt where that is plain, as perf prints
+ * it, else its fields as name=value. */
+void pd_trace_print(FILE *o, const struct pd_tp *tp, const void *raw,
+		    size_t size);
+
+#endif
