@@ -57,7 +57,8 @@ assert len(threads) >= 4 and shown == set(range(len(threads))), t
 PY
 
 # pmu's count of samples per thread, and of each function they are in
-"$PMU" script -i "$TMP/t.data" -F tid,sym >"$TMP/s.txt" 2>/dev/null
+# (the innermost, inlined ones included, as the profiler's frames are)
+"$PMU" script -i "$TMP/t.data" -F tid,sym --inline >"$TMP/s.txt" 2>/dev/null
 check "each thread: pmu's samples, and its functions' pmu's" python3 - "$TMP/s.txt" "$TMP/q.txt" <<'PY'
 import re, sys, collections
 count, roots = collections.Counter(), collections.defaultdict(collections.Counter)
@@ -67,7 +68,7 @@ for block in open(sys.argv[1]).read().split('\n\n'):
         continue
     tid = int(lines[0].split()[0])
     count[tid] += 1
-    frames = [l.strip() for l in lines[1:]]
+    frames = [re.sub(r' \(inlined\)$', '', l.strip()) for l in lines[1:]]
     if frames:
         roots[tid][frames[0]] += 1
 bad = 0

@@ -28,9 +28,12 @@ attached "$TMP/perf" perf stat -x, -e page-faults
 direct=$(csv_value "$TMP/perf" page-faults)
 check "perf counts the workload's faults (got ${direct:-none})" test "${direct:-0}" -ge 40000
 
-# within2 NAME ESTIMATE: |ESTIMATE - direct| <= 2% of direct
-within2() {
-	if [ -n "$2" ] && awk -v a="$2" -v b="$direct" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.02 * b) }'; then
+# within NAME ESTIMATE PCT: |ESTIMATE - direct| <= PCT% of direct.  A
+# set sees the faults of its turns; its estimate can be off by about a
+# turn at each end of the run, a larger part of its count the fewer
+# turns it has: 1% of the run per set (2% with 2 sets, 3% with 3).
+within() {
+	if [ -n "$2" ] && awk -v a="$2" -v b="$direct" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= p / 100 * b) }'; then
 		ok "$1: $2 against perf's $direct"
 	else
 		not_ok "$1"; diag "pmu=${2:-none} perf=$direct"
@@ -49,7 +52,7 @@ for k in 2 3; do
 		done
 		attached "$E" "$PMU" stat -x, "${args[@]}"
 		est=$(csv_value "$E" page-faults)
-		within2 "page-faults in set $at of $k: estimate within 2% of perf" "$est"
+		within "page-faults in set $at of $k: estimate within $k% of perf" "$est" "$k"
 	done
 done
 
