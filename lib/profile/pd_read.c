@@ -396,6 +396,8 @@ static void read_feature(struct pd_file *f, int bit, struct pd_section s)
 	switch (bit) {
 	case PD_FEAT_HOSTNAME: case PD_FEAT_OSRELEASE: case PD_FEAT_VERSION:
 	case PD_FEAT_ARCH: case PD_FEAT_CPUDESC: case PD_FEAT_CPUID:
+		/* a stream may say it twice: the last word counts */
+		free(f->feat_str[bit]);
 		f->feat_str[bit] = cur_str(&c);
 		break;
 	case PD_FEAT_NRCPUS:
