@@ -577,32 +577,61 @@ static void test_symbol_names(void **state)
 	dlclose(h);
 }
 
+/* A new recording at path (a mkstemp template) of one cpu-clock event
+ * sampling `st`, id 1, for the tests to fill. */
+static void chain_file(struct pd_writer *w, char *path, uint64_t st)
+{
+	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE,
+				     .config = PERF_COUNT_SW_CPU_CLOCK,
+				     .sample_type = st, .sample_id_all = 1,
+				     .sample_period = 1 };
+	char *name = "cpu-clock";
+	struct pmu_error err = { .size = sizeof(err) };
+	uint64_t id = 1;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(pd_write_open(w, path, 1, &a, &name, &err), 0);
+	assert_int_equal(pd_write_ids(w, 0, &id, 1), 0);
+}
+
+/* The finished recording at path written out in fmt, as text (freed
+ * by the caller); the file is removed. */
+static char *report_of(struct pd_writer *w, const char *path,
+		       enum pmu_report_format fmt)
+{
+	struct pmu_error err = { .size = sizeof(err) };
+	struct pmu_report_opts o = { .sz = sizeof(o) };
+	struct pmu_profile *p;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	assert_int_equal(pd_write_finish(w, &err), 0);
+	pd_write_close(w);
+	assert_non_null(p = pmu_profile_open(path, NULL, &err));
+	assert_non_null(out = open_memstream(&text, &len));
+	if (pmu_report_write(p, NULL, fmt, out, &o, &err))
+		fail_msg("%s", err.message);
+	fclose(out);
+	pmu_profile_close(p);
+	unlink(path);
+	return text;
+}
+
 /* Every thread of a profile gets its own thread in the Firefox export,
  * however many (1,500 here), each with only its own samples. */
 static void test_firefox_threads(void **state)
 {
 	char path[] = "/tmp/pmu-test-ffthreads-XXXXXX";
-	int fd = mkstemp(path);
-	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE,
-				     .config = PERF_COUNT_SW_CPU_CLOCK,
-				     .sample_type = ST | PERF_SAMPLE_CALLCHAIN,
-				     .sample_id_all = 1, .sample_period = 1 };
-	char *name = "cpu-clock";
-	struct pmu_error err = { .size = sizeof(err) };
-	struct pmu_report_opts o = { .sz = sizeof(o) };
-	struct pmu_profile *p;
 	struct pd_writer w;
-	uint64_t id = 1;
-	char *text = NULL, *q;
-	size_t len = 0, threads = 0;
+	char *text, *q;
+	size_t threads = 0;
 	const uint32_t n = 1500;
-	FILE *out;
 
 	(void)state;
-	assert_true(fd >= 0);
-	close(fd);
-	assert_int_equal(pd_write_open(&w, path, 1, &a, &name, &err), 0);
-	assert_int_equal(pd_write_ids(&w, 0, &id, 1), 0);
+	chain_file(&w, path, ST | PERF_SAMPLE_CALLCHAIN);
 	for (uint32_t t = 0; t < n; t++) {
 		uint64_t chain[2] = { 0x10000 + 16 * t, 0x20000 };
 		uint64_t r[9];
@@ -619,13 +648,7 @@ static void test_firefox_threads(void **state)
 		memcpy(&r[7], chain, 16);
 		assert_int_equal(pd_write_data(&w, r, sizeof(r)), 0);
 	}
-	assert_int_equal(pd_write_finish(&w, &err), 0);
-	pd_write_close(&w);
-	assert_non_null(p = pmu_profile_open(path, NULL, &err));
-	assert_non_null(out = open_memstream(&text, &len));
-	assert_int_equal(pmu_report_write(p, NULL, PMU_REPORT_FIREFOX, out, &o,
-					  &err), 0);
-	fclose(out);
+	text = report_of(&w, path, PMU_REPORT_FIREFOX);
 	for (q = text; (q = strstr(q, "\"tid\":\"")); q++)
 		threads++;
 	if (threads != n)
@@ -634,8 +657,6 @@ static void test_firefox_threads(void **state)
 	assert_null(strstr(text, "\"samples\":{\"weightType\":\"samples\","
 				 "\"weight\":null,\"stack\":[0,"));
 	free(text);
-	pmu_profile_close(p);
-	unlink(path);
 }
 
 /* pmu script's layout is perf's: an event that records call chains
@@ -645,37 +666,17 @@ static void test_firefox_threads(void **state)
 static void test_script_chain_layout(void **state)
 {
 	char path[] = "/tmp/pmu-test-script-XXXXXX";
-	int fd = mkstemp(path);
-	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE,
-				     .config = PERF_COUNT_SW_CPU_CLOCK,
-				     .sample_type = ST | PERF_SAMPLE_CALLCHAIN,
-				     .sample_id_all = 1, .sample_period = 1 };
-	char *name = "cpu-clock";
-	struct pmu_error err = { .size = sizeof(err) };
-	struct pmu_report_opts o = { .sz = sizeof(o) };
 	uint64_t one[1] = { 0x10000 }, three[3] = { 0x10010, 0x50000, 0x60000 };
-	struct pmu_profile *p;
 	struct pd_writer w;
-	uint64_t id = 1;
-	char *text = NULL, *q;
-	size_t len = 0, blocks = 0, frames = 0;
-	FILE *out;
+	char *text, *q;
+	size_t blocks = 0, frames = 0;
 
 	(void)state;
-	assert_true(fd >= 0);
-	close(fd);
-	assert_int_equal(pd_write_open(&w, path, 1, &a, &name, &err), 0);
-	assert_int_equal(pd_write_ids(&w, 0, &id, 1), 0);
+	chain_file(&w, path, ST | PERF_SAMPLE_CALLCHAIN);
 	put_comm(&w, 10, 10, "w", 1);
 	put_chain(&w, 10, 10, one, 1);
 	put_chain(&w, 10, 11, three, 3);
-	assert_int_equal(pd_write_finish(&w, &err), 0);
-	pd_write_close(&w);
-	assert_non_null(p = pmu_profile_open(path, NULL, &err));
-	assert_non_null(out = open_memstream(&text, &len));
-	assert_int_equal(pmu_report_write(p, NULL, PMU_REPORT_SCRIPT, out, &o,
-					  &err), 0);
-	fclose(out);
+	text = report_of(&w, path, PMU_REPORT_SCRIPT);
 	/* two samples, each a block: its line ending at ": ", its frames
 	 * indented, a blank line */
 	for (q = text; (q = strstr(q, ": \n\t")); q++)
@@ -685,8 +686,6 @@ static void test_script_chain_layout(void **state)
 	if (blocks != 2 || frames != 4)
 		fail_msg("%zu blocks, %zu frame lines:\n%s", blocks, frames, text);
 	free(text);
-	pmu_profile_close(p);
-	unlink(path);
 }
 
 /* The registers a sample carries, by the recording machine: perf's

@@ -9,13 +9,20 @@ require_perf
 W=$PMU_BUILD/tests/workload
 [ -x "$W" ] || { echo "1..0 # SKIP $W not built"; exit 77; }
 
-"$PMU" record -m 1 -F 10000 -g -o "$TMP/lost.data" -- "$W" 1 >/dev/null 2>"$TMP/rec.err" &
-rec=$!
-sleep 0.3
-kill -STOP "$rec"
-sleep 0.5
-kill -CONT "$rec"
-wait "$rec"
+# stalled ERR RECORDER ARGS...: a recorder stopped for half a second
+# while its one-page ring fills; its exit status
+stalled() {
+	local err=$1 rec; shift
+	"$@" >/dev/null 2>"$err" &
+	rec=$!
+	sleep 0.3
+	kill -STOP "$rec"
+	sleep 0.5
+	kill -CONT "$rec"
+	wait "$rec"
+}
+
+stalled "$TMP/rec.err" "$PMU" record -m 1 -F 10000 -g -o "$TMP/lost.data" -- "$W" 1
 expect_eq "record exits as the command" "$?" 0
 lost=$(sed -n 's/.*lost \([0-9]*\) samples.*/\1/p' "$TMP/rec.err")
 check "record says it lost samples" test -n "$lost"
@@ -32,13 +39,7 @@ expect_match "perf report's header says it too" "$TMP/po" "^# Total Lost Samples
 
 # perf's own file, whose end repeats its rings' count: said once, as
 # perf report says it
-perf record -q -m 1 -F 10000 -g -o "$TMP/plost.data" -- "$W" 1 >/dev/null 2>&1 &
-rec=$!
-sleep 0.3
-kill -STOP "$rec"
-sleep 0.5
-kill -CONT "$rec"
-wait "$rec"
+stalled /dev/null perf record -q -m 1 -F 10000 -g -o "$TMP/plost.data" -- "$W" 1
 perf report --stdio -i "$TMP/plost.data" >"$TMP/po" 2>/dev/null
 plost=$(sed -n 's/^# Total Lost Samples: \([0-9]*\)$/\1/p' "$TMP/po")
 run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/plost.data"
