@@ -16,7 +16,7 @@ stat_until_int() {
 	RC=$?
 }
 
-"$SPIN" spin 3000 &
+"$SPIN" spin 60000 &
 busy=$!
 stat_until_int "$O" "$E" stat -e task-clock,page-faults -p "$busy"
 expect_eq "-p: exit 0 after SIGINT" "$RC" 0
@@ -31,7 +31,7 @@ ms=$(awk '$3 == "task-clock" {print $1}' "$E")
 check "-t: the thread accrues task-clock (got ${ms:-none} ms)" awk -v m="${ms:-0}" 'BEGIN { exit !(m > 50) }'
 kill "$busy" 2>/dev/null; wait "$busy" 2>/dev/null
 
-"$SPIN" sleep 3000 &
+"$SPIN" sleep 60000 &
 sleeper=$!
 stat_until_int "$O" "$E" stat -e context-switches -p "$sleeper"
 expect_eq "-p on a sleeping process: exit 0" "$RC" 0
@@ -72,9 +72,9 @@ check "-p A,B: page faults of both summed (got ${pf:-none}, want >= $((2 * N)))"
 	awk -v n="${pf:-0}" -v w=$((2 * N)) 'BEGIN { exit !(n >= w) }'
 rm -f "$TMP/go1" "$TMP/go2"
 
-"$SPIN" sleep 3000 &
+"$SPIN" sleep 60000 &
 s1=$!
-"$SPIN" sleep 3000 &
+"$SPIN" sleep 60000 &
 s2=$!
 stat_until_int "$O" "$E" stat -e task-clock -p "$s1,$s2"
 expect_eq "-p A,B: exit 0 after SIGINT" "$RC" 0
