@@ -60,7 +60,10 @@ PY
 # (the innermost, inlined ones included, as the profiler's frames are)
 run_pmu "$TMP/s.txt" "$TMP/s.err" script -i "$TMP/t.data" -F tid,sym --inline
 expect_eq "pmu script --inline: exit 0" "$RC" 0
-check "pmu script --inline: samples ($(grep -c '^[^ 	]' "$TMP/s.txt"))" test -s "$TMP/s.txt"
+# a sample is a line that is not a frame (frames start with a tab; the
+# tid is right-aligned, so a sample's line may start with spaces)
+nsamples() { awk 'NF && !/^\t/ { n++ } END { print n + 0 }' "$1"; }
+check "pmu script --inline: samples ($(nsamples "$TMP/s.txt"))" test -s "$TMP/s.txt"
 check "each thread: pmu's samples, and its functions' pmu's" python3 - "$TMP/s.txt" "$TMP/q.txt" <<'PY'
 import re, sys, collections
 count, roots = collections.Counter(), collections.defaultdict(collections.Counter)
@@ -98,7 +101,7 @@ PY
 node "$TMP/q.js" "$FF" "$TMP/t.script" >"$TMP/qs.txt" 2>&1
 total=$(awk '$1 == "thread" { s += $3 } END { print s + 0 }' "$TMP/qs.txt")
 expect_eq "the profiler's perf-script importer reads every sample of pmu script" \
-	"$total" "$(grep -c '^[^ 	]' "$TMP/s.txt")"
+	"$total" "$(nsamples "$TMP/s.txt")"
 
 # each thread carries its own share of the tables, not a copy of all:
 # every stack is a sample's or a prefix of one, every frame a stack's
