@@ -119,6 +119,127 @@ static int parse_field(struct pd_tp *tp, const char *line)
 	return 0;
 }
 
+static const struct pd_tp_field *field_named(const struct pd_tp *tp,
+					     const char *name, size_t n)
+{
+	for (size_t i = 0; i < tp->nfield; i++)
+		if (strlen(tp->field[i].name) == n &&
+		    !strncmp(tp->field[i].name, name, n))
+			return &tp->field[i];
+	return NULL;
+}
+
+static void free_plan(struct pd_tp_piece *plan, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(plan[i].text);
+	free(plan);
+}
+
+static int add_piece(struct pd_tp_piece **plan, size_t *n, const char *text,
+		     size_t *nt, size_t field, char conv)
+{
+	struct pd_tp_piece *v = realloc(*plan, (*n + 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	*plan = v;
+	if (!(v[*n].text = dupn(text, *nt)))
+		return -ENOMEM;
+	v[*n].ntext = *nt;
+	v[*n].field = field;
+	v[(*n)++].conv = conv;
+	*nt = 0;
+	return 0;
+}
+
+/* The print fmt, when it is plain, as a plan made once per format: the
+ * text between its conversions, each conversion a field's value, and the
+ * text after the last.  NULL when a conversion or an argument is one it
+ * does not take. */
+static struct pd_tp_piece *compile_fmt(const struct pd_tp *tp, size_t *npiece)
+{
+	const char *fmt = tp->fmt, *args, *p;
+	size_t arg[32], narg = 0, used = 0, n = 0, nt = 0;
+	struct pd_tp_piece *plan = NULL;
+	char *text;
+
+	if (!fmt || *fmt != '"' || !(args = strstr(fmt + 1, "\",")))
+		return NULL;
+	/* the arguments: REC->name or __get_str(name), nothing else */
+	for (p = args + 2; *p && narg < 32;) {
+		const struct pd_tp_field *f;
+		const char *q;
+
+		while (*p == ' ')
+			p++;
+		if (!strncmp(p, "REC->", 5)) {
+			p += 5;
+		} else if (!strncmp(p, "__get_str(", 10)) {
+			p += 10;
+		} else {
+			return NULL;
+		}
+		for (q = p; *q == '_' || (*q >= 'a' && *q <= 'z') ||
+			    (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9');
+		     q++)
+			;
+		if (!(f = field_named(tp, p, (size_t)(q - p))))
+			return NULL;
+		arg[narg++] = (size_t)(f - tp->field);
+		if (*q == ')')
+			q++;
+		while (*q == ' ')
+			q++;
+		if (*q == ',') {
+			p = q + 1;
+		} else if (!*q) {
+			break;
+		} else {
+			return NULL;
+		}
+	}
+	if (!(text = malloc((size_t)(args - fmt))))
+		return NULL;
+	for (p = fmt + 1; p < args; p++) {
+		const char *c = p + 1;
+
+		if (*p == '\\' && p + 1 < args) {
+			p++;
+			text[nt++] = *p == 'n' ? '\n' : *p == 't' ? '\t' : *p;
+			continue;
+		}
+		if (*p != '%') {
+			text[nt++] = *p;
+			continue;
+		}
+		if (p[1] == '%') {
+			text[nt++] = '%';
+			p++;
+			continue;
+		}
+		/* %[flags][width][l|ll|h|z]conv */
+		while (*c && strchr("-+ #0123456789.", *c))
+			c++;
+		while (*c && strchr("lhz", *c))
+			c++;
+		if (used >= narg || !strchr("sdiuxXpc", *c) ||
+		    (*c == 's') != tp->field[arg[used]].str ||
+		    add_piece(&plan, &n, text, &nt, arg[used++], *c))
+			goto bad;
+		p = c;
+	}
+	if (used != narg || add_piece(&plan, &n, text, &nt, 0, 0))
+		goto bad;
+	free(text);
+	*npiece = n;
+	return plan;
+bad:
+	free(text);
+	free_plan(plan, n);
+	return NULL;
+}
+
 static int parse_format(struct pd_trace *t, const char *sys, const char *text,
 			size_t len)
 {
@@ -150,6 +271,8 @@ static int parse_format(struct pd_trace *t, const char *sys, const char *text,
 			tp->fmt = strdup(line + 11);
 	}
 	free(s);
+	if (!ret)
+		tp->plan = compile_fmt(tp, &tp->nplan);
 	return ret;
 }
 
@@ -218,6 +341,7 @@ void pd_trace_free(struct pd_trace *t)
 		free(t->tp[i].sys);
 		free(t->tp[i].name);
 		free(t->tp[i].fmt);
+		free_plan(t->tp[i].plan, t->tp[i].nplan);
 	}
 	if (t) {
 		free(t->tp);
@@ -226,16 +350,6 @@ void pd_trace_free(struct pd_trace *t)
 }
 
 /* ---- a record as text ---- */
-
-static const struct pd_tp_field *field_named(const struct pd_tp *tp,
-					     const char *name, size_t n)
-{
-	for (size_t i = 0; i < tp->nfield; i++)
-		if (strlen(tp->field[i].name) == n &&
-		    !strncmp(tp->field[i].name, name, n))
-			return &tp->field[i];
-	return NULL;
-}
 
 static bool in_raw(const struct pd_tp_field *f, size_t size)
 {
@@ -289,108 +403,39 @@ static void value(FILE *o, const struct pd_tp_field *f,
 		fprintf(o, "%" PRIu64, num(f, raw));
 }
 
-/* The print fmt when it is plain: its conversions each a field's value;
- * false (nothing written) otherwise. */
-static bool print_fmt(FILE *o, const struct pd_tp *tp,
-		      const unsigned char *raw, size_t size)
+static void print_plan(FILE *o, const struct pd_tp *tp,
+		       const unsigned char *raw, size_t size)
 {
-	const char *fmt = tp->fmt, *args, *p;
-	const struct pd_tp_field *arg[32];
-	size_t narg = 0, used = 0;
-	char *buf = NULL;
-	size_t blen = 0;
-	FILE *m;
+	for (size_t i = 0; i < tp->nplan; i++) {
+		const struct pd_tp_piece *pc = &tp->plan[i];
+		const struct pd_tp_field *f = &tp->field[pc->field];
 
-	if (!fmt || *fmt != '"' || !(args = strstr(fmt + 1, "\",")))
-		return false;
-	/* the arguments: REC->name or __get_str(name), nothing else */
-	for (p = args + 2; *p && narg < 32;) {
-		const char *q;
-		size_t n;
-
-		while (*p == ' ')
-			p++;
-		if (!strncmp(p, "REC->", 5)) {
-			p += 5;
-		} else if (!strncmp(p, "__get_str(", 10)) {
-			p += 10;
-		} else {
-			return false;
-		}
-		for (q = p; *q == '_' || (*q >= 'a' && *q <= 'z') ||
-			    (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9');
-		     q++)
-			;
-		n = (size_t)(q - p);
-		if (!(arg[narg] = field_named(tp, p, n)) ||
-		    !in_raw(arg[narg], size))
-			return false;
-		narg++;
-		if (*q == ')')
-			q++;
-		while (*q == ' ')
-			q++;
-		if (*q == ',') {
-			p = q + 1;
-		} else if (!*q) {
+		fwrite(pc->text, 1, pc->ntext, o);
+		switch (pc->conv) {
+		case 0:
 			break;
-		} else {
-			return false;
+		case 's':
+			str(o, f, raw, size);
+			break;
+		case 'p':
+			fprintf(o, "%#" PRIx64, num(f, raw));
+			break;
+		case 'x':
+			fprintf(o, "%" PRIx64, num(f, raw));
+			break;
+		case 'X':
+			fprintf(o, "%" PRIX64, num(f, raw));
+			break;
+		case 'c':
+			fputc((int)(num(f, raw) & 0xff), o);
+			break;
+		case 'u':
+			fprintf(o, "%" PRIu64, num(f, raw));
+			break;
+		default:
+			fprintf(o, "%" PRId64, (int64_t)num(f, raw));
 		}
 	}
-	if (!(m = open_memstream(&buf, &blen)))
-		return false;
-	for (p = fmt + 1; p < args; p++) {
-		if (*p == '\\' && p + 1 < args) {
-			p++;
-			fputc(*p == 'n' ? '\n' : *p == 't' ? '\t' : *p, m);
-			continue;
-		}
-		if (*p != '%') {
-			fputc(*p, m);
-			continue;
-		}
-		if (p[1] == '%') {
-			fputc('%', m);
-			p++;
-			continue;
-		}
-		/* %[flags][width][l|ll|h|z]conv */
-		const char *c = p + 1;
-
-		while (*c && strchr("-+ #0123456789.", *c))
-			c++;
-		while (*c && strchr("lhz", *c))
-			c++;
-		if (used >= narg || !strchr("sdiuxXpc", *c))
-			break;
-		const struct pd_tp_field *f = arg[used++];
-
-		if (*c == 's' && f->str)
-			str(m, f, raw, size);
-		else if (*c == 's' || f->str)
-			break;
-		else if (*c == 'p')
-			fprintf(m, "%#" PRIx64, num(f, raw));
-		else if (*c == 'x' || *c == 'X')
-			fprintf(m, *c == 'x' ? "%" PRIx64 : "%" PRIX64,
-				num(f, raw));
-		else if (*c == 'c')
-			fputc((int)(num(f, raw) & 0xff), m);
-		else if (*c == 'u')
-			fprintf(m, "%" PRIu64, num(f, raw));
-		else
-			fprintf(m, "%" PRId64, (int64_t)num(f, raw));
-		p = c;
-	}
-	fclose(m);
-	if (p < args || used != narg) {
-		free(buf);
-		return false;
-	}
-	fputs(buf ? buf : "", o);
-	free(buf);
-	return true;
 }
 
 void pd_trace_print(FILE *o, const struct pd_tp *tp, const void *raw,
@@ -400,8 +445,18 @@ void pd_trace_print(FILE *o, const struct pd_tp *tp, const void *raw,
 
 	if (!tp || !raw)
 		return;
-	if (print_fmt(o, tp, raw, size))
-		return;
+	if (tp->plan) {
+		size_t i = 0;
+
+		while (i < tp->nplan && (!tp->plan[i].conv ||
+					 in_raw(&tp->field[tp->plan[i].field],
+						size)))
+			i++;
+		if (i == tp->nplan) {
+			print_plan(o, tp, raw, size);
+			return;
+		}
+	}
 	for (size_t i = 0; i < tp->nfield; i++) {
 		const struct pd_tp_field *f = &tp->field[i];
 

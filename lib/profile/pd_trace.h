@@ -18,10 +18,21 @@ struct pd_tp_field {
 	bool common;         /* common_type, common_pid...: not printed */
 };
 
+/* A plain print fmt, made once: text, then a field's value by `conv`
+ * (s d i u x X p c; 0 for the text after the last conversion). */
+struct pd_tp_piece {
+	char *text;
+	size_t ntext;
+	size_t field;
+	char conv;
+};
+
 struct pd_tp {
 	uint64_t id;
 	char *sys, *name;
 	char *fmt;           /* the print fmt line, after "print fmt: " */
+	struct pd_tp_piece *plan;   /* NULL: not plain, printed by field */
+	size_t nplan;
 	struct pd_tp_field *field;
 	size_t nfield;
 };
