@@ -129,7 +129,7 @@ static void print_frame(struct line *l, const bool *on,
 }
 
 static void print_head(struct line *l, const bool *on, struct pmu_profile *p,
-		       const struct pmu_sample *s, bool chain)
+		       const struct pmu_sample *s, bool chain, size_t ev_w)
 {
 	if (on[F_COMM]) {
 		if (chain)
@@ -167,18 +167,9 @@ static void print_head(struct line *l, const bool *on, struct pmu_profile *p,
 		l_ch(l, ' ');
 	}
 	if (on[F_EVENT]) {
-		/* several events: right-aligned to the longest name, as
-		 * perf aligns them */
 		const char *name = pmu_profile_event_name(p, s->event);
-		size_t w = 0, len = name ? strlen(name) : 0;
 
-		for (size_t i = 0; p->f.nattr > 1 && i < p->f.nattr; i++) {
-			const char *e = pmu_profile_event_name(p, i);
-
-			if (e && strlen(e) > w)
-				w = strlen(e);
-		}
-		for (; len < w; len++)
+		for (size_t len = name ? strlen(name) : 0; len < ev_w; len++)
 			l_ch(l, ' ');
 		l_str(l, name ? name : "");
 		l_str(l, ": ");
@@ -186,26 +177,19 @@ static void print_head(struct line *l, const bool *on, struct pmu_profile *p,
 }
 
 /* A tracepoint's record as text (its format from the file's
- * TRACING_DATA); nothing for other samples. */
+ * TRACING_DATA), after the line so far; nothing for other samples. */
 static void print_trace(struct line *l, FILE *out, struct pmu_profile *p,
 			const struct pmu_sample *s)
 {
 	const struct perf_event_attr *a = s->event < p->f.nattr ?
 					  &p->f.attr[s->event].attr : NULL;
 	const struct pd_tp *tp;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m;
 
 	if (!a || a->type != PERF_TYPE_TRACEPOINT || !p->raw ||
-	    !(tp = pd_trace_find(&p->f.trace, a->config)) ||
-	    !(m = open_memstream(&buf, &len)))
+	    !(tp = pd_trace_find(&p->f.trace, a->config)))
 		return;
-	pd_trace_print(m, tp, p->raw, p->raw_size);
-	fclose(m);
-	l_str(l, buf ? buf : "");
-	free(buf);
-	(void)out;
+	l_flush(l, out);
+	pd_trace_print(out, tp, p->raw, p->raw_size);
 }
 
 int report_script(struct pmu_profile *p, const struct pmu_report_opts *o,
@@ -214,6 +198,7 @@ int report_script(struct pmu_profile *p, const struct pmu_report_opts *o,
 	struct pmu_sample s = { .size = sizeof(s) };
 	struct line *l = malloc(sizeof(*l));
 	bool on[F_MAX], tp_on[F_MAX];
+	size_t ev_w = 0;
 	int ret = parse_fields(o->fields ? o->fields :
 			       "comm,tid,time,period,event,ip,sym,symoff,dso",
 			       on, err);
@@ -227,6 +212,14 @@ int report_script(struct pmu_profile *p, const struct pmu_report_opts *o,
 		parse_fields("comm,tid,cpu,time,event,trace", tp_on, err);
 	else
 		memcpy(tp_on, on, sizeof(on));
+	/* several events: names right-aligned to the longest, as perf
+	 * aligns them */
+	for (size_t i = 0; p->f.nattr > 1 && i < p->f.nattr; i++) {
+		const char *e = pmu_profile_event_name(p, i);
+
+		if (e && strlen(e) > ev_w)
+			ev_w = strlen(e);
+	}
 	l->n = 0;
 	pmu_profile_rewind(p);
 	while ((ret = pmu_profile_next(p, &s)) > 0) {
@@ -245,7 +238,7 @@ int report_script(struct pmu_profile *p, const struct pmu_report_opts *o,
 
 		if (!report_filter(o, &s, n ? &f[0] : NULL))
 			continue;
-		print_head(l, use, p, &s, chain);
+		print_head(l, use, p, &s, chain, ev_w);
 		if (use[F_TRACE]) {
 			print_trace(l, out, p, &s);
 			if (!chain && frames && n)
