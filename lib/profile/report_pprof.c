@@ -82,18 +82,22 @@ static void f_msg(struct buf *b, unsigned field, struct buf *m)
 
 /* ---- tables ---- */
 
-struct loc {
-	uint64_t addr;
-	uint64_t mapping;   /* its id, 0: none */
-	uint32_t dso;       /* string index of the DSO path */
-	uint64_t id;
-};
-
 /* A mapped range of a file, as the process had it. */
 struct mapping {
 	uint64_t start, limit, offset;
 	uint32_t file, build_id;     /* string indexes */
 	uint64_t weight;             /* period of the samples' leaves in it */
+};
+
+/* A location is known by its address, its DSO and where that was
+ * mapped (range and file: what makes its mapping). */
+struct loc {
+	uint64_t addr;
+	uint32_t dso;       /* string index of the DSO path */
+	uint64_t start, limit, offset;
+	struct pmu__dso *file;
+	uint64_t mapping;   /* its id, 0: none */
+	uint64_t id;
 };
 
 struct fn {
@@ -143,31 +147,39 @@ static uint64_t find_fn(struct pp *p, uint32_t name, uint32_t file)
 	return ++p->nfn;
 }
 
-/* The mapping of a frame's address: the process's map of the file
- * there (the kernel: its half of the address space), or 0. */
-static uint64_t mapping_of(struct pp *p, struct pmu_profile *pr, int pid,
+/* Where a frame's address is mapped: the process's map of the file
+ * there (the kernel: its half of the address space); false if nowhere. */
+static bool map_of(struct pmu_profile *pr, int pid, const struct pmu_frame *f,
+		   struct loc *l)
+{
+	const struct pmu__map *pm;
+
+	if (f->kind == PMU_FRAME_KERNEL) {
+		l->start = 0xffff800000000000ull;
+		l->limit = UINT64_MAX;
+		l->file = pr->kernel;
+	} else if ((pm = pmu__machine_find(pmu__machine_proc(&pr->m, pid),
+					   f->ip))) {
+		l->start = pm->start;
+		l->limit = pm->end;
+		l->offset = pm->pgoff;
+		l->file = pm->dso;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* The id of a location's mapping, added when it is new. */
+static uint64_t mapping_id(struct pp *p, const struct loc *l,
 			   const struct pmu_frame *f)
 {
-	struct mapping m = { 0 };
-	const struct pmu__map *pm = NULL;
-	struct pmu__dso *d = NULL;
+	struct mapping m = { l->start, l->limit, l->offset, 0, 0, 0 };
+	struct pmu__dso *d = l->file;
 	uint8_t bid[20];
 	char hex[41];
 	size_t nb = 0;
 
-	if (f->kind == PMU_FRAME_KERNEL) {
-		m.start = 0xffff800000000000ull;
-		m.limit = UINT64_MAX;
-		d = pr->kernel;
-	} else if ((pm = pmu__machine_find(pmu__machine_proc(&pr->m, pid),
-					   f->ip))) {
-		m.start = pm->start;
-		m.limit = pm->end;
-		m.offset = pm->pgoff;
-		d = pm->dso;
-	} else {
-		return 0;
-	}
 	m.file = rpool_add(&p->r->pool, d ? pmu__dso_name(d) : f->dso);
 	if (d && pmu__dso_kind(d) == PMU__DSO_FILE)
 		nb = pmu__dso_build_id(d, bid);
@@ -223,15 +235,19 @@ static void write_location(struct pp *p, uint64_t id, uint64_t mapping,
 static uint64_t location(struct pp *p, struct pmu_profile *pr, int pid,
 			 const struct pmu_frame *f, size_t n)
 {
-	uint32_t dso = rpool_add(&p->r->pool, f[n - 1].dso);
-	uint64_t addr = f[n - 1].ip;
-	uint64_t mapping = mapping_of(p, pr, pid, &f[n - 1]);
+	struct loc l = { .addr = f[n - 1].ip,
+			 .dso = rpool_add(&p->r->pool, f[n - 1].dso) };
+	bool mapped = map_of(pr, pid, &f[n - 1], &l);
 
 	/* linear over recent ones is enough: stacks repeat their top */
-	for (size_t i = p->nloc; i-- > 0 && i + 4096 > p->nloc;)
-		if (p->loc[i].addr == addr && p->loc[i].dso == dso &&
-		    p->loc[i].mapping == mapping)
-			return p->loc[i].id;
+	for (size_t i = p->nloc; i-- > 0 && i + 4096 > p->nloc;) {
+		const struct loc *o = &p->loc[i];
+
+		if (o->addr == l.addr && o->dso == l.dso &&
+		    o->start == l.start && o->limit == l.limit &&
+		    o->offset == l.offset && o->file == l.file)
+			return o->id;
+	}
 	if (p->nloc == p->cap_loc) {
 		size_t cap = p->cap_loc ? 2 * p->cap_loc : 1024;
 		struct loc *v = realloc(p->loc, cap * sizeof(*v));
@@ -241,8 +257,10 @@ static uint64_t location(struct pp *p, struct pmu_profile *pr, int pid,
 		p->loc = v;
 		p->cap_loc = cap;
 	}
-	p->loc[p->nloc] = (struct loc){ addr, mapping, dso, p->nloc + 1 };
-	write_location(p, p->nloc + 1, mapping, f, n);
+	l.mapping = mapped ? mapping_id(p, &l, &f[n - 1]) : 0;
+	l.id = p->nloc + 1;
+	p->loc[p->nloc] = l;
+	write_location(p, l.id, l.mapping, f, n);
 	return ++p->nloc;
 }
 
