@@ -118,6 +118,9 @@ const struct pmu_frame *pmu__profile_frames(const struct pmu_profile *p,
 /* A frame's label as perf prints it: the symbol, or its address. */
 const char *report_frame_label(const struct pmu_frame *f, char *buf,
 			       size_t len);
+/* Is the event a clock (cpu-clock, task-clock, with any modifiers),
+ * whose period is in nanoseconds? */
+bool report_clock_event(const char *ev);
 /* Does the sample pass the report's filters? */
 bool report_filter(const struct pmu_report_opts *o,
 		   const struct pmu_sample *s, const struct pmu_frame *leaf);

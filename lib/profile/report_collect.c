@@ -9,6 +9,14 @@
 #include "profile/report.h"
 #include "util/error.h"
 
+bool report_clock_event(const char *ev)
+{
+	size_t n = ev ? strcspn(ev, ":/") : 0;
+
+	return (n == 9 && !strncmp(ev, "cpu-clock", 9)) ||
+	       (n == 10 && !strncmp(ev, "task-clock", 10));
+}
+
 const char *report_frame_label(const struct pmu_frame *f, char *buf,
 			       size_t len)
 {

@@ -640,13 +640,10 @@ static double interval_ms(struct pmu_profile *p, uint64_t gaps, uint64_t ngaps)
 {
 	const struct perf_event_attr *a = p->f.nattr ? &p->f.attr[0].attr : NULL;
 	const char *ev = pmu_profile_event_name(p, 0);
-	size_t evl = ev ? strcspn(ev, ":/") : 0;
-	bool clock = ev && ((evl == 9 && !strncmp(ev, "cpu-clock", 9)) ||
-			    (evl == 10 && !strncmp(ev, "task-clock", 10)));
 
 	if (a && a->freq && a->sample_freq)
 		return 1000.0 / (double)a->sample_freq;
-	if (a && !a->freq && clock && a->sample_period)
+	if (a && !a->freq && report_clock_event(ev) && a->sample_period)
 		return (double)a->sample_period / 1e6;
 	return ngaps ? (double)gaps / (double)ngaps / 1e6 : 1.0;
 }

@@ -374,10 +374,7 @@ static void write_tail(struct pp *p, struct pmu_profile *pr)
 	const char *ev = pmu_profile_event_name(pr, 0);
 
 	/* sample_type: samples/count, EVENT/events (or cpu/nanoseconds) */
-	/* the clocks count nanoseconds, whatever their modifiers */
-	size_t evl = ev ? strcspn(ev, ":/") : 0;
-	bool ns = ev && ((evl == 9 && !strncmp(ev, "cpu-clock", 9)) ||
-			 (evl == 10 && !strncmp(ev, "task-clock", 10)));
+	bool ns = report_clock_event(ev);
 
 	f_varint(&p->tmp, 1, rpool_add(sp, "samples"));
 	f_varint(&p->tmp, 2, rpool_add(sp, "count"));
