@@ -75,6 +75,19 @@ char *pmu__ev_user_only_name(const char *name)
 	return out;
 }
 
+int pmu__ev_user_only(struct pmu__ev *e)
+{
+	char *n = pmu__ev_user_only_name(e->name);
+
+	if (!n)
+		return -ENOMEM;
+	free(e->name);
+	e->name = n;
+	e->attr.exclude_kernel = 1;
+	e->attr.exclude_hv = 1;
+	return 0;
+}
+
 void pmu__user_only_said(const struct pmu__ev_state *st, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {

@@ -149,6 +149,9 @@ struct pmu__ev_state {
  * perf names it: "cycles" -> "cycles:u", "cycles:pp" -> "cycles:ppu",
  * "cpu/event=1/" -> "cpu/event=1/u".  NULL when out of memory. */
 char *pmu__ev_user_only_name(const char *name);
+/* Make e an event counted in user space only: its name (as above) and
+ * its attr; -ENOMEM, e unchanged, when out of memory. */
+int pmu__ev_user_only(struct pmu__ev *e);
 
 /* Say, once, that st[0..n) holds events counted in user space only
  * (a warning through the library's log), when it does. */

@@ -203,20 +203,10 @@ static int open_events(struct pmu_record *r, const struct pmu_record_opts *o,
 				err);
 	/* counted in user space only (perf's paranoid fallback): the file
 	 * says so in the event's attr and name, as perf's does */
-	for (size_t i = 0; !ret && i < r->evl.n; i++) {
-		struct pmu__ev *e = &r->evl.ev[i];
-		char *n;
-
-		if (!r->st[i].user_only)
-			continue;
-		if (!(n = pmu__ev_user_only_name(e->name)))
+	for (size_t i = 0; !ret && i < r->evl.n; i++)
+		if (r->st[i].user_only && pmu__ev_user_only(&r->evl.ev[i]))
 			return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL,
 					  -1, "out of memory");
-		free(e->name);
-		e->name = n;
-		e->attr.exclude_kernel = 1;
-		e->attr.exclude_hv = 1;
-	}
 	if (!ret)
 		pmu__user_only_said(r->st, r->evl.n);
 	if (!ret)

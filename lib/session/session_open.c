@@ -181,18 +181,16 @@ static int check_uncore(const struct pmu_session *s,
 static int name_user_only(struct pmu_session *s)
 {
 	for (size_t i = 0; s->st && i < s->n; i++) {
-		char *n;
+		/* the sets' copy may share the name */
+		bool shared = s->sets && s->sets->dev &&
+			      s->sets->dev[i].name == s->ev[i].name;
 
 		if (!s->st[i].user_only)
 			continue;
-		if (!(n = pmu__ev_user_only_name(s->ev[i].name)))
+		if (pmu__ev_user_only(&s->ev[i]))
 			return -ENOMEM;
-		if (s->sets && s->sets->dev && s->sets->dev[i].name == s->ev[i].name)
-			s->sets->dev[i].name = n;
-		free(s->ev[i].name);
-		s->ev[i].name = n;
-		s->ev[i].attr.exclude_kernel = 1;
-		s->ev[i].attr.exclude_hv = 1;
+		if (shared)
+			s->sets->dev[i].name = s->ev[i].name;
 	}
 	if (s->st)
 		pmu__user_only_said(s->st, s->n);
