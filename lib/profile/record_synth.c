@@ -441,35 +441,86 @@ static bool wanted(const struct pmu_record *r, uint64_t id)
 	return false;
 }
 
-/* The events of one subsystem the recording has: their count, then each
- * format with its size; NULL o only counts. */
-static uint32_t system_formats(const struct pmu_record *r, const char *root,
-			       const char *sys, FILE *o)
+/* A recorded tracepoint found in tracefs. */
+struct tp_found {
+	char *sys, *name;
+};
+
+/* The recorded tracepoints of one subsystem, added to f[*n..] in the
+ * directory's order. */
+static int find_system(const struct pmu_record *r, const char *root,
+		       const char *sys, struct tp_found **f, size_t *n)
 {
 	char path[4096];
 	struct dirent *de;
-	uint32_t n = 0;
+	int ret = 0;
 	DIR *d;
 
 	snprintf(path, sizeof(path), "%s/events/%s", root, sys);
 	if (!(d = opendir(path)))
 		return 0;
-	while ((de = readdir(d))) {
+	while (!ret && (de = readdir(d))) {
+		struct tp_found *v;
 		uint64_t id;
 
 		if (de->d_name[0] == '.' ||
 		    pmu__tracepoint_id(root, sys, de->d_name, &id) ||
 		    !wanted(r, id))
 			continue;
-		n++;
-		if (o) {
-			snprintf(path, sizeof(path), "%s/events/%s/%s/format",
-				 root, sys, de->d_name);
-			put_file(o, path, 8);
+		if (!(v = realloc(*f, (*n + 1) * sizeof(*v)))) {
+			ret = -ENOMEM;
+			break;
 		}
+		*f = v;
+		v[*n].sys = strdup(sys);
+		v[*n].name = strdup(de->d_name);
+		if (!v[(*n)++].sys || !v[*n - 1].name)
+			ret = -ENOMEM;
 	}
 	closedir(d);
-	return n;
+	return ret;
+}
+
+/* Every recorded tracepoint: ftrace's own first, then the other
+ * subsystems', each subsystem's together. */
+static int find_tracepoints(const struct pmu_record *r, const char *root,
+			    struct tp_found **f, size_t *n)
+{
+	char path[4096];
+	struct dirent *de;
+	int ret = find_system(r, root, "ftrace", f, n);
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/events", root);
+	if (ret || !(d = opendir(path)))
+		return ret;
+	while (!ret && (de = readdir(d)))
+		if (de->d_name[0] != '.' && de->d_type == DT_DIR &&
+		    strcmp(de->d_name, "ftrace"))
+			ret = find_system(r, root, de->d_name, f, n);
+	closedir(d);
+	return ret;
+}
+
+/* f[at..end) of one subsystem: their count, then each format with its
+ * size; returns end. */
+static size_t put_system(FILE *o, const char *root, const struct tp_found *f,
+			 size_t at, size_t n)
+{
+	char path[4096];
+	size_t end = at;
+	uint32_t k;
+
+	while (end < n && !strcmp(f[end].sys, f[at].sys))
+		end++;
+	k = (uint32_t)(end - at);
+	fwrite(&k, 1, 4, o);
+	for (size_t i = at; i < end; i++) {
+		snprintf(path, sizeof(path), "%s/events/%s/%s/format", root,
+			 f[i].sys, f[i].name);
+		put_file(o, path, 8);
+	}
+	return end;
 }
 
 /* The layout perf's trace-event readers take (version 0.6): a magic
@@ -483,18 +534,21 @@ static int tracing_data(struct pmu_record *r)
 					'n', 'g' };
 	const char *root = NULL;
 	char path[4096], *buf = NULL;
-	size_t len = 0;
+	size_t len = 0, n = 0, at = 0;
 	uint32_t page = (uint32_t)sysconf(_SC_PAGESIZE), nsys = 0, zero4 = 0;
 	uint64_t zero8 = 0;
 	unsigned char endian = 0, lsize = (unsigned char)sizeof(long);
-	struct dirent *de;
-	FILE *o;
-	DIR *d;
+	struct tp_found *f = NULL;
+	FILE *o = NULL;
+	int ret;
 
 	if (!wanted_any(r) || !(root = pmu__tracefs_root(NULL)))
 		return 0;
-	if (!(o = open_memstream(&buf, &len)))
-		return -ENOMEM;
+	if ((ret = find_tracepoints(r, root, &f, &n)) ||
+	    !(o = open_memstream(&buf, &len))) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	fwrite(magic, 1, sizeof(magic), o);
 	fwrite("0.6", 1, 4, o);
 	fwrite(&endian, 1, 1, o);
@@ -506,45 +560,36 @@ static int tracing_data(struct pmu_record *r)
 	fwrite("header_event", 1, 13, o);
 	snprintf(path, sizeof(path), "%s/events/header_event", root);
 	put_file(o, path, 8);
-	/* the ftrace system's own events, then the others' */
-	nsys = system_formats(r, root, "ftrace", NULL);
+	/* the ftrace system's own events (maybe none), then the others' */
+	if (n && !strcmp(f[0].sys, "ftrace"))
+		at = put_system(o, root, f, 0, n);
+	else
+		fwrite(&zero4, 1, 4, o);
+	for (size_t i = at; i < n; i++)
+		nsys += !i || i == at || strcmp(f[i].sys, f[i - 1].sys);
 	fwrite(&nsys, 1, 4, o);
-	system_formats(r, root, "ftrace", o);
-	nsys = 0;
-	snprintf(path, sizeof(path), "%s/events", root);
-	for (int pass = 0; pass < 2; pass++) {
-		if (pass)
-			fwrite(&nsys, 1, 4, o);
-		if (!(d = opendir(path)))
-			break;
-		while ((de = readdir(d))) {
-			if (de->d_name[0] == '.' || de->d_type != DT_DIR ||
-			    !strcmp(de->d_name, "ftrace") ||
-			    !system_formats(r, root, de->d_name, NULL))
-				continue;
-			if (!pass) {
-				nsys++;
-				continue;
-			}
-			fwrite(de->d_name, 1, strlen(de->d_name) + 1, o);
-			uint32_t n = system_formats(r, root, de->d_name, NULL);
-
-			fwrite(&n, 1, 4, o);
-			system_formats(r, root, de->d_name, o);
-		}
-		closedir(d);
+	while (at < n) {
+		fwrite(f[at].sys, 1, strlen(f[at].sys) + 1, o);
+		at = put_system(o, root, f, at, n);
 	}
 	fwrite(&zero4, 1, 4, o);        /* kallsyms */
 	fwrite(&zero4, 1, 4, o);        /* printk formats */
 	fwrite(&zero8, 1, 8, o);        /* saved command names */
 	if (fclose(o)) {
 		free(buf);
-		return -ENOMEM;
+		ret = -ENOMEM;
+		goto out;
 	}
 	free(r->w.tracing);
 	r->w.tracing = (unsigned char *)buf;
 	r->w.ntracing = len;
-	return 0;
+out:
+	for (size_t i = 0; i < n; i++) {
+		free(f[i].sys);
+		free(f[i].name);
+	}
+	free(f);
+	return ret;
 }
 
 int pmu__record_tracing(struct pmu_record *r)
