@@ -257,6 +257,25 @@ static void put_chain(struct pd_writer *w, uint32_t pid, uint64_t time,
 	assert_int_equal(pd_write_data(w, r, 8 * (7 + n)), 0);
 }
 
+/* A new recording at path (a mkstemp template) of one cpu-clock event
+ * sampling `st`, id 1, for the tests to fill. */
+static void chain_file(struct pd_writer *w, char *path, uint64_t st)
+{
+	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE,
+				     .config = PERF_COUNT_SW_CPU_CLOCK,
+				     .sample_type = st, .sample_id_all = 1,
+				     .sample_period = 1 };
+	char *name = "cpu-clock";
+	struct pmu_error err = { .size = sizeof(err) };
+	uint64_t id = 1;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(pd_write_open(w, path, 1, &a, &name, &err), 0);
+	assert_int_equal(pd_write_ids(w, 0, &id, 1), 0);
+}
+
 /* A call-graph profile of more rows than the report's first allocation
  * (256): each sample's leaf and its two callers are new (so that rows
  * are also made after the sample's own), the callers above them the
@@ -282,22 +301,12 @@ static void test_many_rows(void **state)
 		{ __LINE__, PMU_REPORT_FIREFOX, false, PMU_CALLGRAPH_NONE },
 	};
 	char path[] = "/tmp/pmu-test-rows-XXXXXX";
-	int fd = mkstemp(path);
-	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE,
-				     .config = PERF_COUNT_SW_CPU_CLOCK,
-				     .sample_type = ST | PERF_SAMPLE_CALLCHAIN,
-				     .sample_id_all = 1, .sample_period = 1 };
-	char *name = "cpu-clock";
 	struct pmu_error err = { .size = sizeof(err) };
 	struct pd_writer w;
-	uint64_t id = 1;
 	const size_t nsamples = 700;
 
 	(void)state;
-	assert_true(fd >= 0);
-	close(fd);
-	assert_int_equal(pd_write_open(&w, path, 1, &a, &name, &err), 0);
-	assert_int_equal(pd_write_ids(&w, 0, &id, 1), 0);
+	chain_file(&w, path, ST | PERF_SAMPLE_CALLCHAIN);
 	put_comm(&w, 10, 10, "w", 1);
 	for (size_t i = 0; i < nsamples; i++) {
 		uint64_t chain[5] = { 0x10000 + 16 * i, 0x50000 + 16 * i,
@@ -391,13 +400,7 @@ static void own_mapping(uintptr_t addr, uint64_t *start, uint64_t *len,
  * one. */
 static void test_kernel_then_user(void **state)
 {
-	char path[] = "/tmp/pmu-test-kuser-XXXXXX";
-	int fd = mkstemp(path);
-	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE,
-				     .config = PERF_COUNT_SW_CPU_CLOCK,
-				     .sample_type = ST | PERF_SAMPLE_CALLCHAIN,
-				     .sample_id_all = 1, .sample_period = 1 };
-	char *name = "cpu-clock", exe[256];
+	char path[] = "/tmp/pmu-test-kuser-XXXXXX", exe[256];
 	uintptr_t target = (uintptr_t)profile_target;
 	uint64_t start = 0, len = 0, pgoff = 0, r[16];
 	unsigned char m[400] = { 0 };
@@ -409,16 +412,13 @@ static void test_kernel_then_user(void **state)
 	struct pmu_profile *p;
 	struct pd_writer w;
 	uint32_t pid = 10;
-	uint64_t id = 1, v;
+	uint64_t v;
 	size_t at;
 
 	(void)state;
 	assert_int_equal(profile_target(1), 4);
 	own_mapping(target, &start, &len, &pgoff, exe, sizeof(exe));
-	assert_true(fd >= 0);
-	close(fd);
-	assert_int_equal(pd_write_open(&w, path, 1, &a, &name, &err), 0);
-	assert_int_equal(pd_write_ids(&w, 0, &id, 1), 0);
+	chain_file(&w, path, ST | PERF_SAMPLE_CALLCHAIN);
 	put_comm(&w, 10, 10, "k", 1);
 	memcpy(m + 8, &pid, 4);
 	memcpy(m + 12, &pid, 4);
@@ -575,25 +575,6 @@ static void test_symbol_names(void **state)
 		fail_msg("no PLT slot named pmu::target@plt in %s", lib);
 	pmu__dso_set_free(ds);
 	dlclose(h);
-}
-
-/* A new recording at path (a mkstemp template) of one cpu-clock event
- * sampling `st`, id 1, for the tests to fill. */
-static void chain_file(struct pd_writer *w, char *path, uint64_t st)
-{
-	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE,
-				     .config = PERF_COUNT_SW_CPU_CLOCK,
-				     .sample_type = st, .sample_id_all = 1,
-				     .sample_period = 1 };
-	char *name = "cpu-clock";
-	struct pmu_error err = { .size = sizeof(err) };
-	uint64_t id = 1;
-	int fd = mkstemp(path);
-
-	assert_true(fd >= 0);
-	close(fd);
-	assert_int_equal(pd_write_open(w, path, 1, &a, &name, &err), 0);
-	assert_int_equal(pd_write_ids(w, 0, &id, 1), 0);
 }
 
 /* The finished recording at path written out in fmt, as text (freed
