@@ -367,6 +367,18 @@ static void list_start(FILE *o, const char *name, bool first)
 	fprintf(o, "%s\"%s\":[", first ? "" : ",", name);
 }
 
+/* The k-th number of a list (a comma before all but the first), or
+ * null where there is none. */
+static void item(FILE *o, size_t k, bool has, int64_t v)
+{
+	if (k)
+		fputc(',', o);
+	if (has)
+		fprintf(o, "%" PRId64, v);
+	else
+		fputs("null", o);
+}
+
 static void repeat(FILE *o, const char *name, const char *val, size_t n)
 {
 	list_start(o, name, false);
@@ -387,51 +399,41 @@ static void tables(FILE *o, const struct ff *x, const struct ff_out *w)
 	for (size_t k = 0; k < st->nt; k++) {
 		uint64_t pre = x->stack.a[st->touched[k]];
 
-		if (pre)
-			fprintf(o, "%s%" PRId64, k ? "," : "", st->map[pre - 1]);
-		else
-			fprintf(o, "%snull", k ? "," : "");
+		item(o, k, pre, pre ? st->map[pre - 1] : 0);
 	}
 	fputc(']', o);
 	list_start(o, "frame", false);
 	for (size_t k = 0; k < st->nt; k++)
-		fprintf(o, "%s%" PRId64, k ? "," : "",
-			fr->map[x->stack.b[st->touched[k]]]);
+		item(o, k, true, fr->map[x->stack.b[st->touched[k]]]);
 	fputc(']', o);
 	list_start(o, "category", false);
 	for (size_t k = 0; k < st->nt; k++)
-		fprintf(o, "%s%" PRIu64, k ? "," : "", x->stack.c[st->touched[k]]);
+		item(o, k, true, (int64_t)x->stack.c[st->touched[k]]);
 	fputc(']', o);
 	repeat(o, "subcategory", "0", st->nt);
 	fprintf(o, ",\"length\":%zu},\"frameTable\":{", st->nt);
 	list_start(o, "address", true);
 	for (size_t k = 0; k < fr->nt; k++)
-		fprintf(o, "%s%" PRId64, k ? "," : "",
-			x->faddr[fr->touched[k]]);
+		item(o, k, true, x->faddr[fr->touched[k]]);
 	fputc(']', o);
 	list_start(o, "func", false);
 	for (size_t k = 0; k < fr->nt; k++)
-		fprintf(o, "%s%" PRId64, k ? "," : "",
-			fn->map[x->frame.b[fr->touched[k]]]);
+		item(o, k, true, fn->map[x->frame.b[fr->touched[k]]]);
 	fputc(']', o);
 	list_start(o, "inlineDepth", false);
 	for (size_t k = 0; k < fr->nt; k++)
-		fprintf(o, "%s%" PRIu64, k ? "," : "",
-			x->frame.c[fr->touched[k]] >> 32);
+		item(o, k, true, (int64_t)(x->frame.c[fr->touched[k]] >> 32));
 	fputc(']', o);
 	list_start(o, "line", false);
 	for (size_t k = 0; k < fr->nt; k++) {
 		uint32_t l = (uint32_t)x->frame.c[fr->touched[k]];
 
-		if (l)
-			fprintf(o, "%s%u", k ? "," : "", l);
-		else
-			fprintf(o, "%snull", k ? "," : "");
+		item(o, k, l, l);
 	}
 	fputc(']', o);
 	list_start(o, "category", false);
 	for (size_t k = 0; k < fr->nt; k++)
-		fprintf(o, "%s%u", k ? "," : "", x->fcat[fr->touched[k]]);
+		item(o, k, true, x->fcat[fr->touched[k]]);
 	fputc(']', o);
 	repeat(o, "subcategory", "0", fr->nt);
 	repeat(o, "column", "null", fr->nt);
@@ -441,22 +443,17 @@ static void tables(FILE *o, const struct ff *x, const struct ff_out *w)
 	fprintf(o, ",\"length\":%zu},\"funcTable\":{", fr->nt);
 	list_start(o, "name", true);
 	for (size_t k = 0; k < fn->nt; k++)
-		fprintf(o, "%s%" PRId64, k ? "," : "",
-			str->map[x->func.a[fn->touched[k]]]);
+		item(o, k, true, str->map[x->func.a[fn->touched[k]]]);
 	fputc(']', o);
 	list_start(o, "resource", false);
 	for (size_t k = 0; k < fn->nt; k++)
-		fprintf(o, "%s%" PRId64, k ? "," : "",
-			res->map[x->func.b[fn->touched[k]]]);
+		item(o, k, true, res->map[x->func.b[fn->touched[k]]]);
 	fputc(']', o);
 	list_start(o, "fileName", false);
 	for (size_t k = 0; k < fn->nt; k++) {
 		uint64_t f = x->func.c[fn->touched[k]];
 
-		if (f)
-			fprintf(o, "%s%" PRId64, k ? "," : "", str->map[f]);
-		else
-			fprintf(o, "%snull", k ? "," : "");
+		item(o, k, f, f ? str->map[f] : 0);
 	}
 	fputc(']', o);
 	repeat(o, "isJS", "false", fn->nt);
@@ -466,17 +463,13 @@ static void tables(FILE *o, const struct ff *x, const struct ff_out *w)
 	fprintf(o, ",\"length\":%zu},\"resourceTable\":{", fn->nt);
 	list_start(o, "name", true);
 	for (size_t k = 0; k < res->nt; k++)
-		fprintf(o, "%s%" PRId64, k ? "," : "",
-			str->map[x->res.a[res->touched[k]]]);
+		item(o, k, true, str->map[x->res.a[res->touched[k]]]);
 	fputc(']', o);
 	list_start(o, "lib", false);
 	for (size_t k = 0; k < res->nt; k++) {
 		int64_t lib = w->res_lib[res->touched[k]];
 
-		if (lib >= 0)
-			fprintf(o, "%s%" PRId64, k ? "," : "", lib);
-		else
-			fprintf(o, "%snull", k ? "," : "");
+		item(o, k, lib >= 0, lib);
 	}
 	fputc(']', o);
 	repeat(o, "host", "null", res->nt);
@@ -516,11 +509,8 @@ static void thread(FILE *o, const struct ff *x, struct ff_out *w,
 	for (size_t k = 0; k < n; k++) {
 		const struct ff_sample *s = &x->s[idx[k][1]];
 
-		if (s->stack >= 0)
-			fprintf(o, "%s%" PRId64, k ? "," : "",
-				w->st.map[s->stack]);
-		else
-			fprintf(o, "%snull", k ? "," : "");
+		item(o, k, s->stack >= 0,
+		     s->stack >= 0 ? w->st.map[s->stack] : 0);
 	}
 	fputs("],\"time\":[", o);
 	for (size_t k = 0; k < n; k++)
