@@ -474,11 +474,6 @@ static void test_past_kernel_text(void **state)
 	FILE *k = fopen("/proc/kallsyms", "r");
 	char line[512], path[] = "/tmp/pmu-test-ktext-XXXXXX";
 	unsigned long long last = 0, mod = 0;
-	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE,
-				     .config = PERF_COUNT_SW_CPU_CLOCK,
-				     .sample_type = ST, .sample_id_all = 1,
-				     .sample_period = 1 };
-	char *name = "cpu-clock";
 	struct pmu_error err = { .size = sizeof(err) };
 	struct pmu_sample smp = { .size = sizeof(smp) };
 	struct pmu_frame f = { .size = sizeof(f) };
@@ -486,8 +481,7 @@ static void test_past_kernel_text(void **state)
 				       PERF_RECORD_MISC_KERNEL, 40 };
 	struct pmu_profile *p;
 	struct pd_writer w;
-	uint64_t id = 1, r[5], ip;
-	int fd;
+	uint64_t r[5], ip;
 
 	(void)state;
 	while (k && fgets(line, sizeof(line), k) && !mod) {
@@ -510,11 +504,7 @@ static void test_past_kernel_text(void **state)
 		skip();
 	}
 	ip = last + (1u << 20);
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	close(fd);
-	assert_int_equal(pd_write_open(&w, path, 1, &a, &name, &err), 0);
-	assert_int_equal(pd_write_ids(&w, 0, &id, 1), 0);
+	chain_file(&w, path, ST);
 	memcpy(&r[0], &h, 8);
 	r[1] = ip;
 	r[2] = (uint64_t)10 << 32 | 10;
