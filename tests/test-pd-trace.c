@@ -103,6 +103,16 @@ static const char *const formats[] = {
 	"print fmt: \"n=%s\", REC->n\n",
 };
 
+/* The first n formats, read. */
+static void load(struct pd_trace *t, size_t n)
+{
+	struct blob x;
+
+	tracing_data(&x, formats, n);
+	assert_int_equal(pd_trace_parse(t, x.b, x.n), 0);
+	assert_int_equal(t->ntp, n);
+}
+
 /* A record of "plain": path "/bin/x", delta -3, mask 0xbeef. */
 static size_t plain_record(unsigned char *r)
 {
@@ -121,15 +131,12 @@ static size_t plain_record(unsigned char *r)
 static void test_plain(void **state)
 {
 	struct pd_trace t = { 0 };
-	struct blob x;
 	unsigned char r[40];
 	size_t n = plain_record(r);
 	char *s;
 
 	(void)state;
-	tracing_data(&x, formats, 3);
-	assert_int_equal(pd_trace_parse(&t, x.b, x.n), 0);
-	assert_int_equal(t.ntp, 3);
+	load(&t, 3);
 	assert_string_equal(pd_trace_find(&t, 7)->name, "plain");
 	assert_string_equal(pd_trace_find(&t, 7)->sys, "t");
 	s = print(pd_trace_find(&t, 7), r, n);
@@ -147,14 +154,12 @@ static void test_plain(void **state)
 static void test_short_record(void **state)
 {
 	struct pd_trace t = { 0 };
-	struct blob x;
 	unsigned char r[40];
 	char *s;
 
 	(void)state;
 	plain_record(r);
-	tracing_data(&x, formats, 1);
-	assert_int_equal(pd_trace_parse(&t, x.b, x.n), 0);
+	load(&t, 1);
 	s = print(pd_trace_find(&t, 7), r, 16);
 	assert_string_equal(s, "path= delta=-3");
 	free(s);
@@ -164,7 +169,6 @@ static void test_short_record(void **state)
 static void test_not_plain(void **state)
 {
 	struct pd_trace t = { 0 };
-	struct blob x;
 	unsigned char r[20] = { 0 };
 	int32_t st = 5, n = 42;
 	char *s;
@@ -172,8 +176,7 @@ static void test_not_plain(void **state)
 	(void)state;
 	memcpy(r + 8, &st, 4);
 	memcpy(r + 12, "bash", 5);
-	tracing_data(&x, formats, 3);
-	assert_int_equal(pd_trace_parse(&t, x.b, x.n), 0);
+	load(&t, 3);
 	s = print(pd_trace_find(&t, 8), r, sizeof(r));
 	assert_string_equal(s, "state=5 comm=bash");
 	free(s);
