@@ -261,14 +261,19 @@ static int parse_format(struct pd_trace *t, const char *sys, const char *text,
 	     line = strtok_r(NULL, "\n", &save)) {
 		unsigned long long id;
 
-		if (!strncmp(line, "name: ", 6))
+		/* a repeated line replaces the earlier one */
+		if (!strncmp(line, "name: ", 6)) {
+			free(tp->name);
 			tp->name = strdup(line + 6);
+		}
 		else if (sscanf(line, "ID: %llu", &id) == 1)
 			tp->id = id;
 		else if (strstr(line, "field:"))
 			ret = parse_field(tp, line);
-		else if (!strncmp(line, "print fmt: ", 11))
+		else if (!strncmp(line, "print fmt: ", 11)) {
+			free(tp->fmt);
 			tp->fmt = strdup(line + 11);
+		}
 	}
 	free(s);
 	if (!ret)
