@@ -26,6 +26,7 @@ struct rnode {
 	uint64_t self, total;    /* period */
 	uint64_t base_total;     /* differential: the base profile's */
 	uint32_t first_child, next_sibling; /* indices, 0 = none */
+	uint32_t last_child;      /* where the next child is linked */
 	uint32_t parent;
 };
 

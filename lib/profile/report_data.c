@@ -156,11 +156,13 @@ static uint32_t child_of(struct rtree *t, uint32_t parent, uint32_t name,
 	c->parent = parent;
 	/* appended last among its siblings: output keeps first-seen
 	 * order, then sorts where it wants another */
-	uint32_t *link = &t->n[parent].first_child;
+	struct rnode *up = &t->n[parent];
 
-	while (*link)
-		link = &t->n[*link].next_sibling;
-	*link = i;
+	if (up->last_child)
+		t->n[up->last_child].next_sibling = i;
+	else
+		up->first_child = i;
+	up->last_child = i;
 	t->hash[k] = i;
 	return i;
 }
