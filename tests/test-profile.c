@@ -240,12 +240,13 @@ static void test_maps(void **state)
 static void put_chain(struct pd_writer *w, uint32_t pid, uint64_t time,
 		      const uint64_t *chain, size_t n)
 {
-	uint64_t r[16];
+	uint64_t *r = malloc(8 * (7 + n));
 	struct perf_event_header h = { PERF_RECORD_SAMPLE,
 				       PERF_RECORD_MISC_USER,
 				       (uint16_t)(8 * (7 + n)) };
 
-	assert_true(n <= 9);
+	assert_true(n <= 8000);   /* a record's size is 16 bits */
+	assert_non_null(r);
 	memcpy(&r[0], &h, 8);
 	r[1] = chain[0];
 	r[2] = (uint64_t)pid << 32 | pid;
@@ -255,6 +256,7 @@ static void put_chain(struct pd_writer *w, uint32_t pid, uint64_t time,
 	r[6] = PERF_CONTEXT_USER;
 	memcpy(&r[7], chain, 8 * n);
 	assert_int_equal(pd_write_data(w, r, 8 * (7 + n)), 0);
+	free(r);
 }
 
 /* A new recording at path (a mkstemp template) of one cpu-clock event
@@ -354,6 +356,81 @@ static void test_many_rows(void **state)
 		pmu_profile_close(p);
 	}
 	unlink(path);
+}
+
+/* kernel.perf_event_max_stack as the test reads it (127 without it). */
+static unsigned machine_max_stack(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_stack", "r");
+	unsigned v = 0;
+
+	if (f) {
+		if (fscanf(f, "%u", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v ? v : 127;
+}
+
+/* A call chain is followed max_stack addresses deep from the sample's
+ * own, as perf report follows it: the machine's kernel limit by
+ * default, the caller's when given.  A chain of thousands of addresses
+ * (a hostile or damaged file) costs no more than that. */
+static void test_max_stack(void **state)
+{
+	static const struct {
+		int line;
+		unsigned max_stack;   /* 0: the default */
+		size_t chain;
+	} rows[] = {
+		{ __LINE__, 10, 4000 },
+		{ __LINE__, 10, 7 },
+		{ __LINE__, 1, 4000 },
+		{ __LINE__, 0, 4000 },
+		{ __LINE__, 0, 5 },
+		{ __LINE__, 5000, 4000 },
+	};
+	struct pmu_error err = { .size = sizeof(err) };
+
+	(void)state;
+	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
+		char path[] = "/tmp/pmu-test-maxstack-XXXXXX";
+		uint64_t *chain = calloc(rows[r].chain, sizeof(*chain));
+		unsigned limit = rows[r].max_stack ? rows[r].max_stack
+						   : machine_max_stack();
+		size_t want = rows[r].chain < limit ? rows[r].chain : limit;
+		struct pmu_profile_opts po = { .sz = sizeof(po),
+					       .no_lines = true,
+					       .max_stack = rows[r].max_stack };
+		struct pmu_sample s = { .size = sizeof(s) };
+		struct pd_writer w;
+		struct pmu_profile *p;
+
+		assert_non_null(chain);
+		for (size_t i = 0; i < rows[r].chain; i++)
+			chain[i] = 0x10000 + 16 * i;
+		chain_file(&w, path, ST | PERF_SAMPLE_CALLCHAIN);
+		put_comm(&w, 10, 10, "w", 1);
+		put_chain(&w, 10, 10, chain, rows[r].chain);
+		assert_int_equal(pd_write_finish(&w, &err), 0);
+		pd_write_close(&w);
+		p = pmu_profile_open(path, &po, &err);
+		assert_non_null(p);
+		assert_int_equal(pmu_profile_next(p, &s), 1);
+		if (s.nframes != want)
+			fail_msg("row at line %d: %zu frames, want %zu",
+				 rows[r].line, s.nframes, want);
+		/* the frames kept are the leaf's end of the chain */
+		struct pmu_frame fr = { .size = sizeof(fr) };
+
+		assert_int_equal(pmu_profile_frame(p, 0, &fr), 0);
+		assert_int_equal(fr.ip, chain[0]);
+		assert_int_equal(pmu_profile_frame(p, want - 1, &fr), 0);
+		assert_int_equal(fr.ip, chain[want - 1]);
+		pmu_profile_close(p);
+		unlink(path);
+		free(chain);
+	}
 }
 
 /* A function at a known address of this program, for samples. */
@@ -717,6 +794,7 @@ int main(void)
 		cmocka_unit_test(test_past_kernel_text),
 		cmocka_unit_test(test_symbol_names),
 		cmocka_unit_test(test_firefox_threads),
+		cmocka_unit_test(test_max_stack),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

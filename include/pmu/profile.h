@@ -45,6 +45,10 @@ struct pmu_profile_opts {
 	bool no_lines;          /* skip DWARF: no source lines, no inlined
 				   frames (faster) */
 	bool no_inline;         /* source lines, but one frame per address */
+	unsigned max_stack;     /* addresses of a call chain kept, from the
+				   sample's own: 0 for this machine's
+				   kernel.perf_event_max_stack (127 where
+				   it cannot be read), as perf report's */
 };
 
 /* NULL with errno and *err naming the file and the bad field. */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,6 +116,22 @@ static int index_file(struct pmu_profile *p)
 	return 0;
 }
 
+/* kernel.perf_event_max_stack: how deep the kernel records chains here,
+ * and how deep perf report follows them; 127, its default, where it
+ * cannot be read. */
+static unsigned max_stack_default(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_stack", "re");
+	unsigned v = 0;
+
+	if (f) {
+		if (fscanf(f, "%u", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v ? v : 127;
+}
+
 struct pmu_profile *pmu_profile_open(const char *path,
 				     const struct pmu_profile_opts *opts,
 				     struct pmu_error *err)
@@ -134,6 +151,9 @@ struct pmu_profile *pmu_profile_open(const char *path,
 	}
 	p->no_lines = PMU__OPTS_GET(opts, no_lines, false);
 	p->no_inline = PMU__OPTS_GET(opts, no_inline, false);
+	p->max_stack = PMU__OPTS_GET(opts, max_stack, 0u);
+	if (!p->max_stack)
+		p->max_stack = max_stack_default();
 	ret = path ? pd_open(&p->f, path, err) :
 		     pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
 				"no file name");
@@ -164,6 +184,7 @@ struct pmu_profile *pmu__profile_open_mem(const void *buf, size_t len,
 	if (!p)
 		return NULL;
 	p->no_lines = true;
+	p->max_stack = 127;
 	ret = pd_open_mem(&p->f, buf, len, err);
 	if (!ret && !(p->dsos = pmu__dso_set_new(false)))
 		ret = -ENOMEM;

@@ -20,6 +20,7 @@ struct pmu_profile {
 	struct pmu__dso_set *dsos;
 	struct pmu__machine m;
 	bool no_lines, no_inline;
+	unsigned max_stack;           /* addresses kept of a chain */
 	struct pmu__rec_ref *order;   /* the current round, in time order */
 	size_t norder, cur, cap_order;
 	uint64_t scan;                /* file offset of the next round */

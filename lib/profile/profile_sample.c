@@ -141,7 +141,7 @@ static size_t add_chain(struct pmu_profile *p, int pid,
 	bool user_seen = false;
 	size_t n = 0;
 
-	for (uint64_t i = 0; i < s->nr_ips; i++) {
+	for (uint64_t i = 0; i < s->nr_ips && n < p->max_stack; i++) {
 		uint64_t ip = s->ips[i];
 
 		if (ip >= CTX_MAX) {

@@ -186,7 +186,10 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	if (!dwfl_frame_pc(state, &pc, &act) || !pc)
 		return DWARF_CB_ABORT;
 	pmu__profile_add_ip(u->p, u->pid, pc, false, act);
-	return ++u->nframes < MAX_FRAMES ? DWARF_CB_OK : DWARF_CB_ABORT;
+	/* as deep as the kernel's chains are followed (perf's rule too),
+	 * never past MAX_FRAMES */
+	return ++u->nframes < MAX_FRAMES && u->nframes < u->p->max_stack ?
+		       DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
 size_t pmu__unwind(struct pmu_profile *p, int pid, int tid,

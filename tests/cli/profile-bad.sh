@@ -85,6 +85,13 @@ expect_match "bad sort key: named" "$TMP/e" "'bogus' is not a sort key"
 run_pmu "$TMP/o" "$TMP/e" script -i "$TMP/w.data" -F comm,nope
 expect_eq "bad script field: exit 2" "$RC" 2
 expect_match "bad script field: named" "$TMP/e" "'nope' is not a field"
+for v in 0 -3 x 2.5 1e9; do
+	run_pmu "$TMP/o" "$TMP/e" report -i "$TMP/w.data" --max-stack "$v"
+	expect_eq "--max-stack $v: exit 2" "$RC" 2
+	expect_match "--max-stack $v: the option and the value named" "$TMP/e" "--max-stack: '$v'"
+done
+run_pmu "$TMP/o" "$TMP/e" script -i "$TMP/w.data" --max-stack 1
+expect_eq "script --max-stack 1: read" "$RC" 0
 run_pmu "$TMP/o" "$TMP/e" record -F 0 -- true
 expect_eq "record -F 0: exit 2" "$RC" 2
 run_pmu "$TMP/o" "$TMP/e" record -e no-such-event -o "$TMP/x.data" -- true

@@ -14,7 +14,7 @@
 enum { OPT_STDIO = 256, OPT_SORT, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_LIMIT,
        OPT_COMM, OPT_DSO, OPT_TID, OPT_JSON, OPT_FOLDED, OPT_FLAME,
        OPT_PPROF, OPT_FIREFOX, OPT_DIFF, OPT_NO_INLINE, OPT_NO_LINES,
-       OPT_NO_KERNEL, OPT_TITLE, OPT_INLINE };
+       OPT_NO_KERNEL, OPT_TITLE, OPT_INLINE, OPT_MAX_STACK };
 
 struct rep_cli {
 	struct pmu_report_opts o;
@@ -23,6 +23,7 @@ struct rep_cli {
 	const char *out;        /* file of an export, NULL: stdout */
 	int children;           /* -1: by the file */
 	bool cg_set, cg_order_set, diff, no_inline, no_lines, inline_on;
+	unsigned max_stack;     /* 0: the machine's */
 	const char *files[2];
 };
 
@@ -44,6 +45,8 @@ static void usage(FILE *f, bool script)
 "      --tid TID        only this thread\n"
 "      --inline         inlined-function frames (read from DWARF)\n"
 "      --no-inline      no inlined-function frames\n"
+"      --max-stack N    follow call chains N addresses deep (default:\n"
+"                       kernel.perf_event_max_stack, 127)\n"
 "  -h, --help           this help\n");
 		return;
 	}
@@ -79,6 +82,8 @@ static void usage(FILE *f, bool script)
 "      --no-inline          no inlined-function frames\n"
 "      --no-srcline         skip DWARF (no source lines, no inlines)\n"
 "      --no-kernel          leave kernel frames out of stacks\n"
+"      --max-stack N        follow call chains N addresses deep (default:\n"
+"                           kernel.perf_event_max_stack, 127)\n"
 "  -h, --help               this help\n"
 "\n"
 "Exit status: 0, 1 for a bad or unreadable profile, 2 for bad usage.\n");
@@ -106,6 +111,7 @@ static const struct option report_opts[] = {
 	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
 	{ "no-srcline", no_argument, NULL, OPT_NO_LINES },
 	{ "no-kernel", no_argument, NULL, OPT_NO_KERNEL },
+	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
 	{ "fields", required_argument, NULL, 'F' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -217,6 +223,16 @@ static int parse_opt(int opt, struct rep_cli *c)
 	case OPT_INLINE: c->inline_on = true; return 0;
 	case OPT_NO_LINES: c->no_lines = true; return 0;
 	case OPT_NO_KERNEL: c->o.no_kernel = true; return 0;
+	case OPT_MAX_STACK:
+		if (parse_num(optarg, "--max-stack", &v))
+			return EXIT_PMU_USAGE;
+		if (v < 1 || v > 1000000 || v != (unsigned)v) {
+			pmu_tool_err("--max-stack: '%s' is not a depth from 1 "
+				     "to 1000000", optarg);
+			return EXIT_PMU_USAGE;
+		}
+		c->max_stack = (unsigned)v;
+		return 0;
 	case 'F': c->o.fields = optarg; return 0;
 	default: return EXIT_PMU_USAGE;
 	}
@@ -284,7 +300,8 @@ static struct pmu_profile *open_profile(const struct rep_cli *c,
 	bool lines = wants_lines(c);
 	struct pmu_profile_opts po = { .sz = sizeof(po),
 				       .no_lines = !lines,
-				       .no_inline = c->no_inline };
+				       .no_inline = c->no_inline,
+				       .max_stack = c->max_stack };
 	struct pmu_error err = { .size = sizeof(err) };
 	struct pmu_profile_info in = { .size = sizeof(in) };
 	struct pmu_profile *p = pmu_profile_open(path, &po, &err);
