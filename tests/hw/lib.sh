@@ -52,6 +52,12 @@ hw_setup() {
 		echo "1..0 # SKIP the suite knows the core events of arm64 and x86-64, not $(uname -m)"
 		exit 77 ;;
 	esac
+	# QEMU's emulated PMU counts instructions exactly, except that about
+	# one run in a few hundred (of perf's as of pmu's) reads 2 more user
+	# instructions than the other runs of the same program (seen in 450
+	# runs of each tool).  An exact comparison allows those 2.
+	SLACK=0
+	grep -qs dummy-virt /proc/device-tree/compatible && SLACK=2
 	perf_env
 }
 
@@ -86,25 +92,27 @@ perf_count() {
 }
 
 # exactness: whether perf counts EVENT on CMD the same twice.  Under
-# QEMU's -icount it does, and pmu must equal it; on a real PMU the spread
-# of perf's own runs is the tolerance.  Sets SPREAD (0 when exact).
+# QEMU's -icount it does (but for SLACK), and pmu must equal it; on a
+# real PMU the spread of perf's own runs is the tolerance.  Sets SPREAD
+# (0 when exact).
 spread_of() {
 	local ev=$1; shift
 	local a b
 	a=$(perf_count "$ev" "$@"); b=$(perf_count "$ev" "$@")
-	SPREAD=$(awk -v a="${a:-0}" -v b="${b:-0}" 'BEGIN { d = a - b; print d < 0 ? -d : d }')
+	SPREAD=$(awk -v a="${a:-0}" -v b="${b:-0}" -v slack="${SLACK:-0}" 'BEGIN {
+		d = a - b; d = d < 0 ? -d : d; print d <= slack ? 0 : d }')
 }
 
-# same NAME PMU_VALUE PERF_VALUE: equal, or within 3 spreads + 0.1 % of
-# perf's when perf itself is not exact here.
+# same NAME PMU_VALUE PERF_VALUE: equal (but for SLACK), or within 3
+# spreads + 0.1 % of perf's when perf itself is not exact here.
 same() {
 	local name=$1 a=$2 b=$3
 	if [ -z "$a" ] || [ -z "$b" ] || ! [ "$a" -eq "$a" ] 2>/dev/null || ! [ "$b" -eq "$b" ] 2>/dev/null; then
 		not_ok "$name"; diag "not numbers: pmu '$a', perf '$b'"; return
 	fi
-	if awk -v a="$a" -v b="$b" -v s="${SPREAD:-0}" 'BEGIN {
+	if awk -v a="$a" -v b="$b" -v s="${SPREAD:-0}" -v slack="${SLACK:-0}" 'BEGIN {
 		d = a - b; if (d < 0) d = -d
-		exit !(s == 0 ? d == 0 : d <= 3 * s + 0.001 * b) }'; then
+		exit !(s == 0 ? d <= slack : d <= 3 * s + 0.001 * b) }'; then
 		ok "$name (pmu $a, perf $b)"
 	else
 		not_ok "$name"; diag "pmu $a, perf $b (perf's own spread ${SPREAD:-0})"
