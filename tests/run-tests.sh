@@ -62,6 +62,7 @@ run_one() { # label, command...
 
 count_log() { # label, log, exit status
 	local label=$1 log=$2 rc=$3 p f s
+	case $rc in ''|*[!0-9]*) echo "not ok - exit status unreadable: '$rc'" >>"$log"; rc=1 ;; esac
 	# cmocka reports a skipped test as "not ok N # SKIP", shell tests as
 	# "ok N - name # SKIP": both are skips, not passes or failures.
 	p=$(grep -E '^ok [0-9]+' "$log" | grep -vciE '# *skip' | tr -d ' ')
@@ -77,7 +78,11 @@ count_log() { # label, log, exit status
 	passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
 	if [ "$f" != 0 ]; then
 		printf 'FAIL %-40s %d passed, %d failed (exit %d; log %s)\n' "$label" "$p" "$f" "$rc" "$log"
-		grep -E '^not ok|ERROR|Assert|error:|Sanitizer|runtime error|definitely lost' "$log" | head -20 | sed 's/^/    /'
+		# each failure with the diagnostics under it: CI keeps no logs
+		awk '/^not ok/ && !/# *[sS][kK][iI][pP]/ { d = 1; print; next }
+		     d && /^#/ { print; next } { d = 0 }
+		     /ERROR|Assert|error:|Sanitizer|runtime error|definitely lost/' "$log" |
+			head -30 | sed 's/^/    /'
 		failures+=("$label")
 	else
 		printf 'ok   %-40s %d passed, %d skipped\n' "$label" "$p" "$s"

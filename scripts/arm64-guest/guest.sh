@@ -184,7 +184,11 @@ split_logs() {
 	rm -rf "$out/logs" && mkdir -p "$out/logs"
 	tr -d '\r' <"$out/console.log" | awk -v dir="$out/logs" '
 		$1 == "@@pmu-guest" && $2 == "begin" { name = $3; file = dir "/" name ".log"; printf "" > file; next }
-		$1 == "@@pmu-guest" && $2 == "end" { printf "%s\n", $4 > (dir "/" $3 ".rc"); close(file); name = ""; next }
+		$1 == "@@pmu-guest" && $2 == "end" {
+			# an exit status that is not a number is a failure
+			# that says what the line was
+			if ($4 !~ /^[0-9]+$/) { print "not ok - the end marker read back as: " $0 > file; $4 = 1 }
+			printf "%s\n", $4 > (dir "/" $3 ".rc"); close(file); name = ""; next }
 		name != "" { print > file }'
 }
 
@@ -205,6 +209,8 @@ rc=0
 machine "" -display none -monitor none -serial "file:$out/console.log"
 timeout "$boot_limit" "${qemu[@]}" </dev/null >"$out/qemu.log" 2>&1 || rc=$?
 split_logs
+# the kernel's warnings and errors of the run, for whoever reads the log
+tr -d '\r' <"$out/console.log" | grep '^kernel: ' | head -20 >&2 || :
 if ! tr -d '\r' <"$out/console.log" | grep -q '^@@pmu-guest done'; then
 	[ "$rc" = 124 ] && echo "guest.sh: the guest ran out of its ${boot_limit} s" >&2
 	echo "guest.sh: the guest stopped before its last test (qemu exit $rc); its console's end:" >&2
