@@ -213,7 +213,9 @@ static const struct mod_row mod_rows[] = {
 	{ __LINE__, "cycles:ppp", 0, 0, 0, 1, 0, 3, 0, false, false, true },
 	{ __LINE__, "cycles:upp", 0, 1, 1, 1, 0, 2, 0, false, false, true },
 	{ __LINE__, "cycles:pku", 0, 0, 1, 1, 0, 1, 0, false, false, true },
-	{ __LINE__, "cycles:P", 0, 0, 0, 0, 0, 3, 0, false, true, true },
+	/* :P is the most precise level when sampling (test_sampling);
+	 * counting asks for none, as perf stat does */
+	{ __LINE__, "cycles:P", 0, 0, 0, 0, 0, 0, 0, false, true, true },
 	{ __LINE__, "cycles:S", 0, 0, 0, 0, 0, 0, 0, true, false, true },
 	{ __LINE__, "cycles:D", 0, 0, 0, 0, 0, 0, 1, false, false, true },
 	{ __LINE__, "cs:uD", 0, 1, 1, 1, 0, 0, 1, false, false, true },
@@ -488,7 +490,8 @@ static const struct pmu_row pmu_rows[] = {
 	  "cpu/event=0x3c,edge=0/", "", 1.0 },
 	{ __LINE__, "cpu/mem-loads/", 4, 0x1cd, 3, 0, 0, true,
 	  "cpu/mem-loads/", "", 1.0 },
-	{ __LINE__, "cpu/mem-loads,ldlat=30/", 4, 0x1cd, 30, 0, 0, true,
+	/* perf ORs a term's bits into the alias's: ldlat 3 | 30 */
+	{ __LINE__, "cpu/mem-loads,ldlat=30/", 4, 0x1cd, 31, 0, 0, true,
 	  "cpu/mem-loads,ldlat=30/", "", 1.0 },
 	{ __LINE__, "cpu/cpu-cycles/u", 4, 0x3c, 0, 0, 0, true,
 	  "cpu/cpu-cycles/u", "", 1.0 },
@@ -531,7 +534,9 @@ static void test_sysfs_pmus(void **state)
 				 (unsigned long long)r->config);
 		CHECK(r->line, r->str, d->attr.config1 == r->config1);
 		CHECK(r->line, r->str, d->attr.config2 == r->config2);
-		CHECK(r->line, r->str, d->attr.sample_period == r->period);
+		/* period= is the recording's: counting leaves it out */
+		CHECK(r->line, r->str, d->period == r->period);
+		CHECK(r->line, r->str, d->attr.sample_period == 0);
 		CHECK(r->line, r->str, ((d->flags & PMU__EV_HW) != 0) == r->is_hw);
 		CHECK(r->line, r->str, !strcmp(d->name, r->name));
 		CHECK(r->line, r->str, !strcmp(d->unit, r->unit));
@@ -1117,8 +1122,51 @@ static void test_format_apply(void **state)
 	assert_int_equal(a.config1, 0xffffa050);
 	assert_int_equal(pmu__format_apply(&f, 0x100, &a), -ERANGE);
 	assert_int_equal(a.config1, 0xffffa050);
+	/* perf's rule: bits are ORed in, never cleared */
 	assert_int_equal(pmu__format_apply(&f, 0, &a), 0);
-	assert_int_equal(a.config1, 0xffff0000);
+	assert_int_equal(a.config1, 0xffffa050);
+	assert_int_equal(pmu__format_apply(&f, 0x5a, &a), 0);
+	assert_int_equal(a.config1, 0xfffff0f0);
+}
+
+/* What an event asks for when it samples: :P the most precise level,
+ * a period= term its own period over the recording's frequency. */
+static void test_sampling(void **state)
+{
+	static const struct {
+		int line;
+		const char *str;
+		unsigned precise;
+		uint64_t period;     /* 0: the recording's */
+	} rows[] = {
+		{ __LINE__, "cycles:P", 3, 0 },
+		{ __LINE__, "cycles:pp", 2, 0 },
+		{ __LINE__, "cycles", 0, 0 },
+		{ __LINE__, "cpu/event=0x3c,period=5000/", 0, 5000 },
+		{ __LINE__, "cpu/event=0x3c,period=10,period=20/P", 3, 20 },
+	};
+
+	(void)state;
+	if (!have_fixtures())
+		skip();
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct pmu__evlist l;
+		struct perf_event_attr a = { .freq = 1, .sample_freq = 4000 };
+
+		parse_ok(&l, rows[i].line, rows[i].str, &fixture_ctx);
+		CHECK(rows[i].line, rows[i].str, l.ev[0].attr.precise_ip ==
+			      (rows[i].precise == 3 ? 0 : rows[i].precise));
+		a.precise_ip = l.ev[0].attr.precise_ip;
+		pmu__ev_sampling(&l.ev[0], &a);
+		CHECK(rows[i].line, rows[i].str, a.precise_ip == rows[i].precise);
+		if (rows[i].period)
+			CHECK(rows[i].line, rows[i].str, !a.freq &&
+			      a.sample_period == rows[i].period);
+		else
+			CHECK(rows[i].line, rows[i].str, a.freq &&
+			      a.sample_freq == 4000);
+		pmu__evlist_clear(&l);
+	}
 }
 
 struct dist_row {
@@ -1352,6 +1400,7 @@ int main(void)
 		cmocka_unit_test(test_real_machine),
 		cmocka_unit_test(test_format_parse),
 		cmocka_unit_test(test_format_apply),
+		cmocka_unit_test(test_sampling),
 		cmocka_unit_test(test_edit_distance),
 		cmocka_unit_test(test_suggest),
 		cmocka_unit_test(test_kernel_syntax),

@@ -65,7 +65,7 @@ char *pmu__ev_user_only_name(const char *name)
 	if (c && c > name && c[-1] != ':' && c[1]) {
 		mods = true;
 		for (const char *q = c + 1; *q; q++)
-			if (!strchr("ukhIGHpPSDWe", *q))
+			if (!strchr("ukhIGHpPSDWeb", *q))
 				mods = false;
 	}
 	out = malloc(n + 3);
@@ -73,6 +73,16 @@ char *pmu__ev_user_only_name(const char *name)
 		snprintf(out, n + 3, "%s%s", name,
 			 mods || (n && name[n - 1] == '/') ? "u" : ":u");
 	return out;
+}
+
+void pmu__ev_sampling(const struct pmu__ev *e, struct perf_event_attr *a)
+{
+	if (e->flags & PMU__EV_PRECISE_MAX)
+		a->precise_ip = 3;
+	if (e->period) {
+		a->freq = 0;
+		a->sample_period = e->period;
+	}
 }
 
 int pmu__ev_user_only(struct pmu__ev *e)

@@ -102,6 +102,10 @@ struct pmu__ev {
 	uint32_t merge;        /* nonzero: one of the events one token
 				  expanded to (a PMU's instances); the
 				  events sharing it print as one sum */
+	uint64_t period;       /* its own period= term: the sampling period
+				  of a recording (perf's rule: before -c
+				  and -F); 0 when none.  Counting leaves
+				  it out, as perf stat does */
 	char pmu[64];          /* the sysfs PMU of pmu/.../ ("uncore_cha_0"),
 				  "" for other events */
 	struct perf_event_attr attr; /* type, config*, exclude_*, precise_ip,
@@ -151,6 +155,10 @@ struct pmu__ev_state {
 char *pmu__ev_user_only_name(const char *name);
 /* Make e an event counted in user space only: its name (as above) and
  * its attr; -ENOMEM, e unchanged, when out of memory. */
+/* What an event asks for when it samples, over the recording's own
+ * settings: its period= term (perf's rule: before -c and -F) and, for
+ * :P, the most precise level (the driver steps down from it). */
+void pmu__ev_sampling(const struct pmu__ev *e, struct perf_event_attr *a);
 int pmu__ev_user_only(struct pmu__ev *e);
 
 /* Say, once, that st[0..n) holds events counted in user space only

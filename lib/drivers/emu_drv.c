@@ -55,11 +55,18 @@ static bool can_sample(const struct pmu_hwmodel *m)
 
 /* ---- the control ---- */
 
+/* An i-mode counter's period: the event's period= term, or the
+ * catalog encoding's. */
+static uint64_t ev_period(const struct pmu__ev *e)
+{
+	return e->attr.freq ? 0 : e->period ? e->period : e->attr.sample_period;
+}
+
 static bool put_pmc(struct emu_drv *d, const struct pmu__ev *e,
 		    const struct pmu__place *pl, struct pmu_control *c,
 		    struct emu_slot *sl, struct pmu__ev_state *st)
 {
-	bool imode = e->attr.sample_period && !e->attr.freq;
+	bool imode = ev_period(e) != 0;
 	unsigned k = c->nractrs + c->nrictrs;
 
 	if (pl->counter < 0 || pl->counter >= PMU__PLACE_FIXED ||
@@ -68,7 +75,7 @@ static bool put_pmc(struct emu_drv *d, const struct pmu__ev *e,
 			    d->m->name);
 		return false;
 	}
-	if (imode && (!can_sample(d->m) || e->attr.sample_period > INT32_MAX)) {
+	if (imode && (!can_sample(d->m) || ev_period(e) > INT32_MAX)) {
 		unsupported(st, "%s: the emulated %s cannot sample: sampling "
 			    "under emulation needs a model with P6-style "
 			    "counters (p6, pii, piii, pentm, k7, k8, k8c, "
@@ -82,7 +89,7 @@ static bool put_pmc(struct emu_drv *d, const struct pmu__ev *e,
 		c->p4.escr[k] = (uint32_t)pl->codes[1];
 	if (imode) {
 		c->evntsel[k] |= PMU_P6_EVNTSEL_INT;
-		c->ireset[k] = -(int32_t)e->attr.sample_period;
+		c->ireset[k] = -(int32_t)ev_period(e);
 		c->nrictrs++;
 	} else {
 		c->nractrs++;
@@ -102,7 +109,7 @@ static void build(struct emu_drv *d, const struct pmu__ev *ev,
 	for (int pass = 0; pass < 2 && place; pass++) {
 		for (size_t i = 0; i < d->nev; i++) {
 			const struct pmu__place *pl = &place[i];
-			bool imode = ev[i].attr.sample_period && !ev[i].attr.freq;
+			bool imode = ev_period(&ev[i]) != 0;
 
 			if (st[i].err || pl->counter == PMU__PLACE_NONE ||
 			    imode != (pass == 1))

@@ -27,7 +27,7 @@
 #include "events/ibs.h"
 #include "util/error.h"
 
-#define MODS_HELP "u k h G H p pp ppp P S D I e W"
+#define MODS_HELP "u k h G H p pp ppp P S D I e W b"
 #define KNOWN_HELP "known: generic hardware, cache and software events, " \
 	"tracepoints sys:name, pmu/term=value/ and rHEX raw codes"
 
@@ -50,6 +50,9 @@ struct evbuild {
 	size_t off;            /* its byte offset in the input */
 	bool own_mods;         /* the token carried modifiers */
 	bool named;            /* name= term gave the name */
+	uint64_t cfg[3];       /* config=, config1=, config2= (the last
+				  given of each), under the format terms'
+				  bits, as perf sets them */
 	const struct pmu__model *core; /* pmu/.../ is this kernel model's
 					  core PMU (its events are terms) */
 	bool no_sysfs;         /* ... and sysfs lacks it: the formats
@@ -190,8 +193,14 @@ static int apply_flag(struct pmu__ev *d, char c)
 		include_virt(d, c);
 		return 0;
 	case 'P':
+		/* the most precise level the PMU takes, when sampling
+		 * (pmu__ev_sampling); counting asks for none, as perf
+		 * stat does */
 		d->flags |= PMU__EV_PRECISE_MAX;
-		d->attr.precise_ip = 3;
+		return 0;
+	case 'b':
+		/* perf's "count with BPF": the same count, read without
+		 * BPF here */
 		return 0;
 	case 'S':
 		d->flags |= PMU__EV_SAMPLE_READ;
@@ -463,9 +472,17 @@ static int resolve_kernel(struct parser *p, struct evbuild *b,
 {
 	const char *t = b->text, *colon = strchr(t, ':');
 	size_t n = colon ? (size_t)(colon - t) : strlen(t);
+	const struct pmu__model *h = m->hybrid && !p->ctx->model_only ?
+		pmu__catalog_find(m->hybrid, strlen(m->hybrid)) : NULL;
 	char *name;
 	int r;
 
+	/* a name only the other core type of a hybrid part has is that
+	 * type's event alone ("ld_head.any_at_ret": cpu_atom's) */
+	if (h && !name_encodes(m, t, n) && name_encodes(h, t, n)) {
+		m = h;
+		h = NULL;
+	}
 	if (!name_encodes(m, t, n)) {
 		/* a dotted name is perf's: a whole event or none */
 		if (memchr(t, '.', n))
@@ -488,12 +505,8 @@ static int resolve_kernel(struct parser *p, struct evbuild *b,
 	b->d.attr.exclude_hv = b->d.attr.exclude_guest = 0;
 	b->d.attr.exclude_host = 0;
 	core_type(p, m, &b->d);
-	if (m->hybrid) {
-		const struct pmu__model *h = pmu__catalog_find(m->hybrid,
-						strlen(m->hybrid));
-		if (h && name_encodes(h, t, n))
-			b->twin = h;
-	}
+	if (h && name_encodes(h, t, n))
+		b->twin = h;
 	if (!colon)
 		return 0;
 	b->own_mods = true;
@@ -650,8 +663,7 @@ static int generic_term(struct parser *p, struct evbuild *b,
 {
 	static const char *const keys[] = { "config", "config1", "config2",
 					    "period", "name" };
-	__u64 *dst[] = { &b->d.attr.config, &b->d.attr.config1,
-			 &b->d.attr.config2, &b->d.attr.sample_period };
+	uint64_t *dst[] = { &b->cfg[0], &b->cfg[1], &b->cfg[2], &b->d.period };
 	uint64_t v;
 	size_t k;
 	int r;
@@ -774,9 +786,10 @@ static int model_term(struct parser *p, struct evbuild *b,
 	if (r)
 		return fail(p, -EINVAL, e.kind, key, strlen(key), pt->off,
 			    "%s", e.message);
-	b->d.attr.config = enc.perf.config;
-	b->d.attr.config1 = enc.perf.config1;
-	b->d.attr.config2 = enc.perf.config2;
+	/* its terms' bits, ORed in as every term's are */
+	b->d.attr.config |= enc.perf.config;
+	b->d.attr.config1 |= enc.perf.config1;
+	b->d.attr.config2 |= enc.perf.config2;
 	return 0;
 }
 
@@ -973,6 +986,9 @@ static int parse_pmu_event(struct parser *p, struct evbuild *b)
 	r = apply_terms(p, b, &pt, open + 1, (size_t)(close - open - 1));
 	if (r < 0)
 		return r;
+	b->d.attr.config |= b->cfg[0];
+	b->d.attr.config1 |= b->cfg[1];
+	b->d.attr.config2 |= b->cfg[2];
 	mods = close + 1;
 	if (*mods == '\0')
 		return 0;

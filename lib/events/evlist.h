@@ -42,6 +42,9 @@ struct pmu__parse_ctx {
 				      lacks the PMU */
 	const char *core_model;   /* that model by name instead of the
 				      host's (tests, simulated CPUs) */
+	bool model_only;          /* core_model's own events alone, not
+				      also the other core type's of a
+				      hybrid part (a model the user named) */
 };
 
 /*

@@ -99,7 +99,7 @@ void pmu__evlist_describe(const struct pmu__ev *e, struct pmu_event_desc *d)
 	d->scale = e->scale;
 	d->has_perf = !(e->flags & PMU__EV_NO_PERF);
 	perf_fields(&e->attr, &d->perf);
-	d->sample_period = e->attr.sample_period;
+	d->sample_period = e->period ? e->period : e->attr.sample_period;
 	d->pinned = e->attr.pinned;
 	d->exclusive = e->attr.exclusive;
 	d->exclude_idle = e->attr.exclude_idle;
@@ -135,12 +135,18 @@ PMU_API ssize_t pmu_event_list_parse(const char *list,
 				  "pmu_event_list_parse: set out[0].size");
 	ctx.default_model = model ? model : pmu_event_host_model();
 	if (ctx.default_model) {
-		/* a kernel model's perf names too: its uncore events */
+		/* a kernel model's names are perf's, read with perf's
+		 * syntax as pmu stat reads them ("NAME:u", "cpu/NAME/"),
+		 * its uncore events too */
 		const struct pmu__model *m = pmu__catalog_find(
 			ctx.default_model, strlen(ctx.default_model));
 
-		if (m && m->arch != PMU__ARCH_NONE)
+		if (m && m->arch != PMU__ARCH_NONE) {
 			ctx.core_model = ctx.default_model;
+			ctx.host_names = true;
+			ctx.model_only = model != NULL;
+			ctx.default_model = NULL;
+		}
 	}
 	ret = pmu__evlist_parse(&l, list, &ctx, err);
 	if (ret)

@@ -152,8 +152,9 @@ int pmu__format_apply(const struct pmu__format *f, uint64_t val,
 	}
 	if (rest)
 		return -ERANGE;
-	/* A later term for the same bits replaces the earlier value. */
-	*dst[f->field] = (*dst[f->field] & ~f->mask) | out;
+	/* perf's rule: every term's bits are ORed in, over an event
+	 * alias's and over a term given before for the same field */
+	*dst[f->field] |= out;
 	return 0;
 }
 

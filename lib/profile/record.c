@@ -157,6 +157,7 @@ static int parse_events(struct pmu_record *r, const struct pmu_record_opts *o,
 		r->evl.ev[i].leader = true;
 		r->evl.ev[i].flags &= ~PMU__EV_SAMPLE_READ;
 		set_sampling(r, o, &r->evl.ev[i].attr, i == 0, freq);
+		pmu__ev_sampling(&r->evl.ev[i], &r->evl.ev[i].attr);
 	}
 	return 0;
 }

@@ -107,6 +107,7 @@ static void set_leader(const struct pmu_session *s, size_t i,
 	const struct pmu__smpl *m = s->smpl;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 
+	pmu__ev_sampling(&s->ev[i], a);
 	if (a->freq || !a->sample_period) {
 		/* no period= term of its own */
 		a->freq = m->freq != 0;
