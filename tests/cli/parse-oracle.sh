@@ -21,6 +21,14 @@ perf_fields() {
 	perf stat -vv -e "$1" true 2>&1 | awk -v fields="$FIELDS" '
 		/^perf_event_attr:/ { inside = 1; seen = 1; next }
 		inside && /^-+$/ { exit }
+		# perf names union members together: "{ bp_addr, config1 }"
+		inside && /^ *\{/ {
+			k = $0; sub(/^ *\{ */, "", k); sub(/ *\}.*/, "", k)
+			val = $0; sub(/.*\} */, "", val)
+			if (k ~ /config1/) k = "config1"
+			else if (k ~ /config2/) k = "config2"
+			v[k] = val; next
+		}
 		inside { v[$1] = $2 }
 		END {
 			if (!seen) exit 1
