@@ -24,6 +24,18 @@ for mode in -A --per-core --per-socket --per-die --per-node; do
 	same_output "$mode -I: header and interval rows" first2
 done
 
+# The default set system-wide: the same events as perf's, in its order
+# (the clock is cpu-clock there, task-clock per task).
+for tgt in -a "-C 0" ""; do
+	# shellcheck disable=SC2086
+	perf stat $tgt -x, -o "$TMP/f" -- "$SPIN" sleep 10 >/dev/null 2>&1
+	# shellcheck disable=SC2086
+	"$PMU" stat $tgt -x, -o "$TMP/p" -- "$SPIN" sleep 10 >/dev/null 2>&1
+	expect_eq "default set ${tgt:-per task}: perf's events in perf's order" \
+		"$(awk -F, 'NF > 2 { print $3 }' "$TMP/p" | tr '\n' ' ')" \
+		"$(awk -F, 'NF > 2 { print $3 }' "$TMP/f" | tr '\n' ' ')"
+done
+
 # The aggregates are sysfs's: as many per-core rows as cores.
 cores=$(cat /sys/devices/system/cpu/cpu[0-9]*/topology/core_id 2>/dev/null |
 	sort -u | wc -l)

@@ -15,9 +15,10 @@
 #include "cmd.h"
 #include "stat.h"
 
-/* perf stat's default set on Linux 6.x (no frontend/backend stalls). */
-#define DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations," \
-		       "page-faults,cycles,instructions,branches,branch-misses"
+/* perf stat's default set on Linux 6.x (no frontend/backend stalls),
+ * after its clock: task-clock, or cpu-clock system-wide. */
+#define SYSTEM_EVENTS "context-switches,cpu-migrations," \
+		      "page-faults,cycles,instructions,branches,branch-misses"
 /* --emulate: the hardware events of that set (an emulated PMU has no
  * software events). */
 #define EMU_DEFAULT_EVENTS "cycles,instructions,branches,branch-misses"
@@ -187,9 +188,12 @@ static int add_events(struct stat_ctx *c, size_t *ecount)
 		return rc;
 	if (o->transaction)
 		return add_transaction(c->s);
+	/* system-wide, the clock is the CPUs' (perf's rule: cpu-clock) */
 	if (o->default_events)
-		rc = add_list(c->s, o->emulate ? EMU_DEFAULT_EVENTS
-					       : DEFAULT_EVENTS);
+		rc = add_list(c->s, o->emulate ? EMU_DEFAULT_EVENTS :
+			      o->target == PMU_TARGET_CPUS ?
+			      "cpu-clock," SYSTEM_EVENTS : "task-clock,"
+			      SYSTEM_EVENTS);
 	for (int d = 0; !rc && d < o->detailed; d++)
 		rc = add_list(c->s, detailed_sets[d]);
 	return rc;
