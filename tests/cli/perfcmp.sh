@@ -64,6 +64,11 @@ for line in open(sys.argv[1]):
     if not line:
         print("<blank>"); continue
     o = json.loads(line)
+    # perf 6.1 names the unit of a metric it never found "(null)";
+    # later perf, and pmu, leave the metric out
+    if o.get("metric-unit") == "(null)":
+        del o["metric-unit"]
+        o.pop("metric-value", None)
     out = []
     for k, v in o.items():
         if isinstance(v, str) and not num.match(v):

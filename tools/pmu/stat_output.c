@@ -339,13 +339,12 @@ static void csv_row(FILE *f, const struct stat_opts *o,
 	fputc('\n', f);
 }
 
-/* perf prints a counted row that has no derived figure with the unit of
- * a figure it never found, "(null)"; an uncounted one with "". */
-static const char *json_metric_unit(const struct stat_row *r)
+/* perf 6.1 prints a counted row that has no derived figure with the
+ * unit of a figure it never found, "(null)"; later perf leaves the
+ * metric out, as pmu does.  An uncounted row has the unit "". */
+static bool json_has_metric(const struct stat_row *r)
 {
-	if (r->metric_unit)
-		return r->metric_unit;
-	return r->status == PMU_EVENT_OK ? "(null)" : "";
+	return r->metric_unit || r->status != PMU_EVENT_OK;
 }
 
 static void json_row(FILE *f, const struct stat_opts *o,
@@ -373,9 +372,11 @@ static void json_row(FILE *f, const struct stat_opts *o,
 		fprintf(f, ", \"variance\" : %.2f", r->noise_pct);
 	fprintf(f, ", \"event-runtime\" : %.0f, \"pcnt-running\" : %.2f",
 		r->running, pct_running_whole(r));
-	fprintf(f, ", \"metric-value\" : %f, \"metric-unit\" : ",
-		r->metric_unit && isfinite(r->metric) ? r->metric : 0.0);
-	pmu_tool_json_str(f, json_metric_unit(r));
+	if (json_has_metric(r)) {
+		fprintf(f, ", \"metric-value\" : %f, \"metric-unit\" : ",
+			r->metric_unit && isfinite(r->metric) ? r->metric : 0.0);
+		pmu_tool_json_str(f, r->metric_unit ? r->metric_unit : "");
+	}
 	stat_sets_json(f, r, o->emulate);
 	fputs("}\n", f);
 }
