@@ -254,6 +254,12 @@ static int apply_raw(struct pmu__enc_req *r, const struct attr_tok *t,
 	if (t->val)
 		return pmu__encode_fail(out, err, PMU_ERR_BAD_VALUE, t->text,
 			"raw umask '%s' takes no value", t->name);
+	/* past 64 bits strtoull() stops at its largest value: never
+	 * a number the user did not type */
+	if (errno == ERANGE)
+		return pmu__encode_fail(out, err, PMU_ERR_BAD_MODIFIER, t->text,
+			"%s: raw umask '%s' is wider than 64 bits",
+			pmu__req_name(r), t->name);
 	r->raw = v;
 	r->has_raw = true;
 	seen->raw = true;

@@ -467,6 +467,13 @@ int pmu__encode_x86(const struct pmu__enc_req *r, struct pmu_encoding *out,
 			pmu__req_name(r), "%s: raw umask 0x%llx is wider than "
 			"the umask's 8 bits", pmu__req_name(r),
 			(unsigned long long)r->raw);
+	/* the response register's value: 38 bits, as libpfm4 takes it */
+	if (r->has_raw && r->raw > 0x3fffffffffULL)
+		return pmu__encode_fail(out, err, PMU_ERR_BAD_MODIFIER,
+			pmu__req_name(r), "%s: raw umask 0x%llx is wider than "
+			"the response register's 38 bits (at most "
+			"0x3fffffffff)", pmu__req_name(r),
+			(unsigned long long)r->raw);
 	ret = pick_umasks(r, &x, out, err);
 	if (ret)
 		return ret;
