@@ -586,29 +586,26 @@ static void test_no_pmu_reason(void **state)
 				       "precise"));
 }
 
-/* What the parser decided reaches the kernel: :P asks for the highest
- * precise level the PMU takes (3, 2, 1 ... until one opens), :ppp asks
- * for exactly 3, :S adds PERF_SAMPLE_READ. */
+/* What the parser decided reaches the kernel when counting, as perf
+ * stat asks for it: :P no precise level (that is sampling's), :ppp
+ * exactly 3, :S adds PERF_SAMPLE_READ. */
 static void test_parser_flags_reach_kernel(void **state)
 {
 	struct fixture *f = *state;
 	struct pmu_error err = { .size = sizeof(err) };
 	struct pmu_host_info h = { .size = sizeof(h) };
-	int i, tries = 0;
+	int i;
 
 	f->k.limit_precise = true;
 	f->k.max_precise = 1;
 	assert_int_equal(pmu_session_add(f->s, "cycles:P,cycles:ppp,"
 					 "{instructions,branches}:S", &err), 0);
 	assert_int_equal(pmu_session_open(f->s, NULL, &err), 0);
-	for (i = 0; i < f->k.nop; i++)
-		if (f->k.op[i].attr.config == PERF_COUNT_HW_CPU_CYCLES &&
-		    i < 3)
-			assert_int_equal(f->k.op[i].attr.precise_ip, 3 - i);
-	for (i = 0; i < f->k.nop; i++)
-		tries += f->k.op[i].attr.precise_ip > 0;
-	assert_int_equal(tries, 4);   /* 3, 2, 1 for :P; 3 for :ppp */
-	assert_int_equal(f->k.op[2].fd >= 0, 1);
+	assert_int_equal(f->k.op[0].attr.config, PERF_COUNT_HW_CPU_CYCLES);
+	assert_int_equal(f->k.op[0].attr.precise_ip, 0);
+	assert_true(f->k.op[0].fd >= 0);
+	assert_int_equal(f->k.op[1].attr.config, PERF_COUNT_HW_CPU_CYCLES);
+	assert_int_equal(f->k.op[1].attr.precise_ip, 3);
 	assert_int_equal(pmu_session_event_status(f->s, 0, NULL), PMU_EVENT_OK);
 	assert_int_equal(pmu_session_event_status(f->s, 1, NULL),
 			 PMU_EVENT_NOT_SUPPORTED);
@@ -617,9 +614,9 @@ static void test_parser_flags_reach_kernel(void **state)
 	assert_non_null(strstr(pmu_session_event_reason(f->s, 1),
 			       h.has_hw_pmu ? "precise" : "no hardware PMU"));
 	/* the :S group: both members ask the kernel for group reads */
-	for (i = 4; i < f->k.nop; i++)
+	for (i = 2; i < f->k.nop; i++)
 		assert_true(f->k.op[i].attr.sample_type & PERF_SAMPLE_READ);
-	assert_int_equal(f->k.nop, 6);
+	assert_int_equal(f->k.nop, 4);
 	assert_false(f->k.op[0].attr.sample_type & PERF_SAMPLE_READ);
 }
 

@@ -58,6 +58,8 @@ struct fk {
 	uint64_t lost[16];           /* PERF_FORMAT_LOST of each event */
 	uint64_t value[16];
 	int nmmap;                   /* one-page maps for user-space reads */
+	unsigned max_precise;        /* with limit_precise: EOPNOTSUPP above */
+	bool limit_precise;
 };
 
 static int fk_open(void *ctx, struct perf_event_attr *a, pid_t pid, int cpu,
@@ -70,6 +72,11 @@ static int fk_open(void *ctx, struct perf_event_attr *a, pid_t pid, int cpu,
 	(void)flags;
 	k->attr[k->nopen] = *a;
 	k->group_fd[k->nopen] = group_fd;
+	if (k->limit_precise && a->precise_ip > k->max_precise) {
+		k->nopen++;   /* the attempt is kept, its fd never used */
+		errno = EOPNOTSUPP;
+		return -1;
+	}
 	return FD0 + k->nopen++;
 }
 
@@ -273,6 +280,24 @@ static struct pmu_session *fake_session(struct fk *k,
 	    pmu_session_sample(s, o, &err) || pmu_session_open(s, NULL, &err))
 		fail_msg("%s", err.message);
 	return s;
+}
+
+/* Sampling, :P asks for the highest precise level the PMU takes: 3,
+ * 2, 1 ... until one opens (counting asks for none, as perf stat). */
+static void test_precise_max(void **state)
+{
+	struct fk k = { .limit_precise = true, .max_precise = 1 };
+	struct pmu__perf_sys sys;
+	struct pmu_sampling_opts o = { .sz = sizeof(o), .period = 1000 };
+	struct pmu_session *s;
+
+	(void)state;
+	s = fake_session(&k, &sys, "cycles:P", &o);
+	assert_int_equal(k.nopen, 3);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(k.attr[i].precise_ip, 3 - i);
+	assert_int_equal(pmu_session_event_status(s, 0, NULL), PMU_EVENT_OK);
+	pmu_session_free(s);
 }
 
 static const struct pmu_sample_hdr *buffer(struct pmu_session *s)
@@ -1035,6 +1060,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_attrs),
+		cmocka_unit_test(test_precise_max),
 		cmocka_unit_test(test_entries),
 		cmocka_unit_test(test_extras),
 		cmocka_unit_test(test_full),
