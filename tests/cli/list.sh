@@ -28,7 +28,31 @@ expect_match "glob pattern" "$TMP/out" '^p6::ITLB_MISS '
 
 run_pmu "$TMP/out" "$TMP/err" list
 expect_eq "host listing exits 0" "$RC" 0
-expect_match "host listing has perf events" "$TMP/out" '^perf::'
+expect_match "host listing: perf's software events, perf's layout" "$TMP/out" '^  context-switches OR cs +\[Software event\]$'
+expect_match "host listing: tool events" "$TMP/out" '^  duration_time +\[Tool event\]$'
+expect_match "host listing: raw descriptors" "$TMP/out" '^  rNNN +\[Raw hardware event descriptor\]$'
+expect_no_match "host listing: no libpfm4 names of perf's events" "$TMP/out" 'perf::'
+# every entry has a description line under it
+check "host listing: a description under every entry" awk '
+	/^  [^ ]/ { if (pending) bad = 1; pending = 1; next }
+	/^       \[.+\]$/ { pending = 0; next }
+	/^$/ || /^[^ ].*:$/ { next }
+	{ bad = 1 }
+	END { exit bad || pending }' "$TMP/out"
+if [ -d /sys/kernel/tracing/events/sched ] || [ -d /sys/kernel/debug/tracing/events/sched ]; then
+	run_pmu "$TMP/out" "$TMP/err" list sched
+	expect_match "pmu list sched: the sched tracepoints" "$TMP/out" '^  sched:sched_switch +\[Tracepoint event\]$'
+	expect_match "pmu list sched: a tracepoint's fields" "$TMP/out" '^       \[fields: .*prev_pid.*\]$'
+else
+	skip "no tracefs here"
+fi
+run_pmu "$TMP/out" "$TMP/err" list -j cpu-clock
+check "pmu list -j: a JSON array of perf's keys" python3 -c '
+import json, sys
+v = json.load(open(sys.argv[1]))
+assert v and all({"EventName", "EventType", "BriefDescription"} <= set(e) for e in v), v
+assert any(e["EventName"] == "cpu-clock" and e["EventType"] == "Software event" for e in v), v
+' "$TMP/out"
 
 run_pmu "$TMP/out" "$TMP/err" list --model nosuch
 expect_eq "unknown model exits 1" "$RC" 1
@@ -69,7 +93,7 @@ expect_no_match "no trailing blanks when an event has no description" "$TMP/out"
 # explains something (a search that found nothing, an ignored
 # PMU_EVENTS_MODEL), not on every run.
 PMU_EVENTS_MODEL=zen4 run_pmu "$TMP/out" "$TMP/err" list RETIRED_OPS
-expect_match "PMU_EVENTS_MODEL model listed" "$TMP/out" '^amd64_fam19h_zen4::RETIRED_OPS'
+expect_match "PMU_EVENTS_MODEL model listed" "$TMP/out" '^  amd64_fam19h_zen4::RETIRED_OPS$'
 check "a search that found events: no note" test ! -s "$TMP/err"
 PMU_EVENTS_MODEL=zen4 run_pmu "$TMP/out" "$TMP/err" list NO_SUCH_EVENT_XYZ
 expect_match "found nothing: the model and where it came from" "$TMP/err" 'model amd64_fam19h_zen4, from PMU_EVENTS_MODEL'
@@ -126,7 +150,8 @@ printf '[{"EventName": "hostly_event", "EventCode": "0x42"}]' >"$TMP/host/hi/e.j
 cp "$TMP/host/hi/e.json" "$TMP/host/ha/e.json"
 if grep -qE 'GenuineIntel|AuthenticAMD' /proc/cpuinfo; then
 	run_pmu "$TMP/out" "$TMP/err" list --events-dir "$TMP/host" hostly
-	expect_match "host's vendor model in the default listing" "$TMP/out" '^h[ia]::hostly_event( |$)'
+	expect_match "host's vendor model in the default listing: its heading" "$TMP/out" '^h[ia]:$'
+	expect_match "host's vendor model in the default listing: perf's name" "$TMP/out" '^  hostly_event$'
 else
 	skip "not an x86 host"
 fi
@@ -141,4 +166,27 @@ else
 	skip "no vendor files in PMU_SHARED"
 	skip "no vendor files in PMU_SHARED"
 fi
+# Against perf list on this machine: every entry perf lists, pmu lists
+# in perf's section and order (pmu's own entries may follow).  perf's
+# hardware breakpoints (mem:ADDR) are not taken by pmu's event parser,
+# so not listed.
+if command -v perf >/dev/null 2>&1 && perf list >"$TMP/perf.list" 2>/dev/null; then
+	run_pmu "$TMP/out" "$TMP/err" list
+	pairs() { sed -n 's/^  \([^ ].*[^ ]\)  *\[\([A-Za-z ]*\)\]$/\1|\2/p' "$1" | grep -v '^mem:'; }
+	pairs "$TMP/perf.list" >"$TMP/perf.pairs"
+	pairs "$TMP/out" | grep -Fxf "$TMP/perf.pairs" >"$TMP/pmu.pairs" || :
+	check "perf list's entries, in perf's sections and order ($(wc -l <"$TMP/perf.pairs") of them)" \
+		cmp -s "$TMP/perf.pairs" "$TMP/pmu.pairs"
+	if ! cmp -s "$TMP/perf.pairs" "$TMP/pmu.pairs"; then
+		diff "$TMP/perf.pairs" "$TMP/pmu.pairs" | head -10 | sed 's/^/# /'
+	fi
+	perf list sched >"$TMP/perf.list" 2>/dev/null
+	run_pmu "$TMP/out" "$TMP/err" list sched
+	pairs "$TMP/perf.list" >"$TMP/perf.pairs"
+	pairs "$TMP/out" | grep -Fxf "$TMP/perf.pairs" >"$TMP/pmu.pairs" || :
+	check "pmu list sched: perf list sched's entries" cmp -s "$TMP/perf.pairs" "$TMP/pmu.pairs"
+else
+	skip "perf list is not available"
+fi
+
 done_testing

@@ -25,16 +25,18 @@ static void usage(FILE *f)
 		   "       pmu list --models [--json] [--events-dir DIR]\n"
 		   "       pmu list --metrics [--model M] [--long] [--json] "
 		   "[GROUP|PATTERN]\n\n"
-		   "List events with their unit masks, modifiers and "
-		   "descriptions; a kernel\nmodel's uncore events follow "
-		   "its core ones, with the PMU they count on.\n"
-		   "  -m, --model M  a catalog model (default: this host's, "
-		   "its vendor-directory\n"
-		   "                 model, perf and sysfs events)\n"
+		   "List this machine's events in perf list's sections "
+		   "(software, tool, kernel\nPMU, raw, tracepoints, then "
+		   "this CPU's kernel model), each with a\ndescription; or "
+		   "a catalog model's, with unit masks and modifiers (a "
+		   "kernel\nmodel's uncore events follow its core ones).\n"
+		   "  -m, --model M  a catalog model instead of this "
+		   "machine's events\n"
 		   "  -l, --long     unit masks and modifiers too (uncore "
 		   "events: perf's event\n                 string, deprecated "
 		   "names)\n"
-		   "  -j, --json     one JSON object per event per line\n"
+		   "  -j, --json     JSON: perf list -j's array; with "
+		   "--model one object per\n                 event per line\n"
 		   "      --models   list the models\n"
 		   "      --metrics  list the model's metrics (pmu stat -M), "
 		   "those of a\n"
@@ -47,7 +49,7 @@ static void usage(FILE *f)
 		   "PATTERN is a case-insensitive glob or substring.\n");
 }
 
-static bool match(const char *pat, const char *name)
+bool pmu_tool_list_match(const char *pat, const char *name)
 {
 	if (!pat)
 		return true;
@@ -171,12 +173,12 @@ static size_t vendor_lines(size_t m, size_t e, const char *model,
 			snprintf(name, sizeof(name), "%s", ei->name);
 		else
 			snprintf(name, sizeof(name), "%s.%s", ei->name, ai.name);
-		if (match(pat, name)) {
+		if (pmu_tool_list_match(pat, name)) {
 			vendor_line(model, name, best_desc(m, e, a, ai.desc));
 			shown++;
 		}
 	}
-	if (!ei->numasks && match(pat, ei->name)) {
+	if (!ei->numasks && pmu_tool_list_match(pat, ei->name)) {
 		vendor_line(model, ei->name,
 			    best_desc(m, e, PMU_CATALOG_EVENT, ei->desc));
 		shown++;
@@ -220,7 +222,7 @@ static size_t list_uncore(size_t m, const char *model,
 		struct pmu_uncore_info u = { .size = sizeof(u) };
 
 		if (pmu_catalog_uncore_info(m, i, &u) ||
-		    !match(a->pattern, u.name) ||
+		    !pmu_tool_list_match(a->pattern, u.name) ||
 		    (u.deprecated && !a->lng && !a->json))
 			continue;
 		shown++;
@@ -258,7 +260,7 @@ static size_t list_events(size_t m, const struct list_args *a)
 			shown += vendor_lines(m, e, mi.name, &ei, a->pattern);
 			continue;
 		}
-		if (!match(a->pattern, ei.name))
+		if (!pmu_tool_list_match(a->pattern, ei.name))
 			continue;
 		if (a->json)
 			event_json(m, e, mi.name, &ei);
@@ -361,43 +363,6 @@ static void list_models(bool json)
 
 /* Named events the kernel's dynamic PMUs publish in sysfs; returns
  * how many were printed. */
-static size_t list_sysfs(const struct list_args *a)
-{
-	const char *root = "/sys/bus/event_source/devices";
-	DIR *d = opendir(root), *ed;
-	struct dirent *p, *e;
-	char path[512], name[600];
-	size_t shown = 0;
-
-	while (d && (p = readdir(d))) {
-		if (p->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s/events", root, p->d_name);
-		if (!(ed = opendir(path)))
-			continue;
-		while ((e = readdir(ed))) {
-			if (e->d_name[0] == '.' || strchr(e->d_name, '.'))
-				continue;
-			snprintf(name, sizeof(name), "%s/%s/", p->d_name,
-				 e->d_name);
-			if (!match(a->pattern, name))
-				continue;
-			if (a->json) {
-				printf("{\"model\": \"sysfs\", \"event\": ");
-				pmu_tool_json_str(stdout, name);
-				printf("}\n");
-			} else {
-				printf("%-48s [kernel PMU event]\n", name);
-			}
-			shown++;
-		}
-		closedir(ed);
-	}
-	if (d)
-		closedir(d);
-	return shown;
-}
-
 bool pmu_tool_host_note(char *buf, size_t sz)
 {
 	const char *env = getenv("PMU_EVENTS_MODEL"), *host;
@@ -509,18 +474,11 @@ static int split_pattern(struct list_args *a, char *buf, size_t sz)
 static int list_host(ssize_t m, const struct list_args *a)
 {
 	char note[320];
-	ssize_t p = pmu_catalog_find("perf"), v = pmu_events_dir_host_model();
-	size_t shown = 0;
+	ssize_t v = pmu_events_dir_host_model();
+	int shown;
 
 	pmu_tool_host_note(note, sizeof(note));
-
-	if (m >= 0)
-		shown += list_events((size_t)m, a);
-	if (v >= 0 && v != m)
-		shown += list_events((size_t)v, a);
-	if (p >= 0 && p != m)
-		shown += list_events((size_t)p, a);
-	shown += list_sysfs(a);
+	shown = pmu_tool_list_perf(a->pattern, a->json, m, v);
 	/* Said when it explains something: a PMU_EVENTS_MODEL that is
 	 * ignored, or a search that found nothing (which catalog stood for
 	 * this CPU, if any); 'pmu list --models' marks the host's always. */
@@ -543,7 +501,7 @@ static bool metric_match(const char *pat, const struct pmu_metric_info *mi)
 		if (strlen(pat) == n && !strncasecmp(g, pat, n))
 			return true;
 	}
-	return match(pat, mi->name);
+	return pmu_tool_list_match(pat, mi->name);
 }
 
 static void metric_line(size_t m, size_t x, const char *model,
