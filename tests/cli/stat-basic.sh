@@ -62,6 +62,17 @@ else
 	n=$(grep -c 'hardware counters not shown' "$E")
 	expect_eq "no PMU: exactly one explanation line" "$n" 1
 	expect_match "explanation names the cause" "$E" '^pmu: hardware counters not shown: .*(PMU|paranoid|CPU)'
+	# hardware events the user named: shown <not supported>, and the
+	# same one line says why (once, whatever -r and -I)
+	for args in "-e cycles,task-clock,instructions:u" "-r 2 -e cycles" "-I 20 -e cycles"; do
+		# shellcheck disable=SC2086
+		run_pmu "$O" "$E" stat $args -- "$SPIN" sleep 50
+		expect_match "no PMU, $args: the row is shown" "$E" '<not supported> +cycles'
+		expect_eq "no PMU, $args: one line says why" \
+			"$(grep -c '^pmu: cycles.*: <not supported>: this machine has no hardware PMU' "$E")" 1
+	done
+	run_pmu "$O" "$E" stat -x, -e cycles -- "$SPIN" sleep 10
+	expect_no_match "no PMU, -x: rows only, no prose" "$E" 'no hardware PMU'
 fi
 
 # -x, CSV: value,unit,event,run-time,pcnt-running,metric-value,metric-unit

@@ -485,11 +485,47 @@ static void explain_no_counter(const struct stat_ctx *c)
 	}
 }
 
+/* Hardware events the user named, <not supported> because this machine
+ * has no hardware PMU: one line says so, as for the default set's. */
+static void explain_no_pmu(const struct stat_ctx *c)
+{
+	struct pmu_host_info h = { .size = sizeof(h) };
+	char names[512];
+	size_t len = 0;
+
+	if (!c->s || c->o->format != STAT_TEXT || c->o->sim_model ||
+	    c->o->emulate || pmu_host_info(&h) < 0 || h.has_hw_pmu)
+		return;
+	names[0] = '\0';
+	for (size_t i = 0; i < c->nuser && i < c->n && len + 1 < sizeof(names);
+	     i++) {
+		const char *why = pmu_session_event_reason(c->s, i);
+		int w;
+
+		if (pmu_session_event_status(c->s, i, NULL) !=
+		    PMU_EVENT_NOT_SUPPORTED || !why ||
+		    !strstr(why, "no hardware PMU"))
+			continue;
+		w = snprintf(names + len, sizeof(names) - len, "%s%s",
+			     len ? ", " : "", pmu_session_event_name(c->s, i));
+		len = w < 0 || (size_t)w >= sizeof(names) - len
+			      ? sizeof(names) - 1 : len + (size_t)w;
+	}
+	if (len)
+		pmu_tool_err("%s: <not supported>: this machine has no hardware "
+			     "PMU (%s)", names, h.virtualized
+			     ? "virtual machine; enable PMU passthrough / vPMU "
+			       "in the hypervisor"
+			     : "the kernel registered no CPU PMU driver");
+}
+
 /* Said once, after the command started, so a failed exec is not buried. */
 static void explain_once(struct stat_ctx *c)
 {
 	if (c->explain != SIZE_MAX)
 		explain_hidden(c);
+	if (!c->explained)
+		explain_no_pmu(c);
 	if (!c->explained) {
 		explain_no_room(c);
 		explain_no_counter(c);
