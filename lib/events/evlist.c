@@ -125,6 +125,34 @@ static void appendf(char *buf, size_t sz, size_t *used, const char *fmt, ...)
 	*used = k < 0 ? sz : *used + (size_t)k;
 }
 
+static bool name_encodes(const struct pmu__model *m, const char *t,
+			 size_t n);
+
+/* A perf name of other kernel models' tables (core or uncore): those
+ * models, the first few, in buf ("skylakex, icelakex and 9 more"). */
+static bool other_models(const char *name, char *buf, size_t sz)
+{
+	size_t found = 0, used = 0, n = strlen(name);
+
+	buf[0] = '\0';
+	if (!strchr(name, '.') && !strchr(name, '_'))
+		return false;
+	for (size_t i = 0; i < pmu__catalog_count(); i++) {
+		const struct pmu__model *m = pmu__catalog_at(i);
+
+		if (!m || m->arch == PMU__ARCH_NONE ||
+		    (!pmu__uncore_find(m, name, n) && !name_encodes(m, name, n)))
+			continue;
+		if (found < 4)
+			appendf(buf, sz, &used, "%s%s", found ? ", " : "",
+				m->name);
+		found++;
+	}
+	if (found > 4)
+		appendf(buf, sz, &used, " and %zu more", found - 4);
+	return found > 0;
+}
+
 static int unknown_event(struct parser *p, const char *name, size_t len,
 			 size_t off)
 {
@@ -144,6 +172,10 @@ static int unknown_event(struct parser *p, const char *name, size_t len,
 	if (n)
 		return fail(p, -EINVAL, PMU_ERR_UNKNOWN_EVENT, tok, len, off,
 			    "unknown event '%s'%s?", tok, hint);
+	if (other_models(tok, hint, sizeof(hint)))
+		return fail(p, -EINVAL, PMU_ERR_UNKNOWN_EVENT, tok, len, off,
+			    "unknown event '%s' on this CPU: it is an event of "
+			    "%s (pmu list --model M %s)", tok, hint, tok);
 	return fail(p, -EINVAL, PMU_ERR_UNKNOWN_EVENT, tok, len, off,
 		    "unknown event '%s' (" KNOWN_HELP ")", tok);
 }

@@ -154,4 +154,16 @@ for args in "4096 8" "20000 1"; do
 	check "sample-faults $args: the buffer filled" [ "$full" -ge 1 ]
 done
 
+# The README's event stream, as the README runs it: the loop of
+# examples/loop.txt retires 4 instructions in 3 cycles, 1000 times.
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+cmd=$(sed -n 's/^\(pmu stat --sim-model p6 .*examples\/loop\.txt\).*/\1/p' "$ROOT/README.md")
+if [ -n "$cmd" ]; then
+	(cd "$ROOT" && eval "\"\$PMU\"${cmd#pmu} -x," >/dev/null 2>"$TMP/loop")
+	expect_eq "README's stream: exit 0" "$?" 0
+	expect_match "README's stream: 3000 cycles" "$TMP/loop" '^3000,,cycles,'
+	expect_match "README's stream: 4000 instructions" "$TMP/loop" '^4000,,instructions,'
+else
+	not_ok "the README runs examples/loop.txt"
+fi
 done_testing

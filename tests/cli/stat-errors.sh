@@ -64,4 +64,16 @@ error_case "a term value too large" 1 "out of range \\(more than 64 bits\\)" \
 	stat -e 'msr/config=99999999999999999999999/' -- true
 error_case "an IBS period too large" 1 "out of range" encode 'zen4::ibs_op:maxcnt=99999999999999999999'
 
+# A perf name of other CPUs' tables: the error says which models have it
+# (the model pinned: Zen 4's has no Intel CHA uncore, nor Intel's core
+# events)
+PMU_CPUID=AuthenticAMD-25-11-0 run_pmu "$O" "$E" stat -a -e unc_cha_tor_inserts.ia_miss -- true
+expect_eq "another CPU's uncore event: exit 1, as any unknown event" "$RC" 1
+expect_match "another CPU's uncore event: the models that have it" "$E" \
+	"unknown event 'unc_cha_tor_inserts.ia_miss' on this CPU: it is an event of [a-z].* \(pmu list --model M"
+PMU_CPUID=AuthenticAMD-25-11-0 run_pmu "$O" "$E" stat -e inst_retired.any -- true
+expect_match "another CPU's core event: the models that have it" "$E" \
+	"'inst_retired.any' on this CPU: it is an event of .*and [0-9]+ more"
+PMU_CPUID=AuthenticAMD-25-11-0 run_pmu "$O" "$E" stat -e no_such.thing -- true
+expect_no_match "a name of no model: no models named" "$E" 'it is an event of'
 done_testing

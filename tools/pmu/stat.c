@@ -19,8 +19,8 @@
  * after its clock: task-clock, or cpu-clock system-wide. */
 #define SYSTEM_EVENTS "context-switches,cpu-migrations," \
 		      "page-faults,cycles,instructions,branches,branch-misses"
-/* --emulate: the hardware events of that set (an emulated PMU has no
- * software events). */
+/* --emulate and --sim-model: the hardware events of that set (an
+ * emulated or simulated PMU has no software events). */
 #define EMU_DEFAULT_EVENTS "cycles,instructions,branches,branch-misses"
 
 /* What -d, -dd and -ddd add, as perf 6.1 adds them on x86. */
@@ -190,7 +190,7 @@ static int add_events(struct stat_ctx *c, size_t *ecount)
 		return add_transaction(c->s);
 	/* system-wide, the clock is the CPUs' (perf's rule: cpu-clock) */
 	if (o->default_events)
-		rc = add_list(c->s, o->emulate ? EMU_DEFAULT_EVENTS :
+		rc = add_list(c->s, o->emulate || o->sim_model ? EMU_DEFAULT_EVENTS :
 			      o->target == PMU_TARGET_CPUS ?
 			      "cpu-clock," SYSTEM_EVENTS : "task-clock,"
 			      SYSTEM_EVENTS);
