@@ -189,4 +189,20 @@ else
 	skip "perf list is not available"
 fi
 
+# pmu list --metrics: each metric with its unit and groups, a
+# description under it (the vendor's, else what it is computed from),
+# and its expression with --long.
+run_pmu "$TMP/out" "$TMP/err" list --metrics --model skylake
+expect_eq "--metrics: exit 0" "$RC" 0
+check "--metrics: a description under every metric" awk '
+	/^    \[.+\]$/ { if (!pending) bad = 1; pending = 0; next }
+	{ if (pending) bad = 1; pending = 1; n++ }
+	END { exit bad || pending || n < 50 }' "$TMP/out"
+expect_match "--metrics: what a metric is computed from" "$TMP/out" '^    \[computed from UOPS_RETIRED.RETIRE_SLOTS, tma_info_thread_slots\]$'
+run_pmu "$TMP/out" "$TMP/err" list --metrics --model skylake --long TopdownL1
+expect_match "--metrics --long GROUP: the group's metrics" "$TMP/out" '^tma_retiring +% +.*TopdownL1'
+expect_match "--metrics --long: the expression" "$TMP/out" '^    = UOPS_RETIRED.RETIRE_SLOTS / tma_info_thread_slots$'
+expect_no_match "--metrics GROUP: other groups left out" "$TMP/out" '^C3_Core_Residency'
+run_pmu "$TMP/out" "$TMP/err" list --metrics --model nosuch
+expect_match "--metrics: an unknown model named" "$TMP/err" "unknown model 'nosuch'"
 done_testing

@@ -504,11 +504,58 @@ static bool metric_match(const char *pat, const struct pmu_metric_info *mi)
 	return pmu_tool_list_match(pat, mi->name);
 }
 
+/* A metric without the vendor's description: what it is computed from,
+ * the names its expression reads (events, other metrics, #literals),
+ * each once, in order. */
+static void metric_from(const char *expr, char *buf, size_t sz)
+{
+	static const char *const funcs[] = { "d_ratio", "min", "max", "if",
+					     "else", "duration_time", NULL };
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (const char *p = expr; *p && used + 1 < sz;) {
+		const char *q = p;
+		char name[128];
+		bool skip = false;
+		int w;
+
+		if (!(*p == '_' || *p == '#' ||
+		      ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z'))) {
+			p++;
+			continue;
+		}
+		/* a name, with perf's escapes (cpu@EVENT\,cmask\=1@) */
+		while (*q) {
+			if (*q == '\\' && q[1])
+				q += 2;
+			else if (strchr("_.#@", *q) ||
+				 ((*q | 0x20) >= 'a' && (*q | 0x20) <= 'z') ||
+				 (*q >= '0' && *q <= '9'))
+				q++;
+			else
+				break;
+		}
+		snprintf(name, sizeof(name), "%.*s", (int)(q - p), p);
+		p = q;
+		for (size_t f = 0; funcs[f] && !skip; f++)
+			skip = !strcmp(name, funcs[f]);
+		if (skip || strstr(buf, name))
+			continue;
+		w = snprintf(buf + used, sz - used, "%s%s",
+			     used ? ", " : "computed from ", name);
+		used = w < 0 || (size_t)w >= sz - used ? sz - 1 : used + (size_t)w;
+	}
+	if (!used)
+		snprintf(buf, sz, "a constant");
+}
+
 static void metric_line(size_t m, size_t x, const char *model,
 			const struct pmu_metric_info *mi, bool lng, bool json)
 {
 	const char *desc = pmu_catalog_metric_desc(m, x);
 	const char *unit = pmu_metric_unit(mi->unit, NULL);
+	char own[400];
 
 	if (json) {
 		printf("{\"model\": ");
@@ -530,8 +577,11 @@ static void metric_line(size_t m, size_t x, const char *model,
 	}
 	printf("%-44s %-12s %s\n", mi->name, *unit ? unit : "-",
 	       mi->groups);
-	if (lng && desc)
-		printf("    %s\n", desc);
+	if (!desc || !*desc) {
+		metric_from(mi->expr, own, sizeof(own));
+		desc = own;
+	}
+	printf("    [%s]\n", desc);
 	if (lng)
 		printf("    = %s\n", mi->expr);
 }
