@@ -37,9 +37,12 @@ jv() { sed -n 's/.*"counter-value" : "\([0-9]*\)\..*"event" : "'"$2"'".*/\1/p' "
 pmu_run stat -j -o "$P" -e instructions:u -- "$HWLOOP" loop $N >/dev/null 2>&1
 "$PERF" stat -j -o "$F" -e instructions:u -- "$HWLOOP" loop $N >/dev/null 2>&1
 same "--json: counter-value" "$(jv "$P" instructions:u)" "$(jv "$F" instructions:u)"
+# (perf 6.1 gives a row without a metric a metric-unit "(null)" and a
+# metric-value 0; later perf, and pmu, leave both out)
 expect_eq "--json: the same keys as perf's" \
 	"$(grep -o '"[a-z-]*" :' "$P" | sort -u | tr '\n' ' ')" \
-	"$(grep -o '"[a-z-]*" :' "$F" | sort -u | tr '\n' ' ')"
+	"$(sed 's/, "metric-value" : [0-9.]*, "metric-unit" : "(null)"//' "$F" |
+	   grep -o '"[a-z-]*" :' | sort -u | tr '\n' ' ')"
 
 # system-wide: every CPU's instructions while the loop runs, at least
 # the loop's; -A a row a CPU, -C one CPU
