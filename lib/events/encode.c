@@ -183,14 +183,56 @@ static void late(struct pmu__enc_req *r, enum pmu_error_kind k,
 	pmu__strlcpy(r->late_name, t->name, sizeof(r->late_name));
 }
 
-static int set_value(struct pmu__enc_req *r, uint64_t *slot, uint32_t *set,
-		     unsigned bit, uint64_t v, const struct attr_tok *t)
+/* Every attribute goes to the request's list, in order: whether one is
+ * repeated with another value is decided on the whole list (libpfm4's
+ * rule, see repeated()).  The value in effect is the last one given. */
+static void log_attr(struct pmu__enc_req *r, unsigned kind, unsigned id,
+		     uint64_t v)
 {
-	if ((*set & (1u << bit)) && *slot != v)
+	if (r->nseq < PMU__ENC_MAX_SEQ)
+		r->seq[r->nseq] = (struct pmu__enc_attr){ (uint8_t)kind,
+							  (uint16_t)id, v };
+	r->nseq++;
+}
+
+static int set_value(struct pmu__enc_req *r, uint64_t *slot, uint32_t *set,
+		     unsigned bit, uint64_t v, const struct attr_tok *t,
+		     unsigned kind)
+{
+	/* past the list's room, the plain rule: one value each */
+	if (r->nseq >= PMU__ENC_MAX_SEQ && (*set & (1u << bit)) && *slot != v)
 		late(r, PMU_ERR_REPEATED, t, 0);
+	log_attr(r, kind, bit, v);
 	*slot = v;
 	*set |= 1u << bit;
 	return 0;
+}
+
+/* libpfm4's pass over the list: each attribute against the ones after
+ * it, an identical one removed (and the attribute that moves into its
+ * place not compared with this one: libpfm4 steps past it), one of the
+ * same name with another value an error.  Returns the index of the
+ * later of two conflicting attributes, or -1.  (A umask libpfm4 keeps
+ * twice this way counts twice in its group, which matters for the
+ * umasks libpfm4 lets combine with no other; its tables do not say
+ * which those are, only that some pair of a group does not combine, so
+ * that case is not followed.) */
+static int repeated(struct pmu__enc_req *r)
+{
+	int n = r->nseq < PMU__ENC_MAX_SEQ ? r->nseq : PMU__ENC_MAX_SEQ;
+	struct pmu__enc_attr *a = r->seq;
+
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++) {
+			if (a[i].kind != a[j].kind || a[i].id != a[j].id)
+				continue;
+			if (a[i].v != a[j].v)
+				return j;
+			memmove(&a[j], &a[j + 1], (size_t)(n - j - 1) * sizeof(*a));
+			n--;
+		}
+	r->nseq = n;
+	return -1;
 }
 
 static int add_umask(struct pmu__enc_req *r, int idx)
@@ -297,6 +339,7 @@ static int apply_attr(struct pmu__enc_req *r, const struct attr_tok *t,
 	if (add_umask(r, u))
 		return pmu__encode_fail(out, err, PMU_ERR_SYNTAX, t->text,
 					"too many umasks");
+	log_attr(r, 0, (unsigned)u, 0);
 	return 0;
 }
 static int find_mod(const struct pmu__enc_req *r, const char *name)
@@ -382,7 +425,8 @@ static int apply_mod(struct pmu__enc_req *r, const struct attr_tok *t,
 			return ret;
 		if (!v && (m == PMU__MOD_LDLAT || m == PMU__MOD_FE_THRES))
 			late(r, PMU_ERR_BAD_VALUE, t, md->max);
-		return set_value(r, &r->mod[m], &r->modset, (unsigned)m, v, t);
+		return set_value(r, &r->mod[m], &r->modset, (unsigned)m, v, t,
+				 1);
 	}
 	/* Raw-only encodings know no perf_event modifiers at all. */
 	p = r->raw_only ? -1 : find_pmod(t->name);
@@ -402,7 +446,7 @@ static int apply_mod(struct pmu__enc_req *r, const struct attr_tok *t,
 				     sizeof(r->perf_late_tok));
 		}
 		return set_value(r, &r->pmod[p], &r->pmodset, (unsigned)p, v,
-				 t);
+				 t, 2);
 	}
 	const char *near = near_attr(r, t->name);
 	return pmu__encode_fail(out, err, PMU_ERR_BAD_MODIFIER, t->text,
@@ -462,6 +506,23 @@ static int parse_attrs(struct pmu__enc_req *r, const char *s,
 			return ret;
 	}
 	return 0;
+}
+
+/* Two values of one modifier in the list (repeated()). */
+static int repeated_error(const struct pmu__enc_req *r, int j,
+			  struct pmu_encoding *out, struct pmu_error *err)
+{
+	const struct pmu__enc_attr *a = &r->seq[j];
+	const struct pmu__moddesc *md = a->kind == 1 ?
+		pmu__mod_desc(r->m->kind, a->id) : NULL;
+	const char *name = md ? md->name : a->kind == 2 ? pmod_names[a->id]
+							 : "?";
+	char tok[96];
+
+	snprintf(tok, sizeof(tok), "%s=%llu", name, (unsigned long long)a->v);
+	return pmu__encode_fail(out, err, PMU_ERR_REPEATED, tok,
+		"modifier '%s' of %s is given twice with different values",
+		name, pmu__req_name(r));
 }
 
 /* What libpfm4 finds wrong once the attributes have all parsed. */
@@ -672,7 +733,7 @@ int pmu__encode(const struct pmu__model *m, const char *str,
 				strpbrk(str + n + 1, ", \t\n"));
 	char name[128], vbuf[512];
 	const char *attrs = NULL;
-	int ret, vum = -1;
+	int ret, vum = -1, rep;
 
 	init_out(m, out);
 	/* um[] fills as it grows and eff[] is computed: skip them. */
@@ -721,7 +782,11 @@ found:
 	if (vum >= 0 && add_umask(&r, vum))
 		return pmu__encode_fail(out, err, PMU_ERR_SYNTAX, str,
 					"too many umasks");
+	if (vum >= 0)
+		log_attr(&r, 0, (unsigned)vum, 0);
 	ret = parse_attrs(&r, attrs, out, err);
+	if (!ret && (rep = repeated(&r)) >= 0)
+		ret = repeated_error(&r, rep, out, err);
 	if (!ret && r.late)
 		ret = late_error(&r, out, err);
 	if (ret)

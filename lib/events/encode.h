@@ -30,6 +30,16 @@ int pmu__encode_dir(const char *dir, const char *str,
 		    struct pmu_error *err);
 
 #define PMU__ENC_MAX_UMASKS 64
+#define PMU__ENC_MAX_SEQ 64
+
+/* One attribute of a string, in the order given, umask aliases spelled
+ * out: libpfm4 finds a repeated attribute in this list (kind 0 a umask,
+ * 1 a model modifier, 2 a perf modifier). */
+struct pmu__enc_attr {
+	uint8_t kind;
+	uint16_t id;
+	uint64_t v;
+};
 
 /* Modifiers understood by the perf_event layer on top of a model's own. */
 enum pmu__pmod {
@@ -60,8 +70,11 @@ struct pmu__enc_req {
 	bool perf_late;                   /* a perf modifier out of range,
 					     reported after the encoding */
 	bool raw_only;                    /* PMU_ENCODE_RAW_ONLY */
+	int nseq;                         /* seq[] entries */
 	uint64_t eff[PMU__MOD_NR];        /* modifiers in effect, defaults
 					     resolved (pmu__encode_resolve) */
+	struct pmu__enc_attr seq[PMU__ENC_MAX_SEQ]; /* the attributes as
+							given, nseq of them */
 	/* Past the part cleared per encoding: written when late or
 	 * perf_late is set, read only then. */
 	char late_tok[64];                /* the attribute as written */
