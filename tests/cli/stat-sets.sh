@@ -137,4 +137,21 @@ for p in $(cut -d, -f5 "$E"); do
 	check "-a: pcnt $p is 1/2 within 5%" share_ok "$p" 2
 done
 
+# --switch overflow:EVENT: every set counts EVENT (a copy each, while
+# its set has its turn): one row for EVENT, the sum of the sets' raw
+# counts, and under each set its own share.
+run_pmu "$O" "$E" stat --set page-faults --set context-switches \
+	--switch overflow:task-clock:1:100000 -- "$SPIN" sleep 50
+expect_eq "--switch overflow: exit 0" "$RC" 0
+expect_eq "--switch overflow: the switch event one row" \
+	"$(grep -c '^ *[0-9.]* msec task-clock' "$E")" 1
+expect_eq "--switch overflow: under each set, its share" \
+	"$(grep -c '^ *task-clock: raw' "$E")" 2
+check "--switch overflow: the row is the sum of the sets' shares (0.02 msec of rounding)" awk '
+	/^ *[0-9.]+ msec task-clock/ { row = $1 }
+	/^ *task-clock: raw/ { sum += $3 }
+	END { d = row - sum; if (d < 0) d = -d; exit !(row > 0 && d <= 0.02) }' "$E"
+check "--switch overflow: each set's lines together" awk '
+	/^ *set [0-9]+:/ { if ($2 in seen) bad = 1; seen[$2] = 1 }
+	END { exit bad }' "$E"
 done_testing

@@ -403,6 +403,19 @@ static void explain_hidden(const struct stat_ctx *c)
 	}
 }
 
+/* --switch overflow:EVENT:N counts EVENT in every set, a copy each,
+ * appended after the events pmu adds: the first copy of i's name, or i
+ * itself. */
+static size_t switch_copy(const struct stat_ctx *c, size_t i)
+{
+	const char *name = pmu_session_event_name(c->s, i);
+
+	for (size_t j = c->nuser; j < i; j++)
+		if (!strcmp(pmu_session_event_name(c->s, j), name))
+			return j;
+	return i;
+}
+
 /* Events pmu adds (the default set, -d's) are left out of the text
  * table when this machine cannot count them (one line says why);
  * events the user named are always shown, and so is everything of a
@@ -423,6 +436,11 @@ static void mark_hidden(struct stat_ctx *c)
 	}
 	c->explain = first;
 	stat_merge_hide(c->s, c->o, c->hidden, c->n);
+	/* (-x and --json keep a row per set's copy: their rows carry the
+	 * set) */
+	for (size_t i = c->nuser; c->o->format == STAT_TEXT && i < c->n; i++)
+		if (switch_copy(c, i) != i)
+			c->hidden[i] = true;
 }
 
 /* A group larger than its PMU's counters is never counted: perf reads
@@ -712,6 +730,7 @@ static void fill_row(struct stat_row *r, const struct stat_ctx *c, size_t a,
 	r->metric_unit = NULL;
 	r->set = -1;
 	r->folded = stat_merge_folded(c->s, c->o, i);
+	r->folded_switch = false;
 }
 
 /* --per-thread: an event's threads by count, largest first (ties in
@@ -777,10 +796,45 @@ static void print_mset(struct stat_ctx *c, size_t a, size_t i, double wall_ns)
 
 /* Rows of every aggregate, in perf's order: per CPU and per thread
  * event by event, per core, socket... aggregate by aggregate. */
+/* The copies of an --switch overflow event count one event, each while
+ * its set has its turn: in the text table the first copy's row is the
+ * event's, their raw counts and running times summed over the run's
+ * time (each copy's own raw count stays for the sets' lines). */
+static void fold_switch_rows(struct stat_ctx *c)
+{
+	size_t n = c->n;
+
+	for (size_t a = 0; c->sets && c->o->format == STAT_TEXT && a < c->nagg;
+	     a++)
+		for (size_t i = c->nuser; i < n; i++) {
+			size_t h = switch_copy(c, i);
+			struct stat_row *to = &c->rows[a * n + h];
+			const struct stat_row *r = &c->rows[a * n + i];
+
+			if (h == i)
+				continue;
+			if (!to->folded_switch) {
+				to->count = to->status == PMU_EVENT_OK ? to->raw : 0;
+				to->folded_switch = true;
+			}
+			if (r->status == PMU_EVENT_OK) {
+				to->count += r->raw;
+				to->status = PMU_EVENT_OK;
+			}
+			to->running += r->running;
+			if (r->enabled > to->enabled)
+				to->enabled = r->enabled;
+			to->show_running = !c->o->no_scale &&
+					   to->running < to->enabled;
+		}
+}
+
 static void print_rows(struct stat_ctx *c, double wall_ns, const double *ts)
 {
 	enum stat_aggr m = c->o->aggr;
 	size_t n = c->n;
+
+	fold_switch_rows(c);
 
 	for (size_t a = 0; a < c->nagg; a++)
 		stat_metrics_compute(&c->rows[a * n], n, wall_ns);

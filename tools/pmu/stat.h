@@ -172,6 +172,7 @@ struct stat_row {
 	double set_runs, set_active_ns;
 	bool folded;               /* an instance merged into an earlier
 				      row's count (that row holds it) */
+	bool folded_switch;        /* --switch overflow copies summed in */
 };
 
 /* Wall and CPU time of the measured command. */

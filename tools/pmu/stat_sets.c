@@ -355,13 +355,21 @@ static void text_raw(FILE *f, const struct stat_row *r)
 void stat_sets_print(FILE *f, const struct stat_opts *o,
 		     const struct stat_row *rows, size_t n, const double *ts)
 {
-	int last = -1;
+	int last = -1, nsets = 0;
 
 	if (o->format != STAT_TEXT || !n || rows[0].set < 0)
 		return;
+	for (size_t j = 0; j < n; j++)
+		if (rows[j].set >= nsets)
+			nsets = rows[j].set + 1;
+	/* set by set: an --switch overflow event, counted by every set,
+	 * comes after the sets' own events but is listed in each */
+	for (int k = 0; k < nsets; k++)
 	for (size_t j = 0; j < n; j++) {
 		const struct stat_row *r = &rows[j];
 
+		if (r->set != k)
+			continue;
 		if (r->set != last) {
 			if (ts)
 				stat_out_ts(f, o, *ts, " ");
