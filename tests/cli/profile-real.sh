@@ -47,10 +47,20 @@ run_pmu "$TMP/o" "$TMP/e" record -q --call-graph dwarf -o "$TMP/xz.data" -- \
 expect_eq "pmu record --call-graph dwarf xz: exit 0" "$RC" 0
 same_rows "xz, pmu's DWARF file: the same callers (--children)" "$TMP/xz.data" --children
 same_rows "xz, pmu's DWARF file: the same rows (--no-children)" "$TMP/xz.data" --no-children
-# perf unwinds it: main's caller reaches nearly every sample
+# perf unwinds it: main's caller reaches nearly every sample.  (Now and
+# then perf's report splits that symbol into two rows, of one sample
+# set each, with its own recordings too: the rows add up.)
 perf report -i "$TMP/xz.data" --stdio --sort sym -g none --children 2>/dev/null >"$TMP/p.txt"
-check "xz, pmu's DWARF file: perf unwinds to __libc_start_call_main" awk '
-	/__libc_start_call_main/ { sub(/%/, "", $1); f = $1 + 0 } END { exit !(f > 90) }' "$TMP/p.txt"
+if awk '/__libc_start_call_main/ { sub(/%/, "", $1); f += $1 }
+	END { exit !(f > 90) }' "$TMP/p.txt"; then
+	ok "xz, pmu's DWARF file: perf unwinds to __libc_start_call_main"
+else
+	not_ok "xz, pmu's DWARF file: perf unwinds to __libc_start_call_main"
+	diag "perf's share of __libc_start_call_main: $(awk '/__libc_start_call_main/ { print $1 }' "$TMP/p.txt")"
+	diag "pmu record said: $(tr '\n' ' ' <"$TMP/e")"
+	perf report -i "$TMP/xz.data" --stdio --sort sym -g none --no-children 2>/dev/null |
+		grep -v '^#' | grep . | head -8 | sed 's/^/# /'
+fi
 
 # perf's DWARF recording of python3, read by pmu
 perf record -q --call-graph dwarf -o "$TMP/py.data" -- python3 -c '
