@@ -19,8 +19,9 @@
 #    threads is the kernel's, so the data caches see the threads'
 #    accesses in an order that varies run to run (cachegrind's own
 #    D1mr/D1mw/DLmr/DLmw spread is about 0.1%): those are compared within
-#    0.5%, its data reads and writes within 0.05% and its indirect
-#    branches within 2% (below), every other count exactly.
+#    0.5%, its data reads and writes and conditional branches within
+#    0.05%, its instructions within 0.01% and its indirect branches
+#    within 2% (below), every other count exactly.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/emu-lib.sh"
 require_emu
@@ -82,8 +83,15 @@ for w in loops calls sort strings threads forkexec; do
 	extra_ir=0 extra_bc=0 tol=
 	if [ $w = forkexec ]; then extra_ir=4 extra_bc=1; fi
 	if [ $w = threads ]; then tol=0.5; fi
+	# threads: which thread finds the lock taken (and runs the C
+	# library's waiting path) is the scheduler's, the same for both
+	# tools' runs only on an idle machine: on a loaded one a run read
+	# 50 of 2,769,922 instructions and 9 of 271,509 conditional branches
+	# more than cachegrind's; 0.01% and 0.05% for that workload only
+	itol= btol=
+	if [ $w = threads ]; then itol=0.01 btol=0.05; fi
 	ir=$(value RETIRED_INSTRUCTIONS "$TMP/$w.a.counts")
-	compare $w Ir "$ir" $(( $(value Ir "$cg") + extra_ir ))
+	compare $w Ir "$ir" $(( $(value Ir "$cg") + extra_ir )) $itol
 	ilmr=$(value INSTRUCTION_CACHE_REFILLS_FROM_SYSTEM "$TMP/$w.a.counts")
 	dlmr=$(value DATA_CACHE_REFILLS_FROM_SYSTEM:EXCLUSIVE "$TMP/$w.a.counts")
 	compare $w LLmr $((ilmr + dlmr)) $(( $(value ILmr "$cg") + $(value DLmr "$cg") )) $tol
@@ -101,7 +109,7 @@ for w in loops calls sort strings threads forkexec; do
 	compare $w Dr "$(value DATA_READ "$TMP/$w.c.counts")" "$(value Dr "$cg")" $dtol
 	compare $w Dw "$(value DATA_WRITE "$TMP/$w.d.counts")" "$(value Dw "$cg")" $dtol
 	bc=$(value retired_branch_type:CONDITIONAL "$TMP/$w.e.counts")
-	compare $w Bc "$bc" $(( $(value Bc "$cg") + extra_bc ))
+	compare $w Bc "$bc" $(( $(value Bc "$cg") + extra_bc )) $btol
 	ind=$(value retired_branch_type:INDIRECT "$TMP/$w.e.counts")
 	ret=$(value retired_branch_type:RETURN "$TMP/$w.f.counts")
 	# threads: whether pthread_join finds a thread finished or waits
