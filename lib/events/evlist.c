@@ -506,16 +506,19 @@ static int resolve_kernel(struct parser *p, struct evbuild *b,
 	size_t n = colon ? (size_t)(colon - t) : strlen(t);
 	const struct pmu__model *h = m->hybrid && !p->ctx->model_only ?
 		pmu__catalog_find(m->hybrid, strlen(m->hybrid)) : NULL;
+	/* whether each core type's table has the name: an encoding each */
+	bool in_m = name_encodes(m, t, n), in_h = h && name_encodes(h, t, n);
 	char *name;
 	int r;
 
 	/* a name only the other core type of a hybrid part has is that
 	 * type's event alone ("ld_head.any_at_ret": cpu_atom's) */
-	if (h && !name_encodes(m, t, n) && name_encodes(h, t, n)) {
+	if (!in_m && in_h) {
 		m = h;
-		h = NULL;
+		in_m = true;
+		in_h = false;
 	}
-	if (!name_encodes(m, t, n)) {
+	if (!in_m) {
 		/* a dotted name is perf's: a whole event or none */
 		if (memchr(t, '.', n))
 			return -ENOENT;
@@ -537,7 +540,7 @@ static int resolve_kernel(struct parser *p, struct evbuild *b,
 	b->d.attr.exclude_hv = b->d.attr.exclude_guest = 0;
 	b->d.attr.exclude_host = 0;
 	core_type(p, m, &b->d);
-	if (h && name_encodes(h, t, n))
+	if (in_h)
 		b->twin = h;
 	if (!colon)
 		return 0;
