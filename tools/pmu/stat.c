@@ -68,6 +68,8 @@ struct stat_ctx {
 	size_t *order;             /* [nagg]: --per-thread's sorted rows */
 	struct stat_sets *sets;    /* --set: per-set figures, else NULL */
 	bool *hidden;              /* [n] */
+	size_t *copy_of;           /* [n]: the row an --switch overflow
+				      copy counts in (itself for the others) */
 	char **mname;              /* [n]: --no-merge's instance names */
 	struct stat_evinfo *evinfo; /* [n] */
 	size_t explain;            /* first hidden event, SIZE_MAX: none */
@@ -438,9 +440,11 @@ static void mark_hidden(struct stat_ctx *c)
 	stat_merge_hide(c->s, c->o, c->hidden, c->n);
 	/* (-x and --json keep a row per set's copy: their rows carry the
 	 * set) */
-	for (size_t i = c->nuser; c->o->format == STAT_TEXT && i < c->n; i++)
-		if (switch_copy(c, i) != i)
+	for (size_t i = 0; i < c->n; i++) {
+		c->copy_of[i] = i < c->nuser ? i : switch_copy(c, i);
+		if (c->o->format == STAT_TEXT && c->copy_of[i] != i)
 			c->hidden[i] = true;
+	}
 }
 
 /* A group larger than its PMU's counters is never counted: perf reads
@@ -578,10 +582,12 @@ static int alloc_arrays(struct stat_ctx *c)
 	c->iacc = calloc(m, sizeof(*c->iacc));
 	c->order = calloc(c->nagg ? c->nagg : 1, sizeof(*c->order));
 	c->hidden = calloc(n, sizeof(*c->hidden));
+	c->copy_of = calloc(n, sizeof(*c->copy_of));
 	c->mname = calloc(n, sizeof(*c->mname));
 	c->evinfo = calloc(n, sizeof(*c->evinfo));
 	if (!c->cur || !c->prev || !c->tmp || !c->rows || !c->acc ||
-	    !c->iacc || !c->order || !c->hidden || !c->mname || !c->evinfo) {
+	    !c->iacc || !c->order || !c->hidden || !c->copy_of || !c->mname ||
+	    !c->evinfo) {
 		pmu_tool_err("out of memory");
 		return EXIT_PMU_INPUT;
 	}
@@ -807,7 +813,7 @@ static void fold_switch_rows(struct stat_ctx *c)
 	for (size_t a = 0; c->sets && c->o->format == STAT_TEXT && a < c->nagg;
 	     a++)
 		for (size_t i = c->nuser; i < n; i++) {
-			size_t h = switch_copy(c, i);
+			size_t h = c->copy_of[i];
 			struct stat_row *to = &c->rows[a * n + h];
 			const struct stat_row *r = &c->rows[a * n + i];
 
@@ -1437,6 +1443,7 @@ static void ctx_free(struct stat_ctx *c)
 	free(c->iacc);
 	free(c->order);
 	free(c->hidden);
+	free(c->copy_of);
 	for (size_t i = 0; c->mname && i < c->n; i++)
 		free(c->mname[i]);
 	free(c->mname);
