@@ -181,16 +181,17 @@ static uint64_t mapping_id(struct pp *p, const struct loc *l,
 	size_t nb = 0;
 
 	m.file = rpool_add(&p->r->pool, d ? pmu__dso_name(d) : f->dso);
+	for (size_t i = p->nmap; i-- > 0;)
+		if (p->map[i].start == m.start && p->map[i].limit == m.limit &&
+		    p->map[i].offset == m.offset && p->map[i].file == m.file)
+			return i + 1;
+	/* a new mapping: its file's build-id, read once */
 	if (d && pmu__dso_kind(d) == PMU__DSO_FILE)
 		nb = pmu__dso_build_id(d, bid);
 	for (size_t i = 0; i < nb; i++)
 		snprintf(hex + 2 * i, 3, "%02x", bid[i]);
 	hex[2 * nb] = '\0';
 	m.build_id = rpool_add(&p->r->pool, hex);
-	for (size_t i = p->nmap; i-- > 0;)
-		if (p->map[i].start == m.start && p->map[i].limit == m.limit &&
-		    p->map[i].offset == m.offset && p->map[i].file == m.file)
-			return i + 1;
 	if (p->nmap == p->cap_map) {
 		size_t cap = p->cap_map ? 2 * p->cap_map : 64;
 		struct mapping *v = realloc(p->map, cap * sizeof(*v));
