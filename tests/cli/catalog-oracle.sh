@@ -60,15 +60,27 @@ fake_sysfs() { # vendor
 	echo "$root"
 }
 
+# in_ns CPUID SYSFS CMD...: CMD in a private mount namespace whose
+# /sys/bus/event_source/devices is SYSFS's, perf reading CPUID's tables
+in_ns() {
+	local cpuid=$1 root=$2; shift 2
+	PERF_CPUID=$cpuid unshare -m sh -c 'mount --bind "$1/bus/event_source/devices" /sys/bus/event_source/devices &&
+		shift && exec "$@"' sh "$root" "$@" </dev/null
+}
+
+# perf_names CPUID SYSFS: the names of perf's tables that perf lists
+perf_names() {
+	in_ns "$1" "$2" perf list --raw-dump pmu 2>/dev/null |
+		tr ' ' '\n' | grep -E '^[a-z][a-z0-9_]*[._][a-z0-9_.]+$'
+}
+
 # perf_attrs CPUID SYSFS EVENT...: "field=value ..." per attr perf
 # prints, in order; fails when perf refuses the list.
 perf_attrs() {
 	local cpuid=$1 root=$2; shift 2
 	local args=() e
 	for e in "$@"; do args+=(-e "$e"); done
-	PERF_CPUID=$cpuid unshare -m sh -c 'mount --bind "$1/bus/event_source/devices" /sys/bus/event_source/devices &&
-		shift && exec perf stat -vv "$@" true' sh "$root" "${args[@]}" \
-		>"$TMP/perf.out" 2>&1 </dev/null || :
+	in_ns "$cpuid" "$root" perf stat -vv "${args[@]}" true >"$TMP/perf.out" 2>&1 || :
 	grep -q '^perf_event_attr:' "$TMP/perf.out" || return 1
 	grep -q 'event syntax error\|Run .perf list. for a list\|invalid or unsupported event' "$TMP/perf.out" && return 1
 	awk -v fields="$FIELDS" '
@@ -141,9 +153,7 @@ model() {
 	local cpuid=$1 vendor=$2 root names n i=0 k bad=0 all=0 f
 	local -a list=() pick=() fl=() gl=()
 	root=$(fake_sysfs "$vendor")
-	PERF_CPUID=$cpuid unshare -m sh -c 'mount --bind "$1/bus/event_source/devices" /sys/bus/event_source/devices &&
-		exec perf list --raw-dump pmu' sh "$root" 2>/dev/null </dev/null |
-		tr ' ' '\n' | grep -E '^[a-z][a-z0-9_]*[._][a-z0-9_.]+$' >"$TMP/names"
+	perf_names "$cpuid" "$root" >"$TMP/names"
 	mapfile -t list <"$TMP/names"
 	if [ ${#list[@]} -lt 2 ]; then
 		not_ok "$cpuid: perf lists no events of its tables"; return
@@ -217,9 +227,7 @@ hybrid() { # cpuid
 	echo 8 >"$d/cpu_atom/type"
 	echo 0-1 >"$d/cpu_core/cpus"
 	echo 2-3 >"$d/cpu_atom/cpus"
-	PERF_CPUID=$cpuid unshare -m sh -c 'mount --bind "$1/bus/event_source/devices" /sys/bus/event_source/devices &&
-		exec perf list --raw-dump pmu' sh "$root" 2>/dev/null </dev/null |
-		tr ' ' '\n' | grep -E '^[a-z][a-z0-9_]*[._][a-z0-9_.]+$' | sort -u >"$TMP/names"
+	perf_names "$cpuid" "$root" | sort -u >"$TMP/names"
 	mapfile -t list <"$TMP/names"
 	k=$(( ${#list[@]} / EVENTS )); [ "$k" -ge 1 ] || k=1
 	for ((i = 0; i < ${#list[@]} && ${#pick[@]} < EVENTS; i += k)); do pick+=("${list[$i]}"); done
@@ -227,8 +235,7 @@ hybrid() { # cpuid
 	for n in "${pick[@]}"; do
 		for f in "$n" "$n:u" "$n:k" "$n:pp"; do
 			all=$((all + 1))
-			PERF_CPUID=$cpuid unshare -m sh -c 'mount --bind "$1/bus/event_source/devices" /sys/bus/event_source/devices &&
-				exec perf stat -vv -e "$2" true' sh "$root" "$f" >"$TMP/perf.out" 2>&1 </dev/null
+			in_ns "$cpuid" "$root" perf stat -vv -e "$f" true >"$TMP/perf.out" 2>&1
 			awk -v keys="$keys" '
 				function out(  n, f, i, line) {
 					if (v["type"] in seen) { delete v; return }
