@@ -143,13 +143,8 @@ static void list_caches(struct out *o)
 			if (!(caches[c].ops & (1u << op)))
 				continue;
 			for (int miss = 0; miss < 2; miss++) {
-				snprintf(name, sizeof(name), "%s-%ss%s",
-					 caches[c].name, op_name[op],
-					 miss ? "" : "");
-				if (miss)
-					snprintf(name, sizeof(name),
-						 "%s-%s-misses",
-						 caches[c].name, op_name[op]);
+				snprintf(name, sizeof(name), miss ? "%s-%s-misses"
+					 : "%s-%ss", caches[c].name, op_name[op]);
 				snprintf(desc, sizeof(desc), "%s %s%s",
 					 caches[c].what, op_name[op],
 					 miss ? " misses" : "s");
@@ -347,15 +342,36 @@ static void kernel_desc(const char *model, const char *name, char *buf,
 			 (unsigned long long)enc.perf.config);
 }
 
-/* A kernel model's events by perf's names, each with the vendor's
- * description when read at run time, else its raw code. */
+/* One event of a model's listing under its heading (printed with the
+ * model's first event listed): the vendor's description, else the
+ * table's (own), else its raw code (what `spec` encodes to). */
+static void model_entry(struct out *o, const char *model, size_t before,
+			const char *name, const char *spec, const char *vendor,
+			const char *own)
+{
+	char raw[96];
+	const char *d = vendor && *vendor ? vendor : own && *own ? own : NULL;
+
+	if (!pmu_tool_list_match(o->pat, name))
+		return;
+	if (!o->json && o->shown == before)
+		printf("\n%s:\n", model);
+	if (!d) {
+		kernel_desc(model, spec, raw, sizeof(raw));
+		d = raw;
+	}
+	entry(o, name, NULL, d, model, NULL);
+}
+
+/* A kernel model's events by perf's names ("EVENT.UMASK", the bare
+ * EVENT for its DEFAULT record or when it has no umasks); a
+ * libpfm4-named model's as MODEL::EVENT (its umasks with pmu list
+ * --model M --long). */
 static void list_model(struct out *o, ssize_t m)
 {
 	struct pmu_catalog_info mi = { .size = sizeof(mi) };
-	char name[192], own[96];
+	char name[192], full[256];
 	size_t before = o->shown;
-
-	/* ("before": the model's heading comes with its first event) */
 
 	if (m < 0 || pmu_catalog_info((size_t)m, &mi))
 		return;
@@ -364,54 +380,32 @@ static void list_model(struct out *o, ssize_t m)
 
 		if (pmu_catalog_event_info((size_t)m, e, &ei))
 			continue;
-		/* a libpfm4-named model: MODEL::EVENT, its umasks with
-		 * pmu list --model M --long */
 		if (!mi.arch) {
-			const char *d = pmu_catalog_vendor_desc((size_t)m, e,
-							PMU_CATALOG_EVENT);
-
-			snprintf(name, sizeof(name), "%s::%s", mi.name, ei.name);
-			if (!pmu_tool_list_match(o->pat, name))
-				continue;
-			if (!o->json && o->shown == before)
-				printf("\n%s:\n", mi.name);
-			if (!d || !*d)
-				d = ei.desc;
-			if (!d || !*d) {
-				kernel_desc(mi.name, ei.name, own, sizeof(own));
-				d = own;
-			}
-			entry(o, name, NULL, d, mi.name, NULL);
+			snprintf(full, sizeof(full), "%s::%s", mi.name, ei.name);
+			model_entry(o, mi.name, before, full, ei.name,
+				    pmu_catalog_vendor_desc((size_t)m, e,
+							    PMU_CATALOG_EVENT),
+				    ei.desc);
 			continue;
 		}
-		for (size_t a = 0; a <= ei.numasks; a++) {
+		if (!ei.numasks)
+			model_entry(o, mi.name, before, ei.name, ei.name,
+				    pmu_catalog_vendor_desc((size_t)m, e,
+							    PMU_CATALOG_EVENT),
+				    NULL);
+		for (size_t a = 0; a < ei.numasks; a++) {
 			struct pmu_attr_info ai = { .size = sizeof(ai) };
-			const char *d;
 
-			if (a == ei.numasks && ei.numasks)
-				break;
-			if (a < ei.numasks) {
-				if (pmu_catalog_attr_info((size_t)m, e, a, &ai))
-					continue;
-				if (!strcmp(ai.name, "DEFAULT"))
-					snprintf(name, sizeof(name), "%s", ei.name);
-				else
-					snprintf(name, sizeof(name), "%s.%s",
-						 ei.name, ai.name);
-			} else {
-				snprintf(name, sizeof(name), "%s", ei.name);
-			}
-			if (!pmu_tool_list_match(o->pat, name))
+			if (pmu_catalog_attr_info((size_t)m, e, a, &ai))
 				continue;
-			if (!o->json && o->shown == before)
-				printf("\n%s:\n", mi.name);
-			d = pmu_catalog_vendor_desc((size_t)m, e,
-				ei.numasks ? a : PMU_CATALOG_EVENT);
-			if (!d || !*d) {
-				kernel_desc(mi.name, name, own, sizeof(own));
-				d = own;
-			}
-			entry(o, name, NULL, d, mi.name, NULL);
+			if (!strcmp(ai.name, "DEFAULT"))
+				snprintf(name, sizeof(name), "%s", ei.name);
+			else
+				snprintf(name, sizeof(name), "%s.%s", ei.name,
+					 ai.name);
+			model_entry(o, mi.name, before, name, name,
+				    pmu_catalog_vendor_desc((size_t)m, e, a),
+				    NULL);
 		}
 	}
 }
