@@ -7,6 +7,7 @@
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+args=("$@")
 
 builds=()
 valgrind=0
@@ -34,6 +35,16 @@ done
 # tests that need it skip (and say why) without it.  --no-shared runs the
 # suite as a clone without it would, to prove that it passes there too.
 if [ "$no_shared" = 1 ]; then
+	# hide a directory that is there (as root, in a mount namespace of
+	# its own), so a test that finds it by another road fails here
+	# rather than on a machine without it
+	if [ -d "$root/../shared" ] && [ -z "${PMU_SHARED_HIDDEN:-}" ] &&
+		[ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
+		export PMU_SHARED_HIDDEN=1
+		exec unshare -m --propagation private sh -c \
+			'mount -t tmpfs -o size=1m,mode=0555 pmu-no-shared "$0" && exec "$@"' \
+			"$root/../shared" "$0" "${args[@]}"
+	fi
 	export PMU_SHARED=
 elif [ -z "${PMU_SHARED:-}" ] && [ -d "$root/../shared" ]; then
 	export PMU_SHARED=$root/../shared

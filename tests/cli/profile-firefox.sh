@@ -5,10 +5,14 @@
 # each thread pmu's own sample count, and call trees whose roots hold
 # the samples pmu script puts under them.
 . "$(dirname "$0")/lib.sh"
-FF=${PMU_SHARED:-$(dirname "$0")/../../../shared}/reference/oracles/firefox-profiler
+if [ -z "${PMU_SHARED:-}" ]; then
+	echo "# skipped: no shared reference directory (the Firefox Profiler oracle lives in ../shared)"
+	exit 77
+fi
+FF=$(cd "$PMU_SHARED" && pwd)/reference/oracles/firefox-profiler
 SPIN=$PMU_BUILD/tests/spin
 if [ ! -f "$FF/profile-query.js" ]; then
-	echo "# skipped: the Firefox Profiler oracle is not here ($FF; it lives in ../shared)"
+	echo "# skipped: the Firefox Profiler oracle is not here ($FF)"
 	exit 77
 fi
 command -v node >/dev/null || { echo "# skipped: no node (Debian's nodejs) to run the oracle"; exit 77; }
