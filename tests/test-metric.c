@@ -202,8 +202,8 @@ static void test_units(void **state)
 static struct pmu_metric_set *set_of(const char *list, bool no_group,
 				     struct pmu_error *err)
 {
-	struct pmu_metric_set_opts o = { .sz = sizeof(o), .model = "amdzen5",
-					 .no_group = no_group };
+	PMU_OPTS(pmu_metric_set_opts, o, .model = "amdzen5",
+		 .no_group = no_group);
 
 	return pmu_metric_set_new(list, &o, err);
 }

@@ -102,10 +102,69 @@ static void test_sizes(void **state)
 	}
 }
 
+/*
+ * A newer release may add a field in the tail padding of a struct, after
+ * its last field: sizeof stays the same, so the check must run against
+ * the end of the last field (TYPE__last_field), not against sizeof.
+ */
+#define OFFSETOFEND(type, f) \
+	(offsetof(struct type, f) + sizeof(((struct type *)0)->f))
+#define END_(type, f) OFFSETOFEND(type, f)
+#define END(type) END_(type, type##__last_field)
+#define ROW(w, type) { w, #type, sizeof(struct type), END(type), 0 }
+#define ROWM(w, type) { w, #type, sizeof(struct type), END(type), \
+			offsetof(struct type, model) }
+
+static void test_padding(void **state)
+{
+	static const struct {
+		enum which w;
+		const char *name;
+		size_t size, end, model; /* model: where .model is, or 0 */
+	} rows[] = {
+		ROW(SESSION, pmu_session_opts), ROW(OPEN, pmu_open_opts),
+		ROWM(ENCODE, pmu_encode_opts), ROWM(ASSIGN, pmu_assign_opts),
+		ROWM(IBS, pmu_ibs_opts),
+	};
+	size_t padded = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		_Alignas(16) unsigned char buf[256] = { 0 };
+		struct pmu_error err = { .size = sizeof(err) };
+		size_t sz = rows[i].size;
+
+		/* TYPE__last_field names the last field: what follows it is
+		   padding, less than the struct's alignment */
+		assert_true(rows[i].end <= sz && sz - rows[i].end < 8);
+		assert_true(sz <= sizeof(buf));
+		memcpy(buf, &sz, sizeof(sz));
+		if (rows[i].model)
+			memcpy(buf + rows[i].model, &(const char *){ "zen4" },
+			       sizeof(char *));
+		if (call(rows[i].w, buf, &err))
+			fail_msg("%s: zero padding: %s", rows[i].name,
+				 err.message);
+		if (rows[i].end == sz)
+			continue;
+		padded++;
+		buf[rows[i].end] = 1;
+		if (call(rows[i].w, buf, &err) != -EINVAL ||
+		    !strstr(err.message, rows[i].name))
+			fail_msg("%s: a byte set after the last field was "
+				 "accepted: '%s'", rows[i].name, err.message);
+	}
+	/* the case this test exists for is there (pmu_open_opts ends in
+	   bools) */
+	assert_true(END(pmu_open_opts) < sizeof(struct pmu_open_opts));
+	assert_true(padded >= 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_padding),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

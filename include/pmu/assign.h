@@ -29,6 +29,7 @@ struct pmu_assign_opts {
 				   name; NULL = pmu_event_host_model() */
 	unsigned dfl_plm;       /* as in pmu_encode_opts */
 };
+#define pmu_assign_opts__last_field dfl_plm
 
 struct pmu_assigned_event {
 	char event[128];        /* the string as given */

@@ -14,6 +14,27 @@ extern "C" {
 #endif
 
 /*
+ * Option structs (struct pmu_*_opts) begin with `size_t sz`, the size the
+ * caller was built with, so that they can grow: PMU_OPTS_INIT() gives
+ * one with sz set, for an argument.
+ */
+#define PMU_OPTS_INIT(type, ...) \
+	((struct type){ .sz = sizeof(struct type), __VA_ARGS__ })
+
+/*
+ * Declares NAME, a struct TYPE with sz and the given fields set and every
+ * other byte zero, padding included: the library refuses a byte set after
+ * the last field it knows (a newer release's field), and an initializer
+ * that names every field leaves the padding unspecified in C.
+ *	PMU_OPTS(pmu_open_opts, o, .target = PMU_TARGET_CHILD);
+ */
+#define PMU_OPTS(type, name, ...) \
+	struct type name = __extension__ ({ \
+		__builtin_memset(&name, 0, sizeof(struct type)); \
+		(struct type){ .sz = sizeof(struct type), __VA_ARGS__ }; \
+	})
+
+/*
  * What kind of thing went wrong; the errno alone is often too coarse.
  * One vocabulary for every call: the event parser, the encoder (whose
  * classes match libpfm4's: unknown-event/-pmu = "notfound", bad-umask =

@@ -38,6 +38,7 @@ struct pmu_encode_opts {
 				   built-in tables only */
 	unsigned flags;         /* PMU_ENCODE_* */
 };
+#define pmu_encode_opts__last_field flags
 
 /* Raw register codes and fstr only: no perf_event_attr fields (has_perf
  * stays false, perf_fstr empty), and perf-only modifiers are "attr"

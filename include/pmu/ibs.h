@@ -50,6 +50,7 @@ struct pmu_ibs_opts {
 	const char *sysfs_root; /* where to read the perf PMU type; NULL =
 				   "/sys" */
 };
+#define pmu_ibs_opts__last_field sysfs_root
 
 struct pmu_ibs_config {
 	size_t size;            /* sizeof(struct pmu_ibs_config) */

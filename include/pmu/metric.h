@@ -67,6 +67,7 @@ struct pmu_metric_ctx {
 				      perf's form; NULL: the host's */
 	void *arg;                 /* passed to the callbacks */
 };
+#define pmu_metric_ctx__last_field arg
 
 /*
  * Evaluate.  Returns 0 and *out (NaN where perf's evaluation gives NaN:
@@ -119,6 +120,7 @@ struct pmu_metric_set_opts {
 	bool no_group;          /* never group a metric's events (perf's
 				   --metric-no-group) */
 };
+#define pmu_metric_set_opts__last_field no_group
 
 /*
  * The metrics a comma list of metric names and metric groups selects

@@ -50,6 +50,7 @@ struct pmu_profile_opts {
 				   kernel.perf_event_max_stack (127 where
 				   it cannot be read), as perf report's */
 };
+#define pmu_profile_opts__last_field max_stack
 
 /* NULL with errno and *err naming the file and the bad field. */
 PMU_API struct pmu_profile *pmu_profile_open(const char *path,
@@ -177,6 +178,7 @@ struct pmu_report_opts {
 				    graph,LIMIT); 0: perf's 0.5; below 0:
 				    every branch */
 };
+#define pmu_report_opts__last_field callgraph_limit
 
 /*
  * Write a report of profile `p` to `out` in `fmt`.  `base`, when not
@@ -230,6 +232,7 @@ struct pmu_record_opts {
 	bool strict_freq;        /* a freq above the kernel's limit is an
 				    error instead (perf's --strict-freq) */
 };
+#define pmu_record_opts__last_field strict_freq
 
 #define PMU_RECORD_FREQ_MAX UINT64_MAX
 

@@ -78,6 +78,7 @@ struct pmu_sampling_opts {
 				    interrupts, an entry index (0: 90% of
 				    the records) */
 };
+#define pmu_sampling_opts__last_field intr_thres
 
 /* The default format's header and entry: perfmon2's
  * pfm_dfl_smpl_hdr_t and pfm_dfl_smpl_entry_t, byte for byte. */

@@ -60,9 +60,7 @@ struct pmu_open_opts {
 				      instead of failing it (a list of
 				      every thread of the machine) */
 };
-
-#define PMU_OPTS_INIT(type, ...) \
-	((struct type){ .sz = sizeof(struct type), __VA_ARGS__ })
+#define pmu_open_opts__last_field skip_gone
 
 /* Status of one event after pmu_session_open(). */
 enum pmu_event_status {
@@ -124,6 +122,7 @@ struct pmu_session_opts {
 				      (caches, predictor, costs, regions;
 				      see pmu-stat(1)), NULL: defaults */
 };
+#define pmu_session_opts__last_field emu
 
 /*
  * The emu driver ("emu") is the same simulated PMU counting a real
@@ -375,6 +374,7 @@ struct pmu_switch_opts {
 				       switches (perfmon2's reg_ovfl_swcnt),
 				       >= 1 */
 };
+#define pmu_switch_opts__last_field count
 
 #define PMU_SWITCH_DEFAULT_NS 4000000ull
 

@@ -20,6 +20,8 @@ int pmu__opts_check(const void *opts, size_t user_sz, size_t known_sz,
 					  "struct %s: byte %zu is set, but "
 					  "this libpmu knows only the first "
 					  "%zu bytes (built against a newer "
-					  "libpmu?)", type, i, known_sz);
+					  "libpmu, or padding left unset? "
+					  "PMU_OPTS() zeroes it)", type, i,
+					  known_sz);
 	return 0;
 }
