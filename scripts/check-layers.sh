@@ -3,7 +3,9 @@
 #
 #   lib/model, lib/sim   include nothing from util, events, drivers,
 #                        session or tools (they are freestanding)
-#   lib/util             includes nothing from events, drivers, session
+#   lib/util             includes nothing from events, drivers, session,
+#                        and of the public headers only error.h and
+#                        host.h (version.c: pmu.h, pmu_version's own)
 #   lib/drivers          includes no events/, session/ or profile/ header
 #   lib/util, lib/events, lib/session
 #                        include no profile/ header: profiles (perf.data,
@@ -21,7 +23,9 @@
 #
 # With --objects BUILD it also reads the symbol tables of BUILD/obj/lib/
 # events/*.o and fails on a cycle in which modules call which: a shared
-# header can hide a call from the include graph, nm cannot.
+# header can hide a call from the include graph, nm cannot; and those of
+# every lib/ object there, failing on a global symbol without the
+# library's prefix (pmu_, pmu__, pfm_).
 #
 # usage: scripts/check-layers.sh [--root DIR] [--objects BUILD] [--graph]
 # Prints one "file:line: what" per violation (and each cycle with the
@@ -200,6 +204,15 @@ while read -r file line top target; do
 		violation "$file" "$line" "includes $target: lib/model and lib/sim are freestanding and include only each other" ;;
 	lib/util/*:events|lib/util/*:drivers|lib/util/*:session)
 		violation "$file" "$line" "includes $target: lib/util is below the event, driver and session layers" ;;
+	lib/util/*:pmu)
+		# the API of util's own level; the umbrella header only for
+		# pmu_version's declaration
+		case "$target" in
+		include/pmu/error.h|include/pmu/host.h) ;;
+		include/pmu/pmu.h) [ "$file" = lib/util/version.c ] ||
+			violation "$file" "$line" "includes $target: lib/util implements no API of a higher layer" ;;
+		*) violation "$file" "$line" "includes $target: lib/util implements no API of a higher layer" ;;
+		esac ;;
 	lib/drivers/*:events|lib/drivers/*:session)
 		violation "$file" "$line" "includes $target: a driver never parses event names nor knows sessions" ;;
 	lib/util/*:profile|lib/drivers/*:profile|lib/events/*:profile|\
@@ -260,6 +273,17 @@ if [ -n "$objects" ]; then
 		}')
 	echo "$calls" | find_cycles "lib/events call" || fail=1
 	echo "$calls" | print_graph call
+
+	# every global symbol of the library carries its prefix: pmu_ (the
+	# API), pmu__ (internal), pfm_ (perfmon2's API)
+	for f in $files; do
+		case "$f" in *.c) o=$objects/obj/${f%.c}.o; [ -f "$o" ] && echo "$o" ;; esac
+	done | while read -r o; do
+		nm "$o" | awk -v f="${o#"$objects"/obj/}" '
+			NF == 3 && $2 ~ /^[TDRBVWC]$/ && $3 !~ /^(pmu_|pfm_)/ {
+				print f ": defines global " $3 ": prefix it pmu__ (or make it static)"
+			}'
+	done | grep . && fail=1
 fi
 
 exit $fail

@@ -245,8 +245,8 @@ static const char *mk_profile_path(void)
 	if (path)
 		return path;
 	path = mk_path("probe.data");
-	if (pd_write_open(&w, path, 1, &a, &name, mk_err()) < 0 ||
-	    pd_write_ids(&w, 0, &id, 1) < 0)
+	if (pmu__pd_write_open(&w, path, 1, &a, &name, mk_err()) < 0 ||
+	    pmu__pd_write_ids(&w, 0, &id, 1) < 0)
 		probe_fail(path);
 	{	/* the samples fall in a mapping of a file */
 		unsigned char m[96] = { 0 };
@@ -268,7 +268,7 @@ static const char *mk_profile_path(void)
 		at += 16;
 		h.size = (uint16_t)at;
 		memcpy(m, &h, sizeof(h));
-		if (pd_write_data(&w, m, at) < 0)
+		if (pmu__pd_write_data(&w, m, at) < 0)
 			probe_fail(path);
 	}
 	for (uint64_t i = 0; i < 3; i++) {
@@ -281,12 +281,12 @@ static const char *mk_profile_path(void)
 		r[2] = (uint64_t)7 << 32 | 7;
 		r[3] = 100 + i;
 		r[4] = 1000;
-		if (pd_write_data(&w, r, sizeof(r)) < 0)
+		if (pmu__pd_write_data(&w, r, sizeof(r)) < 0)
 			probe_fail(path);
 	}
-	if (pd_write_finish(&w, mk_err()) < 0)
+	if (pmu__pd_write_finish(&w, mk_err()) < 0)
 		probe_fail(path);
-	pd_write_close(&w);
+	pmu__pd_write_close(&w);
 	return path;
 }
 

@@ -78,7 +78,7 @@ static char *print(const struct pd_tp *tp, const void *raw, size_t size)
 	FILE *m = open_memstream(&buf, &len);
 
 	assert_non_null(m);
-	pd_trace_print(m, tp, raw, size);
+	pmu__pd_trace_print(m, tp, raw, size);
 	fclose(m);
 	return buf;
 }
@@ -109,7 +109,7 @@ static void load(struct pd_trace *t, size_t n)
 	struct blob x;
 
 	tracing_data(&x, formats, n);
-	assert_int_equal(pd_trace_parse(t, x.b, x.n), 0);
+	assert_int_equal(pmu__pd_trace_parse(t, x.b, x.n), 0);
 	assert_int_equal(t->ntp, n);
 }
 
@@ -137,16 +137,16 @@ static void test_plain(void **state)
 
 	(void)state;
 	load(&t, 3);
-	assert_string_equal(pd_trace_find(&t, 7)->name, "plain");
-	assert_string_equal(pd_trace_find(&t, 7)->sys, "t");
-	s = print(pd_trace_find(&t, 7), r, n);
+	assert_string_equal(pmu__pd_trace_find(&t, 7)->name, "plain");
+	assert_string_equal(pmu__pd_trace_find(&t, 7)->sys, "t");
+	s = print(pmu__pd_trace_find(&t, 7), r, n);
 	assert_string_equal(s, "path=/bin/x delta=-3 mask=beef 100% \"q\"");
 	free(s);
 	/* the same record twice: the format is not used up */
-	s = print(pd_trace_find(&t, 7), r, n);
+	s = print(pmu__pd_trace_find(&t, 7), r, n);
 	assert_string_equal(s, "path=/bin/x delta=-3 mask=beef 100% \"q\"");
 	free(s);
-	pd_trace_free(&t);
+	pmu__pd_trace_free(&t);
 }
 
 /* A record too short for a field of the print fmt is printed by field,
@@ -160,10 +160,10 @@ static void test_short_record(void **state)
 	(void)state;
 	plain_record(r);
 	load(&t, 1);
-	s = print(pd_trace_find(&t, 7), r, 16);
+	s = print(pmu__pd_trace_find(&t, 7), r, 16);
 	assert_string_equal(s, "path= delta=-3");
 	free(s);
-	pd_trace_free(&t);
+	pmu__pd_trace_free(&t);
 }
 
 static void test_not_plain(void **state)
@@ -177,15 +177,15 @@ static void test_not_plain(void **state)
 	memcpy(r + 8, &st, 4);
 	memcpy(r + 12, "bash", 5);
 	load(&t, 3);
-	s = print(pd_trace_find(&t, 8), r, sizeof(r));
+	s = print(pmu__pd_trace_find(&t, 8), r, sizeof(r));
 	assert_string_equal(s, "state=5 comm=bash");
 	free(s);
 	memcpy(r + 8, &n, 4);
-	s = print(pd_trace_find(&t, 9), r, 12);
+	s = print(pmu__pd_trace_find(&t, 9), r, 12);
 	assert_string_equal(s, "n=42");
 	free(s);
-	assert_null(pd_trace_find(&t, 10));
-	pd_trace_free(&t);
+	assert_null(pmu__pd_trace_find(&t, 10));
+	pmu__pd_trace_free(&t);
 }
 
 static void test_not_tracing_data(void **state)
@@ -196,8 +196,8 @@ static void test_not_tracing_data(void **state)
 	(void)state;
 	tracing_data(&x, formats, 1);
 	x.b[3] = 'T';
-	assert_int_equal(pd_trace_parse(&t, x.b, x.n), -EINVAL);
-	pd_trace_free(&t);
+	assert_int_equal(pmu__pd_trace_parse(&t, x.b, x.n), -EINVAL);
+	pmu__pd_trace_free(&t);
 }
 
 int main(void)

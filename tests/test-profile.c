@@ -50,7 +50,7 @@ static void put_comm(struct pd_writer *w, uint32_t pid, uint32_t tid,
 	at = (16 + strlen(comm) + 1 + 7) & ~7u;
 	at += trailer(r + at, pid, tid, time);
 	h->size = (uint16_t)at;
-	assert_int_equal(pd_write_data(w, r, at), 0);
+	assert_int_equal(pmu__pd_write_data(w, r, at), 0);
 }
 
 static void put_sample(struct pd_writer *w, uint32_t pid, uint32_t tid,
@@ -65,7 +65,7 @@ static void put_sample(struct pd_writer *w, uint32_t pid, uint32_t tid,
 	r[2] = (uint64_t)tid << 32 | pid;
 	r[3] = time;
 	r[4] = period;
-	assert_int_equal(pd_write_data(w, r, sizeof(r)), 0);
+	assert_int_equal(pmu__pd_write_data(w, r, sizeof(r)), 0);
 }
 
 /* Samples written out of time order come back sorted, with the command
@@ -101,17 +101,17 @@ static void test_roundtrip(void **state)
 
 	assert_true(fd >= 0);
 	close(fd);
-	assert_int_equal(pd_write_open(&w, path, 1, &a, &name, &err), 0);
-	assert_int_equal(pd_write_ids(&w, 0, &id, 1), 0);
+	assert_int_equal(pmu__pd_write_open(&w, path, 1, &a, &name, &err), 0);
+	assert_int_equal(pmu__pd_write_ids(&w, 0, &id, 1), 0);
 	put_comm(&w, 10, 10, "before", 50);
 	put_comm(&w, 10, 10, "after", 200);
 	put_comm(&w, 20, 20, "other", 50);
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		put_sample(&w, rows[i].pid, rows[i].tid, 0x1000 + i,
 			   rows[i].time, rows[i].period);
-	assert_int_equal(pd_write_feat_str(&w, PD_FEAT_HOSTNAME, "testhost"), 0);
-	assert_int_equal(pd_write_finish(&w, &err), 0);
-	pd_write_close(&w);
+	assert_int_equal(pmu__pd_write_feat_str(&w, PD_FEAT_HOSTNAME, "testhost"), 0);
+	assert_int_equal(pmu__pd_write_finish(&w, &err), 0);
+	pmu__pd_write_close(&w);
 
 	p = pmu_profile_open(path, NULL, &err);
 	assert_non_null(p);
@@ -255,7 +255,7 @@ static void put_chain(struct pd_writer *w, uint32_t pid, uint64_t time,
 	r[5] = n + 1;
 	r[6] = PERF_CONTEXT_USER;
 	memcpy(&r[7], chain, 8 * n);
-	assert_int_equal(pd_write_data(w, r, 8 * (7 + n)), 0);
+	assert_int_equal(pmu__pd_write_data(w, r, 8 * (7 + n)), 0);
 	free(r);
 }
 
@@ -274,8 +274,8 @@ static void chain_file(struct pd_writer *w, char *path, uint64_t st)
 
 	assert_true(fd >= 0);
 	close(fd);
-	assert_int_equal(pd_write_open(w, path, 1, &a, &name, &err), 0);
-	assert_int_equal(pd_write_ids(w, 0, &id, 1), 0);
+	assert_int_equal(pmu__pd_write_open(w, path, 1, &a, &name, &err), 0);
+	assert_int_equal(pmu__pd_write_ids(w, 0, &id, 1), 0);
 }
 
 /* A call-graph profile of more rows than the report's first allocation
@@ -316,8 +316,8 @@ static void test_many_rows(void **state)
 
 		put_chain(&w, 10, 10 + i, chain, 5);
 	}
-	assert_int_equal(pd_write_finish(&w, &err), 0);
-	pd_write_close(&w);
+	assert_int_equal(pmu__pd_write_finish(&w, &err), 0);
+	pmu__pd_write_close(&w);
 	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
 		/* every branch drawn: each leaf is 1/700 of the total,
 		 * below perf's 0.5% */
@@ -412,8 +412,8 @@ static void test_max_stack(void **state)
 		chain_file(&w, path, ST | PERF_SAMPLE_CALLCHAIN);
 		put_comm(&w, 10, 10, "w", 1);
 		put_chain(&w, 10, 10, chain, rows[r].chain);
-		assert_int_equal(pd_write_finish(&w, &err), 0);
-		pd_write_close(&w);
+		assert_int_equal(pmu__pd_write_finish(&w, &err), 0);
+		pmu__pd_write_close(&w);
 		p = pmu_profile_open(path, &po, &err);
 		assert_non_null(p);
 		assert_int_equal(pmu_profile_next(p, &s), 1);
@@ -507,7 +507,7 @@ static void test_kernel_then_user(void **state)
 	at += trailer(m + at, 10, 10, 2);
 	h.size = (uint16_t)at;
 	memcpy(m, &h, 8);
-	assert_int_equal(pd_write_data(&w, m, at), 0);
+	assert_int_equal(pmu__pd_write_data(&w, m, at), 0);
 	/* ip, tid, time, period, nr, chain */
 	h = (struct perf_event_header){ PERF_RECORD_SAMPLE,
 					PERF_RECORD_MISC_KERNEL, 8 * 11 };
@@ -522,9 +522,9 @@ static void test_kernel_then_user(void **state)
 	r[8] = PERF_CONTEXT_USER;
 	r[9] = target;
 	r[10] = 0xffff900000001234ull;
-	assert_int_equal(pd_write_data(&w, r, 8 * 11), 0);
-	assert_int_equal(pd_write_finish(&w, &err), 0);
-	pd_write_close(&w);
+	assert_int_equal(pmu__pd_write_data(&w, r, 8 * 11), 0);
+	assert_int_equal(pmu__pd_write_finish(&w, &err), 0);
+	pmu__pd_write_close(&w);
 
 	assert_non_null(p = pmu_profile_open(path, NULL, &err));
 	assert_int_equal(pmu_profile_next(p, &smp), 1);
@@ -587,9 +587,9 @@ static void test_past_kernel_text(void **state)
 	r[2] = (uint64_t)10 << 32 | 10;
 	r[3] = 5;
 	r[4] = 1;
-	assert_int_equal(pd_write_data(&w, r, sizeof(r)), 0);
-	assert_int_equal(pd_write_finish(&w, &err), 0);
-	pd_write_close(&w);
+	assert_int_equal(pmu__pd_write_data(&w, r, sizeof(r)), 0);
+	assert_int_equal(pmu__pd_write_finish(&w, &err), 0);
+	pmu__pd_write_close(&w);
 	assert_non_null(p = pmu_profile_open(path, NULL, &err));
 	assert_int_equal(pmu_profile_next(p, &smp), 1);
 	assert_int_equal(pmu_profile_frame(p, 0, &f), 0);
@@ -656,8 +656,8 @@ static char *report_of(struct pd_writer *w, const char *path,
 	size_t len = 0;
 	FILE *out;
 
-	assert_int_equal(pd_write_finish(w, &err), 0);
-	pd_write_close(w);
+	assert_int_equal(pmu__pd_write_finish(w, &err), 0);
+	pmu__pd_write_close(w);
 	assert_non_null(p = pmu_profile_open(path, NULL, &err));
 	assert_non_null(out = open_memstream(&text, &len));
 	if (pmu_report_write(p, NULL, fmt, out, &o, &err))
@@ -694,7 +694,7 @@ static void test_firefox_threads(void **state)
 		r[5] = 3;
 		r[6] = PERF_CONTEXT_USER;
 		memcpy(&r[7], chain, 16);
-		assert_int_equal(pd_write_data(&w, r, sizeof(r)), 0);
+		assert_int_equal(pmu__pd_write_data(&w, r, sizeof(r)), 0);
 	}
 	text = report_of(&w, path, PMU_REPORT_FIREFOX);
 	for (q = text; (q = strstr(q, "\"tid\":\"")); q++)

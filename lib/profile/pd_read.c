@@ -145,7 +145,7 @@ static size_t popcount64(uint64_t v)
 	return (size_t)__builtin_popcountll(v);
 }
 
-size_t pd_sid_size(uint64_t st)
+size_t pmu__pd_sid_size(uint64_t st)
 {
 	uint64_t m = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
 		     PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
@@ -158,7 +158,7 @@ static void attr_positions(struct pd_attr *a)
 {
 	uint64_t st = a->attr.sample_type;
 
-	a->sid_size = a->attr.sample_id_all ? pd_sid_size(st) : 0;
+	a->sid_size = a->attr.sample_id_all ? pmu__pd_sid_size(st) : 0;
 	if (st & PERF_SAMPLE_IDENTIFIER) {
 		a->id_pos = 0;
 		a->sid_id_from_end = 1;
@@ -421,7 +421,7 @@ static void read_feature(struct pd_file *f, int bit, struct pd_section s)
 		f->last_time = cur64(&c);
 		break;
 	case PD_FEAT_TRACING_DATA:
-		pd_trace_parse(&f->trace, c.p, (size_t)(c.end - c.p));
+		pmu__pd_trace_parse(&f->trace, c.p, (size_t)(c.end - c.p));
 		break;
 	case PD_FEAT_CLOCK_DATA:
 		if (cur32(&c) == 1) {    /* version */
@@ -528,7 +528,7 @@ static int read_pipe(struct pd_file *f, struct pmu_error *err)
 
 			if (n > f->len - at - h.size)
 				break;
-			pd_trace_parse(&f->trace, p + h.size, rd32(f, p + 8));
+			pmu__pd_trace_parse(&f->trace, p + h.size, rd32(f, p + 8));
 			at += n;
 		}
 		at += h.size;
@@ -580,7 +580,7 @@ static int open_common(struct pd_file *f, struct pmu_error *err)
 	return 0;
 }
 
-int pd_open_mem(struct pd_file *f, const void *buf, size_t len,
+int pmu__pd_open_mem(struct pd_file *f, const void *buf, size_t len,
 		struct pmu_error *err)
 {
 	int ret;
@@ -592,7 +592,7 @@ int pd_open_mem(struct pd_file *f, const void *buf, size_t len,
 	ret = open_common(f, err);
 	if (ret) {
 		f->map = NULL; /* not ours to unmap */
-		pd_close(f);
+		pmu__pd_close(f);
 	}
 	return ret;
 }
@@ -641,11 +641,11 @@ static int open_stdin(struct pd_file *f, struct pmu_error *err)
 	f->own_buf = true;
 	ret = open_common(f, err);
 	if (ret)
-		pd_close(f);
+		pmu__pd_close(f);
 	return ret;
 }
 
-int pd_open(struct pd_file *f, const char *path, struct pmu_error *err)
+int pmu__pd_open(struct pd_file *f, const char *path, struct pmu_error *err)
 {
 	struct stat st;
 	void *m = NULL;
@@ -683,11 +683,11 @@ int pd_open(struct pd_file *f, const char *path, struct pmu_error *err)
 	f->own_map = m != NULL;
 	ret = open_common(f, err);
 	if (ret)
-		pd_close(f);
+		pmu__pd_close(f);
 	return ret;
 }
 
-void pd_close(struct pd_file *f)
+void pmu__pd_close(struct pd_file *f)
 {
 	if (!f)
 		return;
@@ -700,7 +700,7 @@ void pd_close(struct pd_file *f)
 	for (int i = 0; i < PD_FEAT_BITS; i++)
 		free(f->feat_str[i]);
 	free(f->bid);
-	pd_trace_free(&f->trace);
+	pmu__pd_trace_free(&f->trace);
 	free(f->attr);
 	free(f->id_key);
 	free(f->id_val);

@@ -227,7 +227,7 @@ static void release_pages(struct pd_file *f, size_t n)
 	f->released = upto;
 }
 
-const struct perf_event_header *pd_next(struct pd_file *f)
+const struct perf_event_header *pmu__pd_next(struct pd_file *f)
 {
 	struct perf_event_header h;
 	const unsigned char *p;
@@ -271,7 +271,7 @@ const struct perf_event_header *pd_next(struct pd_file *f)
 	return aligned_copy(f, p, h.size);
 }
 
-ssize_t pd_attr_of(const struct pd_file *f, const struct perf_event_header *h)
+ssize_t pmu__pd_attr_of(const struct pd_file *f, const struct perf_event_header *h)
 {
 	size_t at;
 	uint64_t id;
@@ -339,10 +339,10 @@ static void take_read(struct rd *r, uint64_t rf)
 static void take_tail(struct rd *r, const struct perf_event_attr *a,
 		      uint64_t st, struct pd_sample *s);
 
-int pd_sample_parse(const struct pd_file *f, const struct perf_event_header *h,
+int pmu__pd_sample_parse(const struct pd_file *f, const struct perf_event_header *h,
 		    struct pd_sample *s)
 {
-	ssize_t ai = pd_attr_of(f, h);
+	ssize_t ai = pmu__pd_attr_of(f, h);
 	const struct perf_event_attr *a;
 	struct rd r = { (const unsigned char *)h + 8,
 			(const unsigned char *)h + h->size, false };
@@ -434,10 +434,10 @@ static void take_tail(struct rd *r, const struct perf_event_attr *a,
 		s->weight = take(r);
 }
 
-void pd_sample_id(const struct pd_file *f, const struct perf_event_header *h,
-		  struct pd_sample_id *sid)
+void pmu__pd_sample_id(const struct pd_file *f, const struct perf_event_header *h,
+		  struct pmu__pd_sample_id *sid)
 {
-	ssize_t ai = pd_attr_of(f, h);
+	ssize_t ai = pmu__pd_attr_of(f, h);
 	const unsigned char *p;
 	uint64_t st, v;
 

@@ -283,7 +283,7 @@ static int parse_format(struct pd_trace *t, const char *sys, const char *text,
 
 /* ---- the feature ---- */
 
-int pd_trace_parse(struct pd_trace *t, const void *data, size_t len)
+int pmu__pd_trace_parse(struct pd_trace *t, const void *data, size_t len)
 {
 	struct cur c = { data, (const unsigned char *)data + len, false };
 	const unsigned char *magic = take(&c, 10);
@@ -329,7 +329,7 @@ int pd_trace_parse(struct pd_trace *t, const void *data, size_t len)
 	return ret ? ret : c.bad && !t->ntp ? -EINVAL : 0;
 }
 
-const struct pd_tp *pd_trace_find(const struct pd_trace *t, uint64_t id)
+const struct pd_tp *pmu__pd_trace_find(const struct pd_trace *t, uint64_t id)
 {
 	for (size_t i = 0; t && i < t->ntp; i++)
 		if (t->tp[i].id == id)
@@ -337,7 +337,7 @@ const struct pd_tp *pd_trace_find(const struct pd_trace *t, uint64_t id)
 	return NULL;
 }
 
-void pd_trace_free(struct pd_trace *t)
+void pmu__pd_trace_free(struct pd_trace *t)
 {
 	for (size_t i = 0; t && i < t->ntp; i++) {
 		for (size_t k = 0; k < t->tp[i].nfield; k++)
@@ -443,7 +443,7 @@ static void print_plan(FILE *o, const struct pd_tp *tp,
 	}
 }
 
-void pd_trace_print(FILE *o, const struct pd_tp *tp, const void *raw,
+void pmu__pd_trace_print(FILE *o, const struct pd_tp *tp, const void *raw,
 		    size_t size)
 {
 	bool first = true;

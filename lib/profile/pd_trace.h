@@ -44,13 +44,13 @@ struct pd_trace {
 
 /* Read a TRACING_DATA feature (perf's layout); 0, -EINVAL when it is
  * not one, -EOPNOTSUPP for a big-endian machine's. */
-int pd_trace_parse(struct pd_trace *t, const void *data, size_t len);
-const struct pd_tp *pd_trace_find(const struct pd_trace *t, uint64_t id);
-void pd_trace_free(struct pd_trace *t);
+int pmu__pd_trace_parse(struct pd_trace *t, const void *data, size_t len);
+const struct pd_tp *pmu__pd_trace_find(const struct pd_trace *t, uint64_t id);
+void pmu__pd_trace_free(struct pd_trace *t);
 
 /* A record's text: its print fmt where that is plain, as perf prints
  * it, else its fields as name=value. */
-void pd_trace_print(FILE *o, const struct pd_tp *tp, const void *raw,
+void pmu__pd_trace_print(FILE *o, const struct pd_tp *tp, const void *raw,
 		    size_t size);
 
 #endif

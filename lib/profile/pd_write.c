@@ -142,7 +142,7 @@ static int open_tmp(struct pd_writer *w)
 	return 0;
 }
 
-int pd_write_open(struct pd_writer *w, const char *path, size_t nattr,
+int pmu__pd_write_open(struct pd_writer *w, const char *path, size_t nattr,
 		  const struct perf_event_attr *attr, char *const *names,
 		  struct pmu_error *err)
 {
@@ -153,7 +153,7 @@ int pd_write_open(struct pd_writer *w, const char *path, size_t nattr,
 	w->ids = calloc(nattr, sizeof(*w->ids));
 	w->nids = calloc(nattr, sizeof(*w->nids));
 	if (!w->path || !w->attr || !w->names || !w->ids || !w->nids) {
-		pd_write_close(w);
+		pmu__pd_write_close(w);
 		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
 				  "out of memory");
 	}
@@ -167,14 +167,14 @@ int pd_write_open(struct pd_writer *w, const char *path, size_t nattr,
 	    is_device(path) ? open_device(w, path) : open_tmp(w)) {
 		int e = errno ? -errno : -EIO;
 
-		pd_write_close(w);
+		pmu__pd_write_close(w);
 		return pmu__error(err, e, PMU_ERR_SYSTEM, path, -1,
 				  "cannot create %s: %s", path, strerror(-e));
 	}
 	return 0;
 }
 
-int pd_write_ids(struct pd_writer *w, size_t i, const uint64_t *ids, size_t n)
+int pmu__pd_write_ids(struct pd_writer *w, size_t i, const uint64_t *ids, size_t n)
 {
 	uint64_t *m;
 
@@ -189,7 +189,7 @@ int pd_write_ids(struct pd_writer *w, size_t i, const uint64_t *ids, size_t n)
 	return 0;
 }
 
-int pd_write_data(struct pd_writer *w, const void *rec, size_t len)
+int pmu__pd_write_data(struct pd_writer *w, const void *rec, size_t len)
 {
 	if (begin_data(w))
 		return -EIO;
@@ -199,7 +199,7 @@ int pd_write_data(struct pd_writer *w, const void *rec, size_t len)
 	return 0;
 }
 
-int pd_write_feat_str(struct pd_writer *w, int feat, const char *s)
+int pmu__pd_write_feat_str(struct pd_writer *w, int feat, const char *s)
 {
 	char *d;
 
@@ -212,7 +212,7 @@ int pd_write_feat_str(struct pd_writer *w, int feat, const char *s)
 	return 0;
 }
 
-int pd_write_cmdline(struct pd_writer *w, int argc, char *const *argv)
+int pmu__pd_write_cmdline(struct pd_writer *w, int argc, char *const *argv)
 {
 	w->argv = calloc((size_t)argc + 1, sizeof(*w->argv));
 	if (!w->argv)
@@ -223,7 +223,7 @@ int pd_write_cmdline(struct pd_writer *w, int argc, char *const *argv)
 	return 0;
 }
 
-int pd_write_build_id(struct pd_writer *w, int32_t pid, uint16_t misc,
+int pmu__pd_write_build_id(struct pd_writer *w, int32_t pid, uint16_t misc,
 		      const uint8_t *id, size_t len, const char *filename)
 {
 	struct pd_build_id *b = realloc(w->bid, (w->nbid + 1) * sizeof(*b));
@@ -542,7 +542,7 @@ static int place(struct pd_writer *w, const char *dest, bool backup,
 	return ret;
 }
 
-int pd_write_finish(struct pd_writer *w, struct pmu_error *err)
+int pmu__pd_write_finish(struct pd_writer *w, struct pmu_error *err)
 {
 	int ret = complete(w, err);
 
@@ -550,7 +550,7 @@ int pd_write_finish(struct pd_writer *w, struct pmu_error *err)
 	return ret || !w->tmp ? ret : place(w, w->path, true, err);
 }
 
-int pd_write_finish_to(struct pd_writer *w, const char *dest,
+int pmu__pd_write_finish_to(struct pd_writer *w, const char *dest,
 		       struct pmu_error *err)
 {
 	int ret = w->tmp ? complete(w, err)
@@ -562,7 +562,7 @@ int pd_write_finish_to(struct pd_writer *w, const char *dest,
 	return ret ? ret : place(w, dest, false, err);
 }
 
-void pd_write_close(struct pd_writer *w)
+void pmu__pd_write_close(struct pd_writer *w)
 {
 	if (!w)
 		return;

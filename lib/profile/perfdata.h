@@ -100,7 +100,7 @@ struct pd_sample {
 };
 
 /* The fields of a non-sample record's sample_id trailer. */
-struct pd_sample_id {
+struct pmu__pd_sample_id {
 	uint32_t pid, tid, cpu;
 	uint64_t time, id;
 	bool has_time;
@@ -140,8 +140,8 @@ struct pd_file {
 	uint64_t corrupt_at;         /* its file offset */
 	uint64_t nunknown;           /* records of types pmu ignores */
 	char path[256];
-	bool own_map;                /* map is pd_open's mmap of the file */
-	bool own_buf;                /* map is pd_open's copy of stdin */
+	bool own_map;                /* map is pmu__pd_open's mmap of the file */
+	bool own_buf;                /* map is pmu__pd_open's copy of stdin */
 	size_t since_release;        /* bytes read since pages were dropped */
 	uint64_t released;           /* pages below this offset dropped */
 };
@@ -149,32 +149,32 @@ struct pd_file {
 /* Map and check a file; every problem is named in *err (the field and
  * its offset).  A data section cut short is not an error: `truncated`
  * says so and reading stops where the file does. */
-int pd_open(struct pd_file *f, const char *path, struct pmu_error *err);
+int pmu__pd_open(struct pd_file *f, const char *path, struct pmu_error *err);
 /* The same over bytes in memory (the fuzz target; len bytes are read,
  * never written, and must outlive f). */
-int pd_open_mem(struct pd_file *f, const void *buf, size_t len,
+int pmu__pd_open_mem(struct pd_file *f, const void *buf, size_t len,
 		struct pmu_error *err);
-void pd_close(struct pd_file *f);
+void pmu__pd_close(struct pd_file *f);
 
 /* The next record of the data section in native order, NULL at the end
  * (or where the file was cut short).  Valid until the next call. */
-const struct perf_event_header *pd_next(struct pd_file *f);
+const struct perf_event_header *pmu__pd_next(struct pd_file *f);
 
 /* The attr a record belongs to (by its ID or IDENTIFIER; the first
  * attr when the file has one), or -1. */
-ssize_t pd_attr_of(const struct pd_file *f, const struct perf_event_header *h);
+ssize_t pmu__pd_attr_of(const struct pd_file *f, const struct perf_event_header *h);
 
 /* Decode a PERF_RECORD_SAMPLE; -EINVAL when it is shorter than its
  * sample_type says. */
-int pd_sample_parse(const struct pd_file *f, const struct perf_event_header *h,
+int pmu__pd_sample_parse(const struct pd_file *f, const struct perf_event_header *h,
 		    struct pd_sample *s);
 
 /* The sample_id trailer of any other record (zeros where absent). */
-void pd_sample_id(const struct pd_file *f, const struct perf_event_header *h,
-		  struct pd_sample_id *sid);
+void pmu__pd_sample_id(const struct pd_file *f, const struct perf_event_header *h,
+		  struct pmu__pd_sample_id *sid);
 
 /* Bytes of a sample_id trailer for sample_type st. */
-size_t pd_sid_size(uint64_t st);
+size_t pmu__pd_sid_size(uint64_t st);
 
 /* ---- writing ---- */
 
@@ -190,7 +190,7 @@ struct pd_writer {
 	char **names;
 	uint64_t **ids;
 	size_t *nids;
-	/* features, given before pd_write_finish */
+	/* features, given before pmu__pd_write_finish */
 	char *feat_str[PD_FEAT_BITS];
 	char **argv;
 	size_t argc;
@@ -213,29 +213,29 @@ struct pd_writer {
  * perf's, since a recording tells about every process it saw; created
  * anew, so no link planted there is followed), and nothing at path
  * changes before the finish. */
-int pd_write_open(struct pd_writer *w, const char *path, size_t nattr,
+int pmu__pd_write_open(struct pd_writer *w, const char *path, size_t nattr,
 		  const struct perf_event_attr *attr, char *const *names,
 		  struct pmu_error *err);
 /* Add kernel ids of attr i (copied). */
-int pd_write_ids(struct pd_writer *w, size_t i, const uint64_t *ids,
+int pmu__pd_write_ids(struct pd_writer *w, size_t i, const uint64_t *ids,
 		 size_t n);
 /* Append records to the data section (sizes taken from the headers). */
-int pd_write_data(struct pd_writer *w, const void *rec, size_t len);
+int pmu__pd_write_data(struct pd_writer *w, const void *rec, size_t len);
 /* Features: a string one (HOSTNAME, OSRELEASE, VERSION, ARCH, CPUDESC,
  * CPUID), the command line, a build-id. */
-int pd_write_feat_str(struct pd_writer *w, int feat, const char *s);
-int pd_write_cmdline(struct pd_writer *w, int argc, char *const *argv);
-int pd_write_build_id(struct pd_writer *w, int32_t pid, uint16_t misc,
+int pmu__pd_write_feat_str(struct pd_writer *w, int feat, const char *s);
+int pmu__pd_write_cmdline(struct pd_writer *w, int argc, char *const *argv);
+int pmu__pd_write_build_id(struct pd_writer *w, int32_t pid, uint16_t misc,
 		      const uint8_t *id, size_t len, const char *filename);
 /* Write attrs, ids and features after the data and the header at 0,
  * and put the file at path: what was there (if not empty) becomes
  * path.old, as perf keeps it. */
-int pd_write_finish(struct pd_writer *w, struct pmu_error *err);
+int pmu__pd_write_finish(struct pd_writer *w, struct pmu_error *err);
 /* The same, put at `dest` instead, which must not exist yet (-EEXIST:
  * nothing is replaced; the finished file stays until close). */
-int pd_write_finish_to(struct pd_writer *w, const char *dest,
+int pmu__pd_write_finish_to(struct pd_writer *w, const char *dest,
 		       struct pmu_error *err);
 /* Free; an unfinished file is removed. */
-void pd_write_close(struct pd_writer *w);
+void pmu__pd_write_close(struct pd_writer *w);
 
 #endif

@@ -18,7 +18,7 @@ static uint64_t rec_time(const struct pd_file *f,
 			 const struct perf_event_header *h, uint64_t prev)
 {
 	if (h->type == PERF_RECORD_SAMPLE) {
-		ssize_t a = pd_attr_of(f, h);
+		ssize_t a = pmu__pd_attr_of(f, h);
 		uint64_t st, t;
 		size_t at;
 
@@ -35,9 +35,9 @@ static uint64_t rec_time(const struct pd_file *f,
 	}
 	if (h->type >= PD_REC_HEADER_ATTR)
 		return prev;
-	struct pd_sample_id sid;
+	struct pmu__pd_sample_id sid;
 
-	pd_sample_id(f, h, &sid);
+	pmu__pd_sample_id(f, h, &sid);
 	return sid.has_time ? sid.time : prev;
 }
 
@@ -60,7 +60,7 @@ static int push_ref(struct pmu_profile *p, size_t *cap, uint64_t t,
 static void count(struct pmu_profile *p, const struct perf_event_header *h)
 {
 	if (h->type == PERF_RECORD_SAMPLE) {
-		ssize_t a = pd_attr_of(&p->f, h);
+		ssize_t a = pmu__pd_attr_of(&p->f, h);
 
 		struct pd_sample s;
 
@@ -68,7 +68,7 @@ static void count(struct pmu_profile *p, const struct perf_event_header *h)
 		if (a >= 0 && (p->f.attr[a].attr.sample_type &
 			       (PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_STACK_USER)))
 			p->callchains = true;
-		if (!pd_sample_parse(&p->f, h, &s))
+		if (!pmu__pd_sample_parse(&p->f, h, &s))
 			p->total_period += s.period;
 	} else if (h->type == PERF_RECORD_LOST && h->size >= 24) {
 		uint64_t n;
@@ -105,7 +105,7 @@ static int index_file(struct pmu_profile *p)
 
 	/* the machine that recorded it (perf names it in the header) */
 	p->arch = pmu__regs_arch(p->f.feat_str[PD_FEAT_ARCH]);
-	while ((h = pd_next(&p->f)))
+	while ((h = pmu__pd_next(&p->f)))
 		count(p, h);
 	/* perf ends a file with its count of lost samples (LOST_SAMPLES),
 	 * the same samples its rings' LOST records told of: that count
@@ -154,7 +154,7 @@ struct pmu_profile *pmu_profile_open(const char *path,
 	p->max_stack = PMU__OPTS_GET(opts, max_stack, 0u);
 	if (!p->max_stack)
 		p->max_stack = max_stack_default();
-	ret = path ? pd_open(&p->f, path, err) :
+	ret = path ? pmu__pd_open(&p->f, path, err) :
 		     pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
 				"no file name");
 	if (!ret && !(p->dsos = pmu__dso_set_new(!p->no_lines)))
@@ -185,7 +185,7 @@ struct pmu_profile *pmu__profile_open_mem(const void *buf, size_t len,
 		return NULL;
 	p->no_lines = true;
 	p->max_stack = 127;
-	ret = pd_open_mem(&p->f, buf, len, err);
+	ret = pmu__pd_open_mem(&p->f, buf, len, err);
 	if (!ret && !(p->dsos = pmu__dso_set_new(false)))
 		ret = -ENOMEM;
 	if (!ret)
@@ -208,7 +208,7 @@ void pmu_profile_close(struct pmu_profile *p)
 	pmu__unwind_free(p);
 	pmu__machine_free(&p->m);
 	pmu__dso_set_free(p->dsos);
-	pd_close(&p->f);
+	pmu__pd_close(&p->f);
 	free(p->order);
 	free(p->fr);
 	free(p);
@@ -379,7 +379,7 @@ static int load_round(struct pmu_profile *p)
 	p->norder = p->cur = 0;
 	p->f.pos = p->scan;
 	off = p->f.pos;
-	while ((h = pd_next(&p->f))) {
+	while ((h = pmu__pd_next(&p->f))) {
 		t = rec_time(&p->f, h, t);
 		if (t < last)
 			sorted = false;
@@ -406,5 +406,5 @@ const struct perf_event_header *pmu__profile_next_record(struct pmu_profile *p)
 			return NULL;
 	}
 	p->f.pos = p->order[p->cur++].off;
-	return pd_next(&p->f);
+	return pmu__pd_next(&p->f);
 }

@@ -209,7 +209,7 @@ int pmu_profile_next(struct pmu_profile *p, struct pmu_sample *out)
 			pmu__profile_on_record(p, h);
 			continue;
 		}
-		if (pd_sample_parse(&p->f, h, &s))
+		if (pmu__pd_sample_parse(&p->f, h, &s))
 			continue; /* counted in the file's problems */
 		build_frames(p, &s);
 		p->raw = s.raw;

@@ -250,7 +250,7 @@ static int create_file(struct pmu_record *r, struct pmu_error *err)
 		r->attr[i].enable_on_exec = 1;
 		r->names[i] = r->evl.ev[i].name;
 	}
-	ret = pd_write_open(&r->w, r->path, r->evl.n, r->attr, r->names, err);
+	ret = pmu__pd_write_open(&r->w, r->path, r->evl.n, r->attr, r->names, err);
 	for (size_t i = 0; !ret && i < r->evl.n; i++) {
 		uint64_t ids[1024];
 		size_t n = 0;
@@ -260,7 +260,7 @@ static int create_file(struct pmu_record *r, struct pmu_error *err)
 			n = 1024;
 		if (i == 0 && n)
 			r->id0 = ids[0];
-		ret = pd_write_ids(&r->w, i, ids, n);
+		ret = pmu__pd_write_ids(&r->w, i, ids, n);
 	}
 	if (!ret)
 		clock_data(r);
@@ -387,7 +387,7 @@ static int drain_ring(struct pmu_record *r, struct pmu__ring *g, bool *any)
 		} else {
 			pmu__record_note(r, h);
 		}
-		ret = pd_write_data(&r->w, h, h->size);
+		ret = pmu__pd_write_data(&r->w, h, h->size);
 	}
 	pmu__ring_end(g);
 	return ret;
@@ -406,7 +406,7 @@ static int drain(struct pmu_record *r)
 	 * sorts within rounds */
 	if (!ret && any) {
 		r->stats.wakeups++;
-		ret = pd_write_data(&r->w, &round, sizeof(round));
+		ret = pmu__pd_write_data(&r->w, &round, sizeof(round));
 	}
 	return ret;
 }
@@ -465,7 +465,7 @@ static int lost_samples(struct pmu_record *r)
 	memcpy(rec + 8, &n, 8);
 	at += pmu__record_trailer(r, 0, 0, rec + at);
 	h->size = (uint16_t)at;
-	return pd_write_data(&r->w, rec, at);
+	return pmu__pd_write_data(&r->w, rec, at);
 }
 
 int pmu_record_finish(struct pmu_record *r, struct pmu_record_stats *st,
@@ -492,7 +492,7 @@ int pmu_record_finish(struct pmu_record *r, struct pmu_record_stats *st,
 	if (!ret)
 		ret = pmu__record_features(r);
 	if (!ret)
-		ret = pd_write_finish(&r->w, err);
+		ret = pmu__pd_write_finish(&r->w, err);
 	else
 		pmu__error(err, ret, PMU_ERR_SYSTEM, NULL, -1, "out of memory");
 	if (ret)
@@ -506,7 +506,7 @@ int pmu_record_finish(struct pmu_record *r, struct pmu_record_stats *st,
 
 static int restart_file(struct pmu_record *r, struct pmu_error *err)
 {
-	int ret = pd_write_open(&r->w, r->path, r->evl.n, r->attr, r->names,
+	int ret = pmu__pd_write_open(&r->w, r->path, r->evl.n, r->attr, r->names,
 				err);
 
 	for (size_t i = 0; !ret && i < r->evl.n; i++) {
@@ -514,7 +514,7 @@ static int restart_file(struct pmu_record *r, struct pmu_error *err)
 		size_t n = 0;
 
 		r->drv->ops->event_ids(r->drv, i, ids, 1024, &n);
-		ret = pd_write_ids(&r->w, i, ids, n > 1024 ? 1024 : n);
+		ret = pmu__pd_write_ids(&r->w, i, ids, n > 1024 ? 1024 : n);
 	}
 	if (!ret)
 		clock_data(r);
@@ -523,7 +523,7 @@ static int restart_file(struct pmu_record *r, struct pmu_error *err)
 	/* what the machine looks like so far: the new file must resolve
 	 * samples on its own */
 	if (!ret && r->nkeep)
-		ret = pd_write_data(&r->w, r->keep, r->nkeep);
+		ret = pmu__pd_write_data(&r->w, r->keep, r->nkeep);
 	r->have_time = false;
 	return ret;
 }
@@ -549,10 +549,10 @@ int pmu_record_switch(struct pmu_record *r, const char *done_path,
 		ret = pmu__record_features(r);
 	/* never over another file: -EEXIST, and the caller names another */
 	if (!ret)
-		ret = pd_write_finish_to(&r->w, done_path, err);
+		ret = pmu__pd_write_finish_to(&r->w, done_path, err);
 	if (ret == -EEXIST)
 		return ret;
-	pd_write_close(&r->w);
+	pmu__pd_write_close(&r->w);
 	return ret ? ret : restart_file(r, err);
 }
 
@@ -560,7 +560,7 @@ void pmu_record_free(struct pmu_record *r)
 {
 	if (!r)
 		return;
-	pd_write_close(&r->w);
+	pmu__pd_write_close(&r->w);
 	pmu__record_emu_free(r);
 	pmu__driver_free(r->drv);
 	pmu__evlist_clear(&r->evl);

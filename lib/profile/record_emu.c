@@ -171,11 +171,11 @@ static int create_file(struct pmu_record *r, struct pmu_error *err)
 					  -1, "out of memory");
 		}
 	}
-	ret = pd_write_open(&r->w, r->path, n, r->attr, r->names, err);
+	ret = pmu__pd_write_open(&r->w, r->path, n, r->attr, r->names, err);
 	for (size_t i = 0; !ret && i < n; i++) {
 		uint64_t id = i + 1;     /* ids of the file's own */
 
-		ret = pd_write_ids(&r->w, i, &id, 1);
+		ret = pmu__pd_write_ids(&r->w, i, &id, 1);
 	}
 	r->id0 = 1;
 	return ret;
@@ -305,7 +305,7 @@ static int put_sample(struct pmu_record *r, size_t i, uint64_t t,
 	memcpy(rec, &h, sizeof(h));
 	r->stats.samples++;
 	note_sample_time(r, t);
-	return pd_write_data(&r->w, rec, h.size);
+	return pmu__pd_write_data(&r->w, rec, h.size);
 }
 
 /* A sample per event whose counter overflowed at the instruction. */

@@ -54,7 +54,7 @@ static int emit(struct pmu_record *r, unsigned char *rec, size_t len)
 
 	h->size = (uint16_t)len;
 	pmu__record_note(r, h);
-	return pd_write_data(&r->w, rec, len);
+	return pmu__pd_write_data(&r->w, rec, len);
 }
 
 int pmu__record_mmap2(struct pmu_record *r, uint32_t pid, uint32_t tid,
@@ -369,11 +369,11 @@ static int build_ids(struct pmu_record *r)
 	int ret = 0;
 
 	if ((n = kernel_build_id(id)))
-		ret = pd_write_build_id(&r->w, -1, PERF_RECORD_MISC_KERNEL, id,
+		ret = pmu__pd_write_build_id(&r->w, -1, PERF_RECORD_MISC_KERNEL, id,
 					n, "[kernel.kallsyms]");
 	for (size_t i = 0; !ret && i < r->nfiles; i++)
 		if ((n = pmu__elf_build_id(r->files[i], id)))
-			ret = pd_write_build_id(&r->w, -1, PERF_RECORD_MISC_USER,
+			ret = pmu__pd_write_build_id(&r->w, -1, PERF_RECORD_MISC_USER,
 						id, n, r->files[i]);
 	return ret;
 }
@@ -387,19 +387,19 @@ static int host_features(struct pmu_record *r)
 	int ret = 0;
 
 	if (!uname(&u)) {
-		ret = pd_write_feat_str(&r->w, PD_FEAT_HOSTNAME, u.nodename) ||
-		      pd_write_feat_str(&r->w, PD_FEAT_OSRELEASE, u.release) ||
-		      pd_write_feat_str(&r->w, PD_FEAT_ARCH, u.machine);
+		ret = pmu__pd_write_feat_str(&r->w, PD_FEAT_HOSTNAME, u.nodename) ||
+		      pmu__pd_write_feat_str(&r->w, PD_FEAT_OSRELEASE, u.release) ||
+		      pmu__pd_write_feat_str(&r->w, PD_FEAT_ARCH, u.machine);
 	}
 	snprintf(buf, sizeof(buf), "pmu %s", pmu_version());
-	ret = ret || pd_write_feat_str(&r->w, PD_FEAT_VERSION, buf);
+	ret = ret || pmu__pd_write_feat_str(&r->w, PD_FEAT_VERSION, buf);
 	pmu_host_cpu(&c);
 	if (!ret && c.name[0])
-		ret = pd_write_feat_str(&r->w, PD_FEAT_CPUDESC, c.name);
+		ret = pmu__pd_write_feat_str(&r->w, PD_FEAT_CPUDESC, c.name);
 	if (!ret && c.vendor[0] && c.family >= 0) {
 		snprintf(buf, sizeof(buf), "%s,%d,%d,%d", c.vendor, c.family,
 			 c.model, c.stepping);
-		ret = pd_write_feat_str(&r->w, PD_FEAT_CPUID, buf);
+		ret = pmu__pd_write_feat_str(&r->w, PD_FEAT_CPUID, buf);
 	}
 	r->w.nr_cpus_online = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
 	r->w.nr_cpus_avail = (uint32_t)sysconf(_SC_NPROCESSORS_CONF);
@@ -602,7 +602,7 @@ int pmu__record_features(struct pmu_record *r)
 	int ret = host_features(r);
 
 	if (!ret && r->argc)
-		ret = pd_write_cmdline(&r->w, r->argc, r->argv);
+		ret = pmu__pd_write_cmdline(&r->w, r->argc, r->argv);
 	if (!ret)
 		ret = build_ids(r);
 	r->w.has_time = r->have_time;

@@ -82,48 +82,48 @@ struct report {
 	size_t cap_stack;
 };
 
-uint32_t rpool_add(struct rpool *p, const char *s);
+uint32_t pmu__rpool_add(struct rpool *p, const char *s);
 /* The id of a long-lived string s, cached by (s, tag); label is what to
  * intern on a miss (s itself when NULL). */
-uint32_t report_intern(struct report *r, const char *s, uint32_t tag,
+uint32_t pmu__report_intern(struct report *r, const char *s, uint32_t tag,
 		       const char *label);
-bool report_cached(struct report *r, const void *s, uint32_t tag,
+bool pmu__report_cached(struct report *r, const void *s, uint32_t tag,
 		   uint32_t *id);
-void report_cache(struct report *r, const void *s, uint32_t tag, uint32_t id);
-const char *rpool_get(const struct rpool *p, uint32_t i);
+void pmu__report_cache(struct report *r, const void *s, uint32_t tag, uint32_t id);
+const char *pmu__rpool_get(const struct rpool *p, uint32_t i);
 
-int rtree_init(struct rtree *t);
-void rtree_free(struct rtree *t);
+int pmu__rtree_init(struct rtree *t);
+void pmu__rtree_free(struct rtree *t);
 /* Add a stack (root first) with its period; in_base: to base_total. */
-int rtree_add(struct rtree *t, const uint32_t *names, const uint32_t *dsos,
+int pmu__rtree_add(struct rtree *t, const uint32_t *names, const uint32_t *dsos,
 	      const uint8_t *kinds, size_t n, uint64_t period, bool in_base);
 
-int report_collect(struct report *r, struct pmu_profile *p, bool base,
+int pmu__report_collect(struct report *r, struct pmu_profile *p, bool base,
 		   struct pmu_error *err);
-void report_free(struct report *r);
+void pmu__report_free(struct report *r);
 
-int report_stdio(struct report *r, struct pmu_profile *p, FILE *out);
-int report_json(struct report *r, struct pmu_profile *p, FILE *out);
-int report_folded(struct report *r, FILE *out);
-int report_svg(struct report *r, FILE *out);
-int report_pprof(struct report *r, struct pmu_profile *p, FILE *out,
+int pmu__report_stdio(struct report *r, struct pmu_profile *p, FILE *out);
+int pmu__report_json(struct report *r, struct pmu_profile *p, FILE *out);
+int pmu__report_folded(struct report *r, FILE *out);
+int pmu__report_svg(struct report *r, FILE *out);
+int pmu__report_pprof(struct report *r, struct pmu_profile *p, FILE *out,
 		 struct pmu_error *err);
-int report_firefox(struct pmu_profile *p, const struct pmu_report_opts *o,
+int pmu__report_firefox(struct pmu_profile *p, const struct pmu_report_opts *o,
 		   FILE *out, struct pmu_error *err);
-int report_script(struct pmu_profile *p, const struct pmu_report_opts *o,
+int pmu__report_script(struct pmu_profile *p, const struct pmu_report_opts *o,
 		  FILE *out, struct pmu_error *err);
 
 /* Frames of the current sample (profile_sample.c). */
 const struct pmu_frame *pmu__profile_frames(const struct pmu_profile *p,
 					    size_t *n);
 /* A frame's label as perf prints it: the symbol, or its address. */
-const char *report_frame_label(const struct pmu_frame *f, char *buf,
+const char *pmu__report_frame_label(const struct pmu_frame *f, char *buf,
 			       size_t len);
 /* Is the event a clock (cpu-clock, task-clock, with any modifiers),
  * whose period is in nanoseconds? */
-bool report_clock_event(const char *ev);
+bool pmu__report_clock_event(const char *ev);
 /* Does the sample pass the report's filters? */
-bool report_filter(const struct pmu_report_opts *o,
+bool pmu__report_filter(const struct pmu_report_opts *o,
 		   const struct pmu_sample *s, const struct pmu_frame *leaf);
 
 #endif

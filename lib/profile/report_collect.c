@@ -9,7 +9,7 @@
 #include "profile/report.h"
 #include "util/error.h"
 
-bool report_clock_event(const char *ev)
+bool pmu__report_clock_event(const char *ev)
 {
 	size_t n = ev ? strcspn(ev, ":/") : 0;
 
@@ -17,7 +17,7 @@ bool report_clock_event(const char *ev)
 	       (n == 10 && !strncmp(ev, "task-clock", 10));
 }
 
-const char *report_frame_label(const struct pmu_frame *f, char *buf,
+const char *pmu__report_frame_label(const struct pmu_frame *f, char *buf,
 			       size_t len)
 {
 	if (f->sym)
@@ -41,7 +41,7 @@ static bool in_list(const char *list, const char *s)
 	return false;
 }
 
-bool report_filter(const struct pmu_report_opts *o, const struct pmu_sample *s,
+bool pmu__report_filter(const struct pmu_report_opts *o, const struct pmu_sample *s,
 		   const struct pmu_frame *leaf)
 {
 	if (o->comm && !in_list(o->comm, s->comm))
@@ -78,31 +78,31 @@ static uint32_t key_of(struct report *r, enum rkey k, struct pmu_profile *p,
 
 	switch (k) {
 	case RK_COMM:
-		return rpool_add(&r->pool, s->comm);
+		return pmu__rpool_add(&r->pool, s->comm);
 	case RK_PID:   /* perf's pid key is the thread (Pid:Command) */
 	case RK_TID:
 		snprintf(buf, sizeof(buf), "%7u:%s", s->tid, s->comm);
-		return rpool_add(&r->pool, buf);
+		return pmu__rpool_add(&r->pool, buf);
 	case RK_DSO:
-		return f ? report_intern(r, f->dso_short, 1, NULL) :
-			   rpool_add(&r->pool, "[unknown]");
+		return f ? pmu__report_intern(r, f->dso_short, 1, NULL) :
+			   pmu__rpool_add(&r->pool, "[unknown]");
 	case RK_SYM:
 		if (f && f->sym) {
 			bool kern = f->kind == PMU_FRAME_KERNEL;
 			uint32_t id;
 
-			if (report_cached(r, f->sym, kern ? 3 : 2, &id))
+			if (pmu__report_cached(r, f->sym, kern ? 3 : 2, &id))
 				return id;
 			snprintf(buf, sizeof(buf), "[%c] %s", kern ? 'k' : '.',
 				 f->sym);
-			id = rpool_add(&r->pool, buf);
-			report_cache(r, f->sym, kern ? 3 : 2, id);
+			id = pmu__rpool_add(&r->pool, buf);
+			pmu__report_cache(r, f->sym, kern ? 3 : 2, id);
 			return id;
 		}
 		snprintf(buf, sizeof(buf), "[%c] %s",
 			 f && f->kind == PMU_FRAME_KERNEL ? 'k' : '.',
-			 f ? report_frame_label(f, lab, sizeof(lab)) : "?");
-		return rpool_add(&r->pool, buf);
+			 f ? pmu__report_frame_label(f, lab, sizeof(lab)) : "?");
+		return pmu__rpool_add(&r->pool, buf);
 	case RK_SRCLINE:
 		if (inner && inner->srcfile)
 			snprintf(buf, sizeof(buf), "%s:%u",
@@ -111,9 +111,9 @@ static uint32_t key_of(struct report *r, enum rkey k, struct pmu_profile *p,
 			snprintf(buf, sizeof(buf), "%s+%#" PRIx64,
 				 f ? f->dso_short : "[unknown]",
 				 f ? f->addr : 0);
-		return rpool_add(&r->pool, buf);
+		return pmu__rpool_add(&r->pool, buf);
 	case RK_EVENT:
-		return rpool_add(&r->pool, pmu_profile_event_name(p, s->event));
+		return pmu__rpool_add(&r->pool, pmu_profile_event_name(p, s->event));
 	default:
 		return 0;
 	}
@@ -219,17 +219,17 @@ static size_t build_stack(struct report *r, const struct pmu_sample *s,
 	*names = r->stack;
 	*dsos = r->stack + r->cap_stack;
 	*kinds = (uint8_t *)(r->stack + 2 * r->cap_stack);
-	(*names)[k] = rpool_add(&r->pool, s->comm);
-	(*dsos)[k] = rpool_add(&r->pool, "");
+	(*names)[k] = pmu__rpool_add(&r->pool, s->comm);
+	(*dsos)[k] = pmu__rpool_add(&r->pool, "");
 	(*kinds)[k++] = PMU_FRAME_USER;
 	for (size_t i = n; i-- > 0;) {
 		if (r->o->no_kernel && f[i].kind == PMU_FRAME_KERNEL)
 			continue;
 		r->stack_frame[k] = i;
-		(*names)[k] = f[i].sym ? report_intern(r, f[i].sym, 4, NULL) :
-			      rpool_add(&r->pool, report_frame_label(
+		(*names)[k] = f[i].sym ? pmu__report_intern(r, f[i].sym, 4, NULL) :
+			      pmu__rpool_add(&r->pool, pmu__report_frame_label(
 					&f[i], lab, sizeof(lab)));
-		(*dsos)[k] = report_intern(r, f[i].dso_short, 1, NULL);
+		(*dsos)[k] = pmu__report_intern(r, f[i].dso_short, 1, NULL);
 		(*kinds)[k++] = (uint8_t)f[i].kind;
 	}
 	return k;
@@ -295,11 +295,11 @@ static int row_chain(struct report *r, struct rrow *row, const uint32_t *names,
 
 	if (!row->chains) {
 		row->chains = malloc(sizeof(*row->chains));
-		if (!row->chains || rtree_init(row->chains))
+		if (!row->chains || pmu__rtree_init(row->chains))
 			return -ENOMEM;
 	}
 	if (r->o->callgraph == PMU_CALLGRAPH_CALLER)
-		return rtree_add(row->chains, names + 1, dsos + 1, kinds + 1, n,
+		return pmu__rtree_add(row->chains, names + 1, dsos + 1, kinds + 1, n,
 				 period, false);
 	if (n > 512)
 		n = 512;
@@ -308,7 +308,7 @@ static int row_chain(struct report *r, struct rrow *row, const uint32_t *names,
 		rd[i] = dsos[k - 1 - i];
 		rk[i] = kinds[k - 1 - i];
 	}
-	return rtree_add(row->chains, rn, rd, rk, n, period, false);
+	return pmu__rtree_add(row->chains, rn, rd, rk, n, period, false);
 }
 
 /* An ancestor's part of the chain: from position j to the leaf (caller
@@ -323,18 +323,18 @@ static int row_part(struct report *r, struct rrow *row, const uint32_t *names,
 
 	if (!row->chains) {
 		row->chains = malloc(sizeof(*row->chains));
-		if (!row->chains || rtree_init(row->chains))
+		if (!row->chains || pmu__rtree_init(row->chains))
 			return -ENOMEM;
 	}
 	if (r->o->callgraph == PMU_CALLGRAPH_CALLER)
-		return rtree_add(row->chains, names + j, dsos + j, kinds + j,
+		return pmu__rtree_add(row->chains, names + j, dsos + j, kinds + j,
 				 k - j, period, false);
 	for (size_t i = j; i >= 1 && n < 512; i--, n++) {
 		rn[n] = names[i];
 		rd[n] = dsos[i];
 		rk[n] = kinds[i];
 	}
-	return rtree_add(row->chains, rn, rd, rk, n, period, false);
+	return pmu__rtree_add(row->chains, rn, rd, rk, n, period, false);
 }
 
 static int add_sample(struct report *r, struct pmu_profile *p,
@@ -348,7 +348,7 @@ static int add_sample(struct report *r, struct pmu_profile *p,
 	ssize_t row;
 	size_t k;
 
-	if (!report_filter(r->o, s, leaf))
+	if (!pmu__report_filter(r->o, s, leaf))
 		return 0;
 	r->total += s->period;
 	r->samples++;
@@ -363,7 +363,7 @@ static int add_sample(struct report *r, struct pmu_profile *p,
 	    add_children(r, p, s, f, row, names, dsos, kinds, k,
 			 r->o->callgraph && p->callchains))
 		return -ENOMEM;
-	if (rtree_add(&r->tree, names, dsos, kinds, k, s->period, false))
+	if (pmu__rtree_add(&r->tree, names, dsos, kinds, k, s->period, false))
 		return -ENOMEM;
 	if (r->o->callgraph && p->callchains &&
 	    row_chain(r, &r->rows[row], names, dsos, kinds, k, s->period))
@@ -384,7 +384,7 @@ static int add_base_sample(struct report *r, struct pmu_profile *p,
 	ssize_t row;
 	size_t k;
 
-	if (!report_filter(r->o, s, leaf))
+	if (!pmu__report_filter(r->o, s, leaf))
 		return 0;
 	r->base_total += s->period;
 	make_key(r, p, s, leaf, n ? &f[0] : NULL, key);
@@ -392,7 +392,7 @@ static int add_base_sample(struct report *r, struct pmu_profile *p,
 		return -ENOMEM;
 	r->rows[row].base_self += s->period;
 	k = build_stack(r, s, f, n, &names, &dsos, &kinds);
-	return rtree_add(&r->tree, names, dsos, kinds, k, s->period, true);
+	return pmu__rtree_add(&r->tree, names, dsos, kinds, k, s->period, true);
 }
 
 static const char *const key_names[RK_MAX] = {
@@ -432,7 +432,7 @@ static int parse_sort(struct report *r, const char *sort,
 	return 0;
 }
 
-int report_collect(struct report *r, struct pmu_profile *p, bool base,
+int pmu__report_collect(struct report *r, struct pmu_profile *p, bool base,
 		   struct pmu_error *err)
 {
 	struct pmu_sample s = { .size = sizeof(s) };
@@ -443,9 +443,9 @@ int report_collect(struct report *r, struct pmu_profile *p, bool base,
 				 err);
 		if (ret)
 			return ret;
-		if (rtree_init(&r->tree))
+		if (pmu__rtree_init(&r->tree))
 			return -ENOMEM;
-		rpool_add(&r->pool, "");
+		pmu__rpool_add(&r->pool, "");
 		r->event = pmu_profile_event_name(p, 0);
 		r->lost = p->lost;
 	}

@@ -37,7 +37,7 @@ static int pool_grow(struct rpool *p)
 	return 0;
 }
 
-uint32_t rpool_add(struct rpool *p, const char *s)
+uint32_t pmu__rpool_add(struct rpool *p, const char *s)
 {
 	size_t k;
 
@@ -62,7 +62,7 @@ uint32_t rpool_add(struct rpool *p, const char *s)
 	return (uint32_t)p->n++;
 }
 
-const char *rpool_get(const struct rpool *p, uint32_t i)
+const char *pmu__rpool_get(const struct rpool *p, uint32_t i)
 {
 	return i < p->n ? p->s[i] : "";
 }
@@ -78,7 +78,7 @@ static void pool_free(struct rpool *p)
 
 /* ---- call trees ---- */
 
-int rtree_init(struct rtree *t)
+int pmu__rtree_init(struct rtree *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->n = calloc(64, sizeof(*t->n));
@@ -89,7 +89,7 @@ int rtree_init(struct rtree *t)
 	return 0;
 }
 
-void rtree_free(struct rtree *t)
+void pmu__rtree_free(struct rtree *t)
 {
 	free(t->n);
 	free(t->hash);
@@ -167,7 +167,7 @@ static uint32_t child_of(struct rtree *t, uint32_t parent, uint32_t name,
 	return i;
 }
 
-int rtree_add(struct rtree *t, const uint32_t *names, const uint32_t *dsos,
+int pmu__rtree_add(struct rtree *t, const uint32_t *names, const uint32_t *dsos,
 	      const uint8_t *kinds, size_t n, uint64_t period, bool in_base)
 {
 	uint32_t at = 0;
@@ -230,7 +230,7 @@ static int pc_grow(struct pcache *c)
 	return 0;
 }
 
-bool report_cached(struct report *r, const void *s, uint32_t tag,
+bool pmu__report_cached(struct report *r, const void *s, uint32_t tag,
 		   uint32_t *id)
 {
 	const struct pcache *c = &r->pc;
@@ -246,7 +246,7 @@ bool report_cached(struct report *r, const void *s, uint32_t tag,
 	return false;
 }
 
-void report_cache(struct report *r, const void *s, uint32_t tag, uint32_t id)
+void pmu__report_cache(struct report *r, const void *s, uint32_t tag, uint32_t id)
 {
 	struct pcache *c = &r->pc;
 	size_t k;
@@ -264,32 +264,32 @@ void report_cache(struct report *r, const void *s, uint32_t tag, uint32_t id)
 	c->val[k] = id;
 }
 
-uint32_t report_intern(struct report *r, const char *s, uint32_t tag,
+uint32_t pmu__report_intern(struct report *r, const char *s, uint32_t tag,
 		       const char *label)
 {
 	uint32_t v;
 
-	if (report_cached(r, s, tag, &v))
+	if (pmu__report_cached(r, s, tag, &v))
 		return v;
-	v = rpool_add(&r->pool, label ? label : s);
-	report_cache(r, s, tag, v);
+	v = pmu__rpool_add(&r->pool, label ? label : s);
+	pmu__report_cache(r, s, tag, v);
 	return v;
 }
 
-void report_free(struct report *r)
+void pmu__report_free(struct report *r)
 {
 	free(r->pc.key);
 	free(r->pc.tag);
 	free(r->pc.val);
 	for (size_t i = 0; i < r->nrows; i++)
 		if (r->rows[i].chains) {
-			rtree_free(r->rows[i].chains);
+			pmu__rtree_free(r->rows[i].chains);
 			free(r->rows[i].chains);
 		}
 	free(r->rows);
 	free(r->rhash);
 	free(r->stack);
 	free(r->stack_frame);
-	rtree_free(&r->tree);
+	pmu__rtree_free(&r->tree);
 	pool_free(&r->pool);
 }

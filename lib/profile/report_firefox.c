@@ -168,7 +168,7 @@ static int64_t ff_lib(struct ff *x, const char *path)
 static int64_t ff_frame(struct ff *x, const struct pmu_frame *f, unsigned depth)
 {
 	char lab[40];
-	uint32_t dso = rpool_add(&x->str, f->dso);
+	uint32_t dso = pmu__rpool_add(&x->str, f->dso);
 	size_t nres = x->res.n;
 	int64_t res = tab_get(&x->res, dso, 0, 0);
 
@@ -184,9 +184,9 @@ static int64_t ff_frame(struct ff *x, const struct pmu_frame *f, unsigned depth)
 		}
 		x->reslib[nres] = ff_lib(x, f->dso);
 	}
-	uint32_t name = rpool_add(&x->str, report_frame_label(f, lab,
+	uint32_t name = pmu__rpool_add(&x->str, pmu__report_frame_label(f, lab,
 							      sizeof(lab)));
-	uint32_t file = f->srcfile ? rpool_add(&x->str, f->srcfile) : 0;
+	uint32_t file = f->srcfile ? pmu__rpool_add(&x->str, f->srcfile) : 0;
 	int64_t fn = res < 0 ? -1 : tab_get(&x->func, name, (uint64_t)res, file);
 	int64_t fr = fn < 0 ? -1 : tab_get(&x->frame, f->ip, (uint64_t)fn,
 					   f->line | (uint64_t)depth << 32);
@@ -243,7 +243,7 @@ static int ff_add(struct ff *x, struct pmu_profile *p,
 	size_t n;
 	const struct pmu_frame *f = pmu__profile_frames(p, &n);
 
-	if (!report_filter(o, s, n ? &f[0] : NULL))
+	if (!pmu__report_filter(o, s, n ? &f[0] : NULL))
 		return 0;
 	if (x->ns == x->cap_s) {
 		size_t cap = x->cap_s ? 2 * x->cap_s : 4096;
@@ -257,7 +257,7 @@ static int ff_add(struct ff *x, struct pmu_profile *p,
 	if (!x->ns)
 		x->t0 = s->time;
 	x->s[x->ns++] = (struct ff_sample){ s->tid, s->pid,
-					    rpool_add(&x->str, s->comm),
+					    pmu__rpool_add(&x->str, s->comm),
 					    s->time, ff_stack(x, f, n,
 							      o->no_kernel) };
 	return 0;
@@ -480,7 +480,7 @@ static void tables(FILE *o, const struct ff *x, const struct ff_out *w)
 	for (size_t k = 0; k < str->nt; k++) {
 		if (k)
 			fputc(',', o);
-		jstr(o, rpool_get(&x->str, (uint32_t)str->touched[k]));
+		jstr(o, pmu__rpool_get(&x->str, (uint32_t)str->touched[k]));
 	}
 	fputc(']', o);
 }
@@ -496,9 +496,9 @@ static void thread(FILE *o, const struct ff *x, struct ff_out *w,
 
 	mark_thread(w, x, idx, n);
 	fprintf(o, "%s{\"name\":", first ? "" : ",");
-	jstr(o, rpool_get(&x->str, s0->comm));
+	jstr(o, pmu__rpool_get(&x->str, s0->comm));
 	fputs(",\"processName\":", o);
-	jstr(o, rpool_get(&x->str, s0->comm));
+	jstr(o, pmu__rpool_get(&x->str, s0->comm));
 	fprintf(o, ",\"processType\":\"default\",\"pid\":%u,\"tid\":\"%u\","
 		"\"registerTime\":0,\"unregisterTime\":null,"
 		"\"processStartupTime\":0,"
@@ -633,12 +633,12 @@ static double interval_ms(struct pmu_profile *p, uint64_t gaps, uint64_t ngaps)
 
 	if (a && a->freq && a->sample_freq)
 		return 1000.0 / (double)a->sample_freq;
-	if (a && !a->freq && report_clock_event(ev) && a->sample_period)
+	if (a && !a->freq && pmu__report_clock_event(ev) && a->sample_period)
 		return (double)a->sample_period / 1e6;
 	return ngaps ? (double)gaps / (double)ngaps / 1e6 : 1.0;
 }
 
-int report_firefox(struct pmu_profile *p, const struct pmu_report_opts *o,
+int pmu__report_firefox(struct pmu_profile *p, const struct pmu_report_opts *o,
 		   FILE *out, struct pmu_error *err)
 {
 	struct pmu_sample s = { .size = sizeof(s) };
@@ -649,7 +649,7 @@ int report_firefox(struct pmu_profile *p, const struct pmu_report_opts *o,
 
 	pmu_profile_info(p, &in);
 	x.arch = in.arch && in.arch[0] ? in.arch : "x86_64";
-	rpool_add(&x.str, "");
+	pmu__rpool_add(&x.str, "");
 	pmu_profile_rewind(p);
 	while ((ret = pmu_profile_next(p, &s)) > 0) {
 		if (last && s.time > last) {

@@ -38,8 +38,8 @@ static int row_cmp(const void *a, const void *b, void *ctx)
 	if (x->self != y->self)
 		return x->self > y->self ? -1 : 1;
 	for (size_t i = 0; i < sort_r->nkeys; i++) {
-		int c = strcmp(rpool_get(&sort_r->pool, x->key[i]),
-			       rpool_get(&sort_r->pool, y->key[i]));
+		int c = strcmp(pmu__rpool_get(&sort_r->pool, x->key[i]),
+			       pmu__rpool_get(&sort_r->pool, y->key[i]));
 		if (c)
 			return c;
 	}
@@ -72,7 +72,7 @@ static void col_widths(const struct report *r, int *w)
 	for (size_t k = 0; k < r->nkeys; k++) {
 		w[k] = (int)strlen(col_title[r->keys[k]]);
 		for (size_t i = 0; i < r->nrows; i++) {
-			int n = (int)strlen(rpool_get(&r->pool, r->rows[i].key[k]));
+			int n = (int)strlen(pmu__rpool_get(&r->pool, r->rows[i].key[k]));
 
 			if (row_shown(r, &r->rows[i]) && n > w[k])
 				w[k] = n;
@@ -148,7 +148,7 @@ static void graph_children(const struct report *r, const struct rtree *t,
 
 		fprintf(out, "%s|          \n%s%s--%.2f%%--%s\n", indent, indent,
 			last ? " " : "|", pct(t->n[kids[k]].total, r->total),
-			rpool_get(&r->pool, t->n[kids[k]].name));
+			pmu__rpool_get(&r->pool, t->n[kids[k]].name));
 		snprintf(next, sizeof(next), "%s%s          ", indent,
 			 last ? " " : "|");
 		graph_node(r, t, kids[k], total, next, out);
@@ -163,7 +163,7 @@ static void graph_node(const struct report *r, const struct rtree *t,
 	while (t->n[i].first_child && !t->n[t->n[i].first_child].next_sibling &&
 	       t->n[t->n[i].first_child].total == t->n[i].total) {
 		i = t->n[i].first_child;
-		fprintf(out, "%s%s\n", col, rpool_get(&r->pool, t->n[i].name));
+		fprintf(out, "%s%s\n", col, pmu__rpool_get(&r->pool, t->n[i].name));
 	}
 	if (t->n[i].first_child)
 		graph_children(r, t, t->n[i].first_child, total, col, out);
@@ -188,7 +188,7 @@ static void row_graph(const struct report *r, const struct rrow *row, FILE *out)
 		return;
 	if (c && !t->n[c].next_sibling && t->n[c].total == value) {
 		fprintf(out, "            |\n            ---%s\n",
-			rpool_get(&r->pool, t->n[c].name));
+			pmu__rpool_get(&r->pool, t->n[c].name));
 		graph_node(r, t, c, r->total, "               ", out);
 	} else {
 		graph_children(r, t, c, r->total, "            ", out);
@@ -196,7 +196,7 @@ static void row_graph(const struct report *r, const struct rrow *row, FILE *out)
 	fputc('\n', out);
 }
 
-int report_stdio(struct report *r, struct pmu_profile *p, FILE *out)
+int pmu__report_stdio(struct report *r, struct pmu_profile *p, FILE *out)
 {
 	int w[RK_MAX];
 
@@ -220,7 +220,7 @@ int report_stdio(struct report *r, struct pmu_profile *p, FILE *out)
 				pct(row->base_self, r->base_total));
 		for (size_t k = 0; k < r->nkeys; k++)
 			fprintf(out, "  %-*s", k + 1 < r->nkeys ? w[k] : 0,
-				rpool_get(&r->pool, row->key[k]));
+				pmu__rpool_get(&r->pool, row->key[k]));
 		fputc('\n', out);
 		if (r->o->callgraph)
 			row_graph(r, row, out);
@@ -234,7 +234,7 @@ static void json_str(FILE *f, const char *s)
 	pmu__json_fputs(f, s);
 }
 
-int report_json(struct report *r, struct pmu_profile *p, FILE *out)
+int pmu__report_json(struct report *r, struct pmu_profile *p, FILE *out)
 {
 	bool first = true;
 
@@ -263,7 +263,7 @@ int report_json(struct report *r, struct pmu_profile *p, FILE *out)
 				pct(row->base_self, r->base_total));
 		for (size_t k = 0; k < r->nkeys; k++) {
 			fprintf(out, ", \"%s\": ", col_json[r->keys[k]]);
-			json_str(out, rpool_get(&r->pool, row->key[k]));
+			json_str(out, pmu__rpool_get(&r->pool, row->key[k]));
 		}
 		fputc('}', out);
 	}
@@ -278,7 +278,7 @@ static void folded_node(const struct report *r, uint32_t i, char *buf,
 			size_t len, size_t at, FILE *out)
 {
 	const struct rnode *n = &r->tree.n[i];
-	const char *name = rpool_get(&r->pool, n->name);
+	const char *name = pmu__rpool_get(&r->pool, n->name);
 	size_t l = strlen(name);
 
 	if (i) {
@@ -296,7 +296,7 @@ static void folded_node(const struct report *r, uint32_t i, char *buf,
 		folded_node(r, c, buf, len, at, out);
 }
 
-int report_folded(struct report *r, FILE *out)
+int pmu__report_folded(struct report *r, FILE *out)
 {
 	char *buf = malloc(65536);
 
@@ -315,11 +315,11 @@ static int write_fmt(struct report *r, struct pmu_profile *p,
 		     struct pmu_error *err)
 {
 	switch (fmt) {
-	case PMU_REPORT_STDIO: return report_stdio(r, p, out);
-	case PMU_REPORT_JSON: return report_json(r, p, out);
-	case PMU_REPORT_FOLDED: return report_folded(r, out);
-	case PMU_REPORT_SVG: return report_svg(r, out);
-	case PMU_REPORT_PPROF: return report_pprof(r, p, out, err);
+	case PMU_REPORT_STDIO: return pmu__report_stdio(r, p, out);
+	case PMU_REPORT_JSON: return pmu__report_json(r, p, out);
+	case PMU_REPORT_FOLDED: return pmu__report_folded(r, out);
+	case PMU_REPORT_SVG: return pmu__report_svg(r, out);
+	case PMU_REPORT_PPROF: return pmu__report_pprof(r, p, out, err);
 	default:
 		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
 				  "unknown report format %d", (int)fmt);
@@ -345,18 +345,18 @@ int pmu_report_write(struct pmu_profile *p, struct pmu_profile *base,
 		       sizeof(dflt));
 	dflt.sz = sizeof(dflt);
 	if (fmt == PMU_REPORT_SCRIPT)
-		return report_script(p, &dflt, out, err);
+		return pmu__report_script(p, &dflt, out, err);
 	if (fmt == PMU_REPORT_FIREFOX)
-		return report_firefox(p, &dflt, out, err);
+		return pmu__report_firefox(p, &dflt, out, err);
 	r.o = &dflt;
-	ret = report_collect(&r, p, false, err);
+	ret = pmu__report_collect(&r, p, false, err);
 	if (!ret && base) {
 		r.diff = true;
-		ret = report_collect(&r, base, true, err);
+		ret = pmu__report_collect(&r, base, true, err);
 	}
 	if (!ret)
 		ret = write_fmt(&r, p, fmt, out, err);
-	report_free(&r);
+	pmu__report_free(&r);
 	if (ret == -EIO)
 		pmu__error(err, ret, PMU_ERR_SYSTEM, NULL, -1,
 			   "cannot write the report");

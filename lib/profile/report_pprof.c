@@ -180,7 +180,7 @@ static uint64_t mapping_id(struct pp *p, const struct loc *l,
 	char hex[41];
 	size_t nb = 0;
 
-	m.file = rpool_add(&p->r->pool, d ? pmu__dso_name(d) : f->dso);
+	m.file = pmu__rpool_add(&p->r->pool, d ? pmu__dso_name(d) : f->dso);
 	for (size_t i = p->nmap; i-- > 0;)
 		if (p->map[i].start == m.start && p->map[i].limit == m.limit &&
 		    p->map[i].offset == m.offset && p->map[i].file == m.file)
@@ -191,7 +191,7 @@ static uint64_t mapping_id(struct pp *p, const struct loc *l,
 	for (size_t i = 0; i < nb; i++)
 		snprintf(hex + 2 * i, 3, "%02x", bid[i]);
 	hex[2 * nb] = '\0';
-	m.build_id = rpool_add(&p->r->pool, hex);
+	m.build_id = pmu__rpool_add(&p->r->pool, hex);
 	if (p->nmap == p->cap_map) {
 		size_t cap = p->cap_map ? 2 * p->cap_map : 64;
 		struct mapping *v = realloc(p->map, cap * sizeof(*v));
@@ -217,10 +217,10 @@ static void write_location(struct pp *p, uint64_t id, uint64_t mapping,
 	f_varint(&p->tmp, 3, f[n - 1].ip);
 	p->inlines |= n > 1;
 	for (size_t i = 0; i < n; i++) {
-		uint32_t name = rpool_add(&p->r->pool,
-					  report_frame_label(&f[i], lab,
+		uint32_t name = pmu__rpool_add(&p->r->pool,
+					  pmu__report_frame_label(&f[i], lab,
 							     sizeof(lab)));
-		uint32_t file = rpool_add(&p->r->pool,
+		uint32_t file = pmu__rpool_add(&p->r->pool,
 					  f[i].srcfile ? f[i].srcfile : "");
 
 		f_varint(&p->tmp2, 1, find_fn(p, name, file));
@@ -237,7 +237,7 @@ static uint64_t location(struct pp *p, struct pmu_profile *pr, int pid,
 			 const struct pmu_frame *f, size_t n)
 {
 	struct loc l = { .addr = f[n - 1].ip,
-			 .dso = rpool_add(&p->r->pool, f[n - 1].dso) };
+			 .dso = pmu__rpool_add(&p->r->pool, f[n - 1].dso) };
 	bool mapped = map_of(pr, pid, &f[n - 1], &l);
 
 	/* linear over recent ones is enough: stacks repeat their top */
@@ -299,7 +299,7 @@ static int st_rehash(struct pp *p)
 static int add_stack(struct pp *p, const uint64_t *ids, size_t n,
 		     const struct pmu_sample *smp)
 {
-	uint32_t comm = rpool_add(&p->r->pool, smp->comm);
+	uint32_t comm = pmu__rpool_add(&p->r->pool, smp->comm);
 	uint64_t period = smp->period;
 	size_t k;
 
@@ -349,7 +349,7 @@ static int add_sample(struct pp *p, struct pmu_profile *pr,
 	const struct pmu_frame *f = pmu__profile_frames(pr, &n);
 	uint64_t ids[1024];
 
-	if (!report_filter(p->r->o, s, n ? &f[0] : NULL))
+	if (!pmu__report_filter(p->r->o, s, n ? &f[0] : NULL))
 		return 0;
 	while (at < n && k < 1024) {
 		size_t end = at;
@@ -375,16 +375,16 @@ static void write_tail(struct pp *p, struct pmu_profile *pr)
 	const char *ev = pmu_profile_event_name(pr, 0);
 
 	/* sample_type: samples/count, EVENT/events (or cpu/nanoseconds) */
-	bool ns = report_clock_event(ev);
+	bool ns = pmu__report_clock_event(ev);
 
-	f_varint(&p->tmp, 1, rpool_add(sp, "samples"));
-	f_varint(&p->tmp, 2, rpool_add(sp, "count"));
+	f_varint(&p->tmp, 1, pmu__rpool_add(sp, "samples"));
+	f_varint(&p->tmp, 2, pmu__rpool_add(sp, "count"));
 	f_msg(&p->out, 1, &p->tmp);
-	f_varint(&p->tmp, 1, rpool_add(sp, ns ? "cpu" : ev ? ev : "events"));
-	f_varint(&p->tmp, 2, rpool_add(sp, ns ? "nanoseconds" : "count"));
+	f_varint(&p->tmp, 1, pmu__rpool_add(sp, ns ? "cpu" : ev ? ev : "events"));
+	f_varint(&p->tmp, 2, pmu__rpool_add(sp, ns ? "nanoseconds" : "count"));
 	f_msg(&p->out, 1, &p->tmp);
-	uint32_t k_pid = rpool_add(sp, "pid"), k_tid = rpool_add(sp, "tid"),
-		 k_comm = rpool_add(sp, "comm");
+	uint32_t k_pid = pmu__rpool_add(sp, "pid"), k_tid = pmu__rpool_add(sp, "tid"),
+		 k_comm = pmu__rpool_add(sp, "comm");
 
 	for (size_t i = 0; i < p->nst; i++) {
 		struct buf lab = { 0 };
@@ -443,8 +443,8 @@ static void write_tail(struct pp *p, struct pmu_profile *pr)
 		f_varint(&p->tmp, 4, p->fn[i].file);
 		f_msg(&p->out, 5, &p->tmp);
 	}
-	uint32_t pt = rpool_add(sp, ns ? "cpu" : ev ? ev : "events");
-	uint32_t pu = rpool_add(sp, ns ? "nanoseconds" : "count");
+	uint32_t pt = pmu__rpool_add(sp, ns ? "cpu" : ev ? ev : "events");
+	uint32_t pu = pmu__rpool_add(sp, ns ? "nanoseconds" : "count");
 
 	f_varint(&p->tmp, 1, pt);
 	f_varint(&p->tmp, 2, pu);
@@ -521,7 +521,7 @@ static void pp_free(struct pp *p)
 	free(p->tmp2.p);
 }
 
-int report_pprof(struct report *r, struct pmu_profile *pr, FILE *out,
+int pmu__report_pprof(struct report *r, struct pmu_profile *pr, FILE *out,
 		 struct pmu_error *err)
 {
 	struct pp p = { .r = r };

@@ -186,13 +186,13 @@ static void print_trace(struct line *l, FILE *out, struct pmu_profile *p,
 	const struct pd_tp *tp;
 
 	if (!a || a->type != PERF_TYPE_TRACEPOINT || !p->raw ||
-	    !(tp = pd_trace_find(&p->f.trace, a->config)))
+	    !(tp = pmu__pd_trace_find(&p->f.trace, a->config)))
 		return;
 	l_flush(l, out);
-	pd_trace_print(out, tp, p->raw, p->raw_size);
+	pmu__pd_trace_print(out, tp, p->raw, p->raw_size);
 }
 
-int report_script(struct pmu_profile *p, const struct pmu_report_opts *o,
+int pmu__report_script(struct pmu_profile *p, const struct pmu_report_opts *o,
 		  FILE *out, struct pmu_error *err)
 {
 	struct pmu_sample s = { .size = sizeof(s) };
@@ -236,7 +236,7 @@ int report_script(struct pmu_profile *p, const struct pmu_report_opts *o,
 			     (p->f.attr[s.event].attr.sample_type &
 			      (PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_STACK_USER));
 
-		if (!report_filter(o, &s, n ? &f[0] : NULL))
+		if (!pmu__report_filter(o, &s, n ? &f[0] : NULL))
 			continue;
 		print_head(l, use, p, &s, chain, ev_w);
 		if (use[F_TRACE]) {

@@ -101,7 +101,7 @@ static uint32_t hash_name(const char *s)
 static void colour(const struct report *r, const struct rnode *n,
 		   char *buf, size_t len)
 {
-	uint32_t h = hash_name(rpool_get(&r->pool, n->dso));
+	uint32_t h = hash_name(pmu__rpool_get(&r->pool, n->dso));
 
 	if (r->diff) {
 		double a = r->total ? (double)n->total / (double)r->total : 0;
@@ -161,7 +161,7 @@ static void frame(struct svg *s, uint32_t i, uint64_t x, unsigned level,
 	double px = PAD + (double)x * WIDTH / (double)s->root;
 	double w = i ? (double)v * WIDTH / (double)s->root : WIDTH;
 	double y = TOP + (double)(s->depth - 1 - level) * ROW;
-	const char *name = i ? rpool_get(&s->r->pool, n->name) : "all";
+	const char *name = i ? pmu__rpool_get(&s->r->pool, n->name) : "all";
 	char fill[32];
 	uint32_t me = s->id++;
 
@@ -174,9 +174,9 @@ static void frame(struct svg *s, uint32_t i, uint64_t x, unsigned level,
 	xml(s->f, name);
 	fprintf(s->f, "\"><title>");
 	xml(s->f, name);
-	if (n->dso && *rpool_get(&s->r->pool, n->dso)) {
+	if (n->dso && *pmu__rpool_get(&s->r->pool, n->dso)) {
 		fputs(" [", s->f);
-		xml(s->f, rpool_get(&s->r->pool, n->dso));
+		xml(s->f, pmu__rpool_get(&s->r->pool, n->dso));
 		fputs("]", s->f);
 	}
 	fprintf(s->f, " (%" PRIu64 ", %.2f%%", v,
@@ -195,7 +195,7 @@ static void frame(struct svg *s, uint32_t i, uint64_t x, unsigned level,
 	}
 }
 
-int report_svg(struct report *r, FILE *out)
+int pmu__report_svg(struct report *r, FILE *out)
 {
 	struct svg s = { r, out, node_value(r, &r->tree.n[0]), 0, 0 };
 	unsigned h;

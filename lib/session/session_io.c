@@ -7,6 +7,7 @@
 #include "session/session.h"
 #include "session/sets.h"
 #include "util/error.h"
+#include "util/scale.h"
 
 /* Far more than pmu_value will ever need: a bound on a bad size. */
 #define PMU_VALUE_SIZE_MAX 1024
@@ -204,4 +205,9 @@ PMU_API int pmu_session_feed(struct pmu_session *s, const char *stream,
 		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
 				  "open the session before feeding it");
 	return pmu__session_feed(s, &f, err);
+}
+
+PMU_API uint64_t pmu_scale(uint64_t raw, uint64_t enabled, uint64_t running)
+{
+	return pmu__scale(raw, enabled, running);
 }

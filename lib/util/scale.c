@@ -2,8 +2,6 @@
 #include <math.h>
 #include <stdint.h>
 
-#include <pmu/session.h>
-
 #include "util/scale.h"
 
 /*
@@ -21,11 +19,6 @@ uint64_t pmu__scale(uint64_t raw, uint64_t enabled, uint64_t running)
 		return raw;
 	v = (unsigned __int128)raw * enabled / running;
 	return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
-}
-
-PMU_API uint64_t pmu_scale(uint64_t raw, uint64_t enabled, uint64_t running)
-{
-	return pmu__scale(raw, enabled, running);
 }
 
 uint64_t pmu__scale_err(double sum, double sumsq, uint64_t n,

@@ -103,6 +103,22 @@ const char *pmu__catalog_name(void) { return pmu__detect(); }'
 		'call cycle: catalog -> detect -> catalog'
 	expect_match "call cycle: names the symbol" "$TMP/out" \
 		'lib/events/catalog\.o calls pmu__detect of lib/events/detect\.o'
+
+	# a global without the library's prefix, in any layer
+	tree=$TMP/prefix; rm -rf "$tree"; cp -r "$clean" "$tree"
+	plant "$tree" lib/profile/pd.c 'int pd_open(void) { return 0; }
+static int pd_local(void) { return 1; }
+int pmu__pd_next(void) { return pd_local(); }'
+	for f in lib/events/catalog.c lib/events/encode_x86.c lib/profile/pd.c; do
+		mkdir -p "$tree/build/obj/$(dirname "$f")"
+		cc -c -I"$tree/lib" -o "$tree/build/obj/${f%.c}.o" "$tree/$f"
+	done
+	"$CHECK" --root "$tree" --objects "$tree/build" >"$TMP/out" 2>&1
+	expect_eq "unprefixed global: fails with --objects" "$?" 1
+	expect_match "unprefixed global: names the object and symbol" "$TMP/out" \
+		'^lib/profile/pd\.o: defines global pd_open'
+	check "unprefixed global: static and prefixed ones pass" \
+		test "$(grep -c 'pd_local\|pmu__pd_next' "$TMP/out")" = 0
 else
 	skip "call cycle: no cc or nm"
 fi
