@@ -333,21 +333,6 @@ static ssize_t hashed_find(const char *name, size_t n)
 	return -1;
 }
 
-const struct pmu__model *pmu__catalog_builtin_find(const char *name,
-						   size_t n)
-{
-	pthread_once(&builtin_once, fill_builtin);
-	for (size_t i = 0; i < NBUILTIN; i++) {
-		const struct pmu__model *m = builtin[i];
-		if (name_eq(m->name, name, n))
-			return m;
-		for (size_t a = 0; m->aliases && m->aliases[a]; a++)
-			if (name_eq(m->aliases[a], name, n))
-				return m;
-	}
-	return NULL;
-}
-
 ssize_t pmu__catalog_find_index(const char *name, size_t n)
 {
 	/* The built-in and kernel tables need no registry: try them

@@ -459,11 +459,6 @@ int pmu__catalog_register(const struct pmu__model *const *ms, size_t n);
 /* Model by name or alias (case-insensitive, n bytes), or NULL. */
 const struct pmu__model *pmu__catalog_find(const char *name, size_t n);
 
-/* Built-in table model by name or alias only (no one-time set-up, so
- * usable while the registry is being built), or NULL. */
-const struct pmu__model *pmu__catalog_builtin_find(const char *name,
-						   size_t n);
-
 /* The model name or alias nearest to the n bytes at `name` (a typo of
  * it), or NULL when none is near. */
 const char *pmu__catalog_suggest(const char *name, size_t n);
@@ -502,9 +497,6 @@ enum pmu__arch pmu__cpuid_arch(const char *s, size_t n);
 
 /* "x86", "arm64", "powerpc", "s390", "riscv"; NULL for PMU__ARCH_NONE. */
 const char *pmu__arch_name(enum pmu__arch a);
-
-/* Does any of a model's patterns match `id`? */
-bool pmu__model_matches(const struct pmu__model *m, const char *id);
 
 /*
  * A vendor name ("OCR.DEMAND_DATA_RD.ANY_RESPONSE", n bytes; '.' and '_'

@@ -87,24 +87,6 @@ bool pmu__cpuid_pattern_match(enum pmu__arch arch, const char *pattern,
 	}
 }
 
-bool pmu__model_matches(const struct pmu__model *m, const char *id)
-{
-	const char *p = m->patterns;
-	char buf[256];
-
-	while (p && *p) {
-		size_t n = strcspn(p, "\n");
-		if (n < sizeof(buf)) {
-			memcpy(buf, p, n);
-			buf[n] = '\0';
-			if (pmu__cpuid_pattern_match(m->arch, buf, id))
-				return true;
-		}
-		p += n + (p[n] == '\n');
-	}
-	return false;
-}
-
 const char *pmu__arch_name(enum pmu__arch a)
 {
 	static const char *const names[] = {

@@ -261,11 +261,6 @@ enum pmu__dso_kind pmu__dso_kind(const struct pmu__dso *d)
 	return d->kind;
 }
 
-size_t pmu__dso_index(const struct pmu__dso *d)
-{
-	return d->index;
-}
-
 bool pmu__dso_is_elf(struct pmu__dso *d)
 {
 	if (d->kind != PMU__DSO_FILE)

@@ -99,8 +99,6 @@ uint64_t pmu__dso_load_bias(struct pmu__dso *d, uint64_t start,
 			    uint64_t pgoff);
 /* The file's GNU build-id (read from the file itself); 0 when none. */
 size_t pmu__dso_build_id(struct pmu__dso *d, uint8_t id[20]);
-/* A stable small index of the DSO in its set. */
-size_t pmu__dso_index(const struct pmu__dso *d);
 
 /* Demangle a C++ name when the C++ runtime can (NULL otherwise); the
  * caller frees. */

@@ -524,18 +524,6 @@ const struct pmu_json *pmu__json_get(const struct pmu_json *obj,
 	return NULL;
 }
 
-const char *pmu__json_type_name(enum pmu_json_type t)
-{
-	static const char *const names[] = {
-		[PMU_JSON_NULL] = "null",     [PMU_JSON_BOOL] = "boolean",
-		[PMU_JSON_INT] = "integer",   [PMU_JSON_REAL] = "real number",
-		[PMU_JSON_STRING] = "string", [PMU_JSON_ARRAY] = "array",
-		[PMU_JSON_OBJECT] = "object",
-	};
-
-	return (unsigned)t < sizeof(names) / sizeof(names[0]) ? names[t] : "?";
-}
-
 /* Magnitude and sign of an integer or numeric string. */
 static int number_of(const struct pmu_json *v, bool *neg, uint64_t *mag)
 {

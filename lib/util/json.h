@@ -54,9 +54,6 @@ void pmu__json_free(struct pmu_json *v);
 const struct pmu_json *pmu__json_get(const struct pmu_json *obj,
 				     const char *key);
 
-/* Name of a type for messages ("string", "array", ...). */
-const char *pmu__json_type_name(enum pmu_json_type t);
-
 /*
  * Integer value of a JSON integer or of a string "0x..." (hex) or of a
  * decimal string; -ERANGE if it does not fit, -EINVAL if not a number.
