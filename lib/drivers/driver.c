@@ -11,7 +11,8 @@
 #include "drivers/sim_drv.h"
 #include "util/error.h"
 
-const char *pmu__driver_names(void)
+/* Names of the drivers, for messages: "perf, sim, emu". */
+static const char *driver_names(void)
 {
 	return "perf, sim, emu";
 }
@@ -50,7 +51,7 @@ int pmu__driver_new_with(const char *name, const char *model,
 		return pmu__sim_driver_new(model, out, err);
 	return pmu__error(err, -ENOENT, PMU_ERR_USAGE, name, -1,
 			  "unknown driver '%s' (drivers: %s)", name,
-			  pmu__driver_names());
+			  driver_names());
 }
 
 char *pmu__ev_user_only_name(const char *name)

@@ -422,9 +422,6 @@ int pmu__driver_new_with(const char *name, const char *model,
 			 const char *settings, struct pmu__drv **out,
 			 struct pmu_error *err);
 
-/* Names of the drivers, for messages: "perf, sim, emu". */
-const char *pmu__driver_names(void);
-
 static inline void pmu__driver_free(struct pmu__drv *d)
 {
 	if (d)

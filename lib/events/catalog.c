@@ -213,7 +213,7 @@ const struct pmu__model *pmu__catalog_at(size_t i)
 	return all[i];
 }
 
-const char *pmu__catalog_name_at(size_t i)
+static const char *catalog_name_at(size_t i)
 {
 	size_t n = pmu__catalog_count();
 
@@ -343,7 +343,7 @@ ssize_t pmu__catalog_find_index(const char *name, size_t n)
 	if (b >= 0)
 		return b;
 	for (size_t i = NBUILTIN; i < na; i++)
-		if (name_eq(pmu__catalog_name_at(i), name, n))
+		if (name_eq(catalog_name_at(i), name, n))
 			return (ssize_t)i;
 	return -1;
 }
@@ -367,7 +367,7 @@ const char *pmu__catalog_suggest(const char *name, size_t n)
 	typed[n] = '\0';
 	pmu__nearest_init(&near, typed, 0);
 	for (size_t i = 0; i < na; i++) {
-		pmu__nearest_offer(&near, pmu__catalog_name_at(i));
+		pmu__nearest_offer(&near, catalog_name_at(i));
 		/* Only tables have aliases; their models are filled. */
 		if (i < kfirst)
 			for (size_t a = 0; all[i]->aliases &&

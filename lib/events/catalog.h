@@ -441,7 +441,6 @@ const struct pmu__model *const *pmu__catalog_models(size_t *n);
  * (without filling it); NULL past the end. */
 size_t pmu__catalog_count(void);
 const struct pmu__model *pmu__catalog_at(size_t i);
-const char *pmu__catalog_name_at(size_t i);
 
 /* Index of a model by name or alias (case-insensitive, n bytes), or -1;
  * fills no model. */

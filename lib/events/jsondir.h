@@ -102,9 +102,6 @@ int pmu__jsondir_finish(struct pmu__jsondir *jd, struct pmu_error *err);
  */
 void pmu__jsondir_env_load(void);
 
-/* The loaded directory itself (loading it first), or NULL. */
-const struct pmu__jsondir *pmu__jsondir_env(void);
-
 /* This host's CPUID string in the mapfile form; 0 or -ENOENT. */
 int pmu__jsondir_host_cpuid(char *buf, size_t sz);
 

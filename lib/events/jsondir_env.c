@@ -68,7 +68,8 @@ void pmu__jsondir_env_load(void)
 	atomic_store_explicit(&env_done, true, memory_order_release);
 }
 
-const struct pmu__jsondir *pmu__jsondir_env(void)
+/* The loaded directory itself (loading it first), or NULL. */
+static const struct pmu__jsondir *jsondir_env(void)
 {
 	pthread_once(&env_once, load_env);
 	return env_jd;
@@ -161,7 +162,7 @@ static int same_umask(const struct pmu__model *v, const struct pmu__event *ve,
 PMU_API const char *pmu_catalog_vendor_desc(size_t model, size_t event,
 					    size_t umask)
 {
-	const struct pmu__jsondir *jd = pmu__jsondir_env();
+	const struct pmu__jsondir *jd = jsondir_env();
 	const struct pmu__model *m, *v;
 	const struct pmu__event *ev, *ve;
 	int attr;
@@ -187,7 +188,7 @@ PMU_API const char *pmu_catalog_vendor_desc(size_t model, size_t event,
 
 PMU_API const char *pmu_catalog_uncore_desc(size_t model, size_t i)
 {
-	const struct pmu__jsondir *jd = pmu__jsondir_env();
+	const struct pmu__jsondir *jd = jsondir_env();
 	const struct pmu__model *m, *v;
 	const char *name, *desc;
 	ssize_t pos;
@@ -206,7 +207,7 @@ PMU_API const char *pmu_catalog_uncore_desc(size_t model, size_t i)
 
 PMU_API ssize_t pmu_events_dir_host_model(void)
 {
-	const struct pmu__jsondir *jd = pmu__jsondir_env();
+	const struct pmu__jsondir *jd = jsondir_env();
 	const struct pmu__model *m;
 	char cpuid[64];
 
@@ -218,7 +219,7 @@ PMU_API ssize_t pmu_events_dir_host_model(void)
 
 PMU_API const char *pmu_catalog_metric_desc(size_t model, size_t metric)
 {
-	const struct pmu__jsondir *jd = pmu__jsondir_env();
+	const struct pmu__jsondir *jd = jsondir_env();
 	const struct pmu__model *m, *v;
 	const char *name;
 

@@ -9,6 +9,8 @@
 #include "util/error.h"
 #include "util/json.h"
 
+static int jd_add_ent(struct pmu__jsondir *jd, struct jd_model *jm, const struct jd_ent *e);
+
 /* Intel's umask convention of the encoder: flags above the umask byte,
  * at their PERFEVTSEL position minus 8. */
 #define UC_EDGE  (1ull << 10)
@@ -242,7 +244,7 @@ static int push_ent(struct pmu__jsondir *jd, struct jd_model *jm,
 		    const char *what, const char *name, const struct jd_ent *e,
 		    struct pmu_error *err)
 {
-	int rc = pmu__jd_add_ent(jd, jm, e);
+	int rc = jd_add_ent(jd, jm, e);
 
 	if (rc == -E2BIG)
 		return pmu__error(err, rc, PMU_ERR_BAD_VALUE, name, -1,
@@ -318,7 +320,8 @@ static int add_record(struct pmu__jsondir *jd, struct jd_model *jm,
 	return push_ent(jd, jm, what, name, &e, err);
 }
 
-int pmu__jd_add_ent(struct pmu__jsondir *jd, struct jd_model *jm,
+/* Append a record to model jm; -ENOMEM, -E2BIG past JD_MAX_ENTS. */
+static int jd_add_ent(struct pmu__jsondir *jd, struct jd_model *jm,
 		    const struct jd_ent *e)
 {
 	(void)jd;

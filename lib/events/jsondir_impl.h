@@ -149,9 +149,6 @@ int pmu__jd_add_uncore(struct pmu__jsondir *jd, struct jd_model *jm,
 /* Build jm->m's uncore arrays from its records; -ENOMEM, -E2BIG. */
 int pmu__jd_build_uncore(struct pmu__jsondir *jd, struct jd_model *jm);
 
-/* Add a metric record to a model; -ENOMEM. */
-int pmu__jd_add_metric(struct jd_model *jm, const struct jd_metric *m);
-
 /* The model records of unit `unit` go to (hybrid cpu_atom records to
  * the atom model, created on first use); NULL: not a core unit. */
 struct jd_model *pmu__jd_unit_model(struct pmu__jsondir *jd,
@@ -160,10 +157,6 @@ struct jd_model *pmu__jd_unit_model(struct pmu__jsondir *jd,
 /* Memory owned by jd (freed with it); NULL on ENOMEM. */
 void *pmu__jd_alloc(struct pmu__jsondir *jd, size_t sz);
 char *pmu__jd_strndup(struct pmu__jsondir *jd, const char *s, size_t n);
-
-/* Append a record to model jm; -ENOMEM, -E2BIG past JD_MAX_ENTS. */
-int pmu__jd_add_ent(struct pmu__jsondir *jd, struct jd_model *jm,
-		    const struct jd_ent *e);
 
 /* Build jm->m from its records. */
 int pmu__jd_build(struct pmu__jsondir *jd, struct jd_model *jm,

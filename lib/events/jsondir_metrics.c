@@ -43,7 +43,8 @@ static uint32_t constraint_flags(const char *c, uint32_t dfl)
 	return 0;
 }
 
-int pmu__jd_add_metric(struct jd_model *jm, const struct jd_metric *m)
+/* Add a metric record to a model; -ENOMEM. */
+static int jd_add_metric(struct jd_model *jm, const struct jd_metric *m)
 {
 	if (jm->nmets == jm->mcap) {
 		size_t cap = jm->mcap ? jm->mcap * 2 : 32;
@@ -98,7 +99,7 @@ int pmu__jd_add_metric_record(struct pmu__jsondir *jd, struct jd_model *jm,
 	/* A hybrid part's metrics of the atom cores go to that model. */
 	if (!(jm = pmu__jd_unit_model(jd, jm, pmu__jd_str(o, "Unit"))))
 		return 0;
-	return pmu__jd_add_metric(jm, &m) ?
+	return jd_add_metric(jm, &m) ?
 	       pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
 			  "out of memory") : 0;
 }

@@ -145,7 +145,8 @@ static size_t popcount64(uint64_t v)
 	return (size_t)__builtin_popcountll(v);
 }
 
-size_t pmu__pd_sid_size(uint64_t st)
+/* Bytes of a sample_id trailer for sample_type st. */
+static size_t pd_sid_size(uint64_t st)
 {
 	uint64_t m = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
 		     PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
@@ -158,7 +159,7 @@ static void attr_positions(struct pd_attr *a)
 {
 	uint64_t st = a->attr.sample_type;
 
-	a->sid_size = a->attr.sample_id_all ? pmu__pd_sid_size(st) : 0;
+	a->sid_size = a->attr.sample_id_all ? pd_sid_size(st) : 0;
 	if (st & PERF_SAMPLE_IDENTIFIER) {
 		a->id_pos = 0;
 		a->sid_id_from_end = 1;

@@ -173,9 +173,6 @@ int pmu__pd_sample_parse(const struct pd_file *f, const struct perf_event_header
 void pmu__pd_sample_id(const struct pd_file *f, const struct perf_event_header *h,
 		  struct pmu__pd_sample_id *sid);
 
-/* Bytes of a sample_id trailer for sample_type st. */
-size_t pmu__pd_sid_size(uint64_t st);
-
 /* ---- writing ---- */
 
 struct pd_writer {

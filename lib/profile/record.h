@@ -51,10 +51,6 @@ size_t pmu__record_trailer(const struct pmu_record *r, uint32_t pid,
 /* The tracepoints' formats (TRACING_DATA), known before the first
  * record: a stream carries them ahead of the samples. */
 int pmu__record_tracing(struct pmu_record *r);
-int pmu__record_mmap2_prot(struct pmu_record *r, uint32_t pid, uint32_t tid,
-			   uint64_t start, uint64_t len, uint64_t pgoff,
-			   const char *file, uint16_t misc, uint32_t prot,
-			   uint32_t flags);
 int pmu__record_mmap2(struct pmu_record *r, uint32_t pid, uint32_t tid,
 		      uint64_t start, uint64_t len, uint64_t pgoff,
 		      const char *file, uint16_t misc);

@@ -17,6 +17,8 @@
 #include "profile/record.h"
 #include "util/file.h"
 
+static int record_mmap2_prot(struct pmu_record *r, uint32_t pid, uint32_t tid, uint64_t start, uint64_t len, uint64_t pgoff, const char *file, uint16_t misc, uint32_t prot, uint32_t flags);
+
 size_t pmu__record_trailer(const struct pmu_record *r, uint32_t pid,
 			   uint32_t tid, unsigned char *out)
 {
@@ -62,11 +64,11 @@ int pmu__record_mmap2(struct pmu_record *r, uint32_t pid, uint32_t tid,
 		      const char *file, uint16_t misc)
 {
 	/* PROT_READ|PROT_EXEC, MAP_PRIVATE */
-	return pmu__record_mmap2_prot(r, pid, tid, start, len, pgoff, file,
+	return record_mmap2_prot(r, pid, tid, start, len, pgoff, file,
 				      misc, 5, 2);
 }
 
-int pmu__record_mmap2_prot(struct pmu_record *r, uint32_t pid, uint32_t tid,
+static int record_mmap2_prot(struct pmu_record *r, uint32_t pid, uint32_t tid,
 			   uint64_t start, uint64_t len, uint64_t pgoff,
 			   const char *file, uint16_t misc, uint32_t prot,
 			   uint32_t flags)
@@ -182,7 +184,7 @@ static int synth_maps(struct pmu_record *r, int pid)
 		prot = (perm[0] == 'r' ? 1 : 0) | (perm[1] == 'w' ? 2 : 0) |
 		       (perm[2] == 'x' ? 4 : 0);
 		line[strcspn(line, "\n")] = 0;
-		ret = pmu__record_mmap2_prot(r, (uint32_t)pid, (uint32_t)pid,
+		ret = record_mmap2_prot(r, (uint32_t)pid, (uint32_t)pid,
 					     lo, hi - lo, off,
 					     line[name] ? line + name : "//anon",
 					     misc, prot, perm[3] == 's' ? 1 : 2);

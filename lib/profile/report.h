@@ -93,7 +93,6 @@ void pmu__report_cache(struct report *r, const void *s, uint32_t tag, uint32_t i
 const char *pmu__rpool_get(const struct rpool *p, uint32_t i);
 
 int pmu__rtree_init(struct rtree *t);
-void pmu__rtree_free(struct rtree *t);
 /* Add a stack (root first) with its period; in_base: to base_total. */
 int pmu__rtree_add(struct rtree *t, const uint32_t *names, const uint32_t *dsos,
 	      const uint8_t *kinds, size_t n, uint64_t period, bool in_base);
@@ -102,9 +101,6 @@ int pmu__report_collect(struct report *r, struct pmu_profile *p, bool base,
 		   struct pmu_error *err);
 void pmu__report_free(struct report *r);
 
-int pmu__report_stdio(struct report *r, struct pmu_profile *p, FILE *out);
-int pmu__report_json(struct report *r, struct pmu_profile *p, FILE *out);
-int pmu__report_folded(struct report *r, FILE *out);
 int pmu__report_svg(struct report *r, FILE *out);
 int pmu__report_pprof(struct report *r, struct pmu_profile *p, FILE *out,
 		 struct pmu_error *err);

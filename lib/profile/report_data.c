@@ -89,7 +89,7 @@ int pmu__rtree_init(struct rtree *t)
 	return 0;
 }
 
-void pmu__rtree_free(struct rtree *t)
+static void rtree_free(struct rtree *t)
 {
 	free(t->n);
 	free(t->hash);
@@ -283,13 +283,13 @@ void pmu__report_free(struct report *r)
 	free(r->pc.val);
 	for (size_t i = 0; i < r->nrows; i++)
 		if (r->rows[i].chains) {
-			pmu__rtree_free(r->rows[i].chains);
+			rtree_free(r->rows[i].chains);
 			free(r->rows[i].chains);
 		}
 	free(r->rows);
 	free(r->rhash);
 	free(r->stack);
 	free(r->stack_frame);
-	pmu__rtree_free(&r->tree);
+	rtree_free(&r->tree);
 	pool_free(&r->pool);
 }

@@ -196,7 +196,7 @@ static void row_graph(const struct report *r, const struct rrow *row, FILE *out)
 	fputc('\n', out);
 }
 
-int pmu__report_stdio(struct report *r, struct pmu_profile *p, FILE *out)
+static int report_stdio(struct report *r, struct pmu_profile *p, FILE *out)
 {
 	int w[RK_MAX];
 
@@ -234,7 +234,7 @@ static void json_str(FILE *f, const char *s)
 	pmu__json_fputs(f, s);
 }
 
-int pmu__report_json(struct report *r, struct pmu_profile *p, FILE *out)
+static int report_json(struct report *r, struct pmu_profile *p, FILE *out)
 {
 	bool first = true;
 
@@ -296,7 +296,7 @@ static void folded_node(const struct report *r, uint32_t i, char *buf,
 		folded_node(r, c, buf, len, at, out);
 }
 
-int pmu__report_folded(struct report *r, FILE *out)
+static int report_folded(struct report *r, FILE *out)
 {
 	char *buf = malloc(65536);
 
@@ -315,9 +315,9 @@ static int write_fmt(struct report *r, struct pmu_profile *p,
 		     struct pmu_error *err)
 {
 	switch (fmt) {
-	case PMU_REPORT_STDIO: return pmu__report_stdio(r, p, out);
-	case PMU_REPORT_JSON: return pmu__report_json(r, p, out);
-	case PMU_REPORT_FOLDED: return pmu__report_folded(r, out);
+	case PMU_REPORT_STDIO: return report_stdio(r, p, out);
+	case PMU_REPORT_JSON: return report_json(r, p, out);
+	case PMU_REPORT_FOLDED: return report_folded(r, out);
 	case PMU_REPORT_SVG: return pmu__report_svg(r, out);
 	case PMU_REPORT_PPROF: return pmu__report_pprof(r, p, out, err);
 	default:

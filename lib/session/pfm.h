@@ -232,9 +232,6 @@ struct pfm_ctx {
 
 void pmu__pfm_lock(void);
 void pmu__pfm_unlock(void);
-/* The lock if it is free (a PMU's own thread, which must never wait for
- * it: the engine stops that thread while holding it). */
-bool pmu__pfm_trylock(void);
 /* The context of descriptor fd (locked by the caller), NULL with
  * EBADF in *err if there is none. */
 struct pfm_ctx *pmu__pfm_get(int fd, struct pmu_error *err);
@@ -338,7 +335,6 @@ int pmu__pfm_create_sets(struct pfm_ctx *c, const pfarg_set_desc_t *d,
 int pmu__pfm_getinfo_sets(struct pfm_ctx *c, pfarg_set_info_t *s, size_t n,
 			  struct pmu_error *err);
 int pmu__pfm_init_sets(struct pfm_ctx *c);
-void pmu__pfm_set_reset(struct pfm_ctx *c, struct pfm_set *s);
 /* The active set onto the hardware, counting (duration, timer), and
  * back into the set, stopped. */
 void pmu__pfm_load(struct pfm_ctx *c);
@@ -362,8 +358,6 @@ void pmu__pfm_overflow(struct pfm_ctx *c, struct pfm_set *s,
 void pmu__pfm_reset_pmds(struct pfm_ctx *c, struct pfm_set *s,
 			 const uint64_t *pmds, bool long_reset);
 int pmu__pfm_restart(struct pfm_ctx *c, struct pmu_error *err);
-void pmu__pfm_mask(struct pfm_ctx *c);
-void pmu__pfm_unmask(struct pfm_ctx *c);
 
 /* ---- pfm_block.c: blocking notification ---- */
 

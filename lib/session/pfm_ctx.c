@@ -83,7 +83,9 @@ void pmu__pfm_wait(pthread_cond_t *cv)
 	pthread_cond_wait(cv, &lock);
 }
 
-bool pmu__pfm_trylock(void)
+/* The lock if it is free (a PMU's own thread, which must never wait for
+ * it: the engine stops that thread while holding it). */
+static bool pfm_trylock(void)
 {
 	pthread_once(&once, init_once);
 	return pthread_mutex_trylock(&lock) == 0;
@@ -380,7 +382,7 @@ static int finish_create(struct pfm_ctx *c, int flags, pfarg_sinfo_t *sif,
 		return rc;
 	c->hw->ops->set_callbacks(c->hw, &(struct pmu__pfm_hw_cb){
 		.irq = pmu__pfm_irq, .tick = pmu__pfm_tick,
-		.deadline = pmu__pfm_deadline, .trylock = pmu__pfm_trylock,
+		.deadline = pmu__pfm_deadline, .trylock = pfm_trylock,
 		.unlock = pmu__pfm_unlock, .cancelled = pmu__pfm_cancelled,
 		.arg = c });
 	if (sif)

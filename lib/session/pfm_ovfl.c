@@ -60,7 +60,7 @@ void pmu__pfm_reset_pmds(struct pfm_ctx *c, struct pfm_set *s,
 	}
 }
 
-void pmu__pfm_mask(struct pfm_ctx *c)
+static void pfm_mask(struct pfm_ctx *c)
 {
 	if (c->state != PFM_CTX_LOADED)
 		return;
@@ -68,7 +68,7 @@ void pmu__pfm_mask(struct pfm_ctx *c)
 	c->state = PFM_CTX_MASKED;
 }
 
-void pmu__pfm_unmask(struct pfm_ctx *c)
+static void pfm_unmask(struct pfm_ctx *c)
 {
 	if (c->state != PFM_CTX_MASKED)
 		return;
@@ -222,7 +222,7 @@ void pmu__pfm_overflow(struct pfm_ctx *c, struct pfm_set *s,
 	if (sw)
 		ctrl |= PFM_OVFL_SWITCH;
 	if (ctrl & PFM_OVFL_MASK) {
-		pmu__pfm_mask(c);
+		pfm_mask(c);
 		ctrl &= ~PFM_OVFL_RESET;
 		if (ctrl & PFM_OVFL_SWITCH)
 			c->deferred_switch = true;
@@ -237,7 +237,7 @@ void pmu__pfm_overflow(struct pfm_ctx *c, struct pfm_set *s,
 			/* the queue is full: nothing is dropped silently,
 			 * monitoring waits for the reader */
 			c->msgs_lost++;
-			pmu__pfm_mask(c);
+			pfm_mask(c);
 			ctrl &= ~PFM_OVFL_RESET;
 		}
 		c->can_restart++;
@@ -312,7 +312,7 @@ int pmu__pfm_restart(struct pfm_ctx *c, struct pmu_error *err)
 		pmu__pfm_reset_pmds(c, s, r, true);
 	}
 	if (!(ctrl & PFM_OVFL_MASK))
-		pmu__pfm_unmask(c);
+		pfm_unmask(c);
 	/* perfmon2: the blocked task is woken */
 	pmu__pfm_block_wake(c);
 	return 0;

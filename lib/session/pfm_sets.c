@@ -16,7 +16,7 @@
 #include "session/pfm.h"
 #include "util/error.h"
 
-void pmu__pfm_set_reset(struct pfm_ctx *c, struct pfm_set *s)
+static void pfm_set_reset(struct pfm_ctx *c, struct pfm_set *s)
 {
 	uint16_t id = s->id;
 
@@ -34,7 +34,7 @@ int pmu__pfm_init_sets(struct pfm_ctx *c)
 		return -ENOMEM;
 	c->nsets = 1;
 	c->active = 0;
-	pmu__pfm_set_reset(c, &c->sets[0]);
+	pfm_set_reset(c, &c->sets[0]);
 	return 0;
 }
 
@@ -260,7 +260,7 @@ static struct pfm_set *insert_set(struct pfm_ctx *c, uint16_t id)
 	memmove(&p[at + 1], &p[at], (c->nsets - at) * sizeof(*p));
 	c->nsets++;
 	p[at].id = id;
-	pmu__pfm_set_reset(c, &p[at]);
+	pfm_set_reset(c, &p[at]);
 	if (id < active_id)
 		c->active++;
 	return &p[at];

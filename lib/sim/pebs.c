@@ -7,7 +7,8 @@
 #include "sim/sim_util.h"
 #include "model/control.h"
 
-bool pmu__pebs_inside(const struct pmu__pebs_buf *b, uint64_t addr,
+/* Does [addr, addr + len) lie inside the memory? */
+static bool pebs_inside(const struct pmu__pebs_buf *b, uint64_t addr,
 		      uint64_t len)
 {
 	uint64_t off;
@@ -24,7 +25,7 @@ uint64_t pmu__pebs_load(const struct pmu__pebs_buf *b, uint64_t addr,
 	const uint8_t *p;
 	uint64_t v = 0;
 
-	if (!pmu__pebs_inside(b, addr, bytes))
+	if (!pebs_inside(b, addr, bytes))
 		return 0;
 	p = b->mem + (addr - b->base);
 	while (bytes--)
@@ -37,7 +38,7 @@ int pmu__pebs_store(const struct pmu__pebs_buf *b, uint64_t addr,
 {
 	uint8_t *p;
 
-	if (!pmu__pebs_inside(b, addr, bytes))
+	if (!pebs_inside(b, addr, bytes))
 		return -PMU_EINVAL;
 	p = b->mem + (addr - b->base);
 	for (unsigned i = 0; i < bytes; i++, val >>= 8)
@@ -70,7 +71,8 @@ static void ds_set(const struct pmu__pebs_buf *b, uint64_t ds,
 			      ds_width(b->mode64, f), v);
 }
 
-void pmu__pebs_decode(const struct pmu__pebs_buf *b, uint64_t addr,
+/* Decode the record at linear address `addr`. */
+static void pebs_decode(const struct pmu__pebs_buf *b, uint64_t addr,
 		      struct pmu__pebs_rec *rec)
 {
 	unsigned w = word(b->mode64);
@@ -125,7 +127,7 @@ static bool assist_store(struct pmu__sim *s, struct pmu__pebs *p)
 	uint64_t idx = ds_get(b, p->ds_area, PMU_DS_PEBS_INDEX);
 	uint64_t max = ds_get(b, p->ds_area, PMU_DS_PEBS_ABS_MAX);
 
-	if (idx >= max || max - idx < rs || !pmu__pebs_inside(b, idx, rs)) {
+	if (idx >= max || max - idx < rs || !pebs_inside(b, idx, rs)) {
 		p->dropped++;
 		return false;
 	}
@@ -214,7 +216,7 @@ unsigned pmu__pebs_hdr_ds_off(bool mode64)
 	return mode64 ? 72u : 64u;
 }
 
-unsigned pmu__pebs_hdr_off(bool mode64, enum pmu_pebs_hdr_field f)
+static unsigned pebs_hdr_off(bool mode64, enum pmu_pebs_hdr_field f)
 {
 	static const uint8_t off32[] = { 0, 8, 12, 16 };
 	static const uint8_t off64[] = { 0, 8, 16, 24 };
@@ -234,14 +236,14 @@ static unsigned hdr_width(bool mode64, enum pmu_pebs_hdr_field f)
 uint64_t pmu__pebs_fmt_hdr(const struct pmu__pebs_buf *b,
 			   enum pmu_pebs_hdr_field f)
 {
-	return pmu__pebs_load(b, b->base + pmu__pebs_hdr_off(b->mode64, f),
+	return pmu__pebs_load(b, b->base + pebs_hdr_off(b->mode64, f),
 			      hdr_width(b->mode64, f));
 }
 
 static void hdr_set(const struct pmu__pebs_buf *b, enum pmu_pebs_hdr_field f,
 		    uint64_t v)
 {
-	(void)pmu__pebs_store(b, b->base + pmu__pebs_hdr_off(b->mode64, f),
+	(void)pmu__pebs_store(b, b->base + pebs_hdr_off(b->mode64, f),
 			      hdr_width(b->mode64, f), v);
 }
 
@@ -270,7 +272,7 @@ static int fmt_check(const struct pmu__pebs_buf *b,
 
 	if (!arg || arg->buf_size < hs + pmu__pebs_rec_size(b->mode64) + 256)
 		return -PMU_EINVAL;
-	if (!pmu__pebs_inside(b, b->base, hs))
+	if (!pebs_inside(b, b->base, hs))
 		return -PMU_EINVAL;
 	/* Every DS address must be representable in the layout's longs. */
 	if (b->base > lim - hs - PMU_PEBS_FMT_ALIGN ||
@@ -344,5 +346,5 @@ void pmu__pebs_fmt_record(const struct pmu__pebs_buf *b, uint64_t i,
 {
 	uint64_t base = pmu__pebs_fmt_ds(b, PMU_DS_PEBS_BUF_BASE);
 
-	pmu__pebs_decode(b, base + i * pmu__pebs_rec_size(b->mode64), rec);
+	pebs_decode(b, base + i * pmu__pebs_rec_size(b->mode64), rec);
 }

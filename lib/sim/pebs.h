@@ -102,14 +102,6 @@ uint64_t pmu__pebs_load(const struct pmu__pebs_buf *b, uint64_t addr,
 int pmu__pebs_store(const struct pmu__pebs_buf *b, uint64_t addr,
 		    unsigned bytes, uint64_t val);
 
-/* Does [addr, addr + len) lie inside the memory? */
-bool pmu__pebs_inside(const struct pmu__pebs_buf *b, uint64_t addr,
-		      uint64_t len);
-
-/* Decode the record at linear address `addr`. */
-void pmu__pebs_decode(const struct pmu__pebs_buf *b, uint64_t addr,
-		      struct pmu__pebs_rec *rec);
-
 /*
  * perfmon2 sampling format.  The header sits at the start of the memory:
  *   u64 overflows; size_t buf_size; size_t start_offs; u32 version;
@@ -133,7 +125,6 @@ enum pmu_pebs_hdr_field {
 };
 
 unsigned pmu__pebs_hdr_size(bool mode64);
-unsigned pmu__pebs_hdr_off(bool mode64, enum pmu_pebs_hdr_field f);
 /* Offset of the DS area inside the header. */
 unsigned pmu__pebs_hdr_ds_off(bool mode64);
 /* Linear address of the DS area: the value for IA32_DS_AREA. */

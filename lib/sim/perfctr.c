@@ -9,6 +9,10 @@
 #include "sim/sim_util.h"
 #include "model/fs_util.h"
 
+static void perfctr_isuspend(struct pmu__perfctr *pc, struct pmu__perfctr_state *st);
+
+static void perfctr_iresume(struct pmu__perfctr *pc, struct pmu__perfctr_state *st);
+
 void pmu__perfctr_state_init(struct pmu__perfctr_state *st)
 {
 	pmu__sim_zero(st, sizeof(*st));
@@ -178,7 +182,7 @@ void pmu__perfctr_suspend(struct pmu__perfctr *pc, struct pmu__perfctr_state *st
 	 * change on their own) before isuspend freezes it. */
 	pmu__perfctr_hw_save_mmcr0(pc, st);
 	if (pmu__cstatus_has_ictrs(st->cstatus))
-		pmu__perfctr_isuspend(pc, st);
+		perfctr_isuspend(pc, st);
 	read_counters(pc, st, &now);
 	if (pmu__cstatus_has_tsc(st->cstatus))
 		st->tsc_sum += (uint32_t)(now.tsc - st->tsc_start);
@@ -192,7 +196,7 @@ void pmu__perfctr_resume(struct pmu__perfctr *pc, struct pmu__perfctr_state *st)
 	unsigned na = pmu__cstatus_nractrs(st->cstatus);
 
 	if (pmu__cstatus_has_ictrs(st->cstatus))
-		pmu__perfctr_iresume(pc, st);
+		perfctr_iresume(pc, st);
 	pmu__perfctr_hw_write_control(pc, st);
 	read_counters(pc, st, &now);
 	if (pmu__cstatus_has_tsc(st->cstatus))
@@ -217,7 +221,7 @@ void pmu__perfctr_sample(struct pmu__perfctr *pc, struct pmu__perfctr_state *st)
 	}
 }
 
-void pmu__perfctr_isuspend(struct pmu__perfctr *pc, struct pmu__perfctr_state *st)
+static void perfctr_isuspend(struct pmu__perfctr *pc, struct pmu__perfctr_state *st)
 {
 	unsigned na = pmu__cstatus_nractrs(st->cstatus);
 	unsigned n = pmu__cstatus_nrctrs(st->cstatus);
@@ -233,7 +237,7 @@ void pmu__perfctr_isuspend(struct pmu__perfctr *pc, struct pmu__perfctr_state *s
 	}
 }
 
-void pmu__perfctr_iresume(struct pmu__perfctr *pc, struct pmu__perfctr_state *st)
+static void perfctr_iresume(struct pmu__perfctr *pc, struct pmu__perfctr_state *st)
 {
 	pc->cache.interrupts_masked = false;
 	if (pc->cache.id == st->k1.id) {

@@ -110,10 +110,6 @@ uint32_t pmu__perfctr_identify_overflow(struct pmu__perfctr *pc,
 					struct pmu__perfctr_state *st);
 void pmu__perfctr_ireload(struct pmu__perfctr *pc, struct pmu__perfctr_state *st);
 
-/* Exposed for tests: the i-mode halves of suspend / resume. */
-void pmu__perfctr_isuspend(struct pmu__perfctr *pc, struct pmu__perfctr_state *st);
-void pmu__perfctr_iresume(struct pmu__perfctr *pc, struct pmu__perfctr_state *st);
-
 /* Current 64-bit value of the TSC / counter i (sum + live delta), the
  * way the mmap'd fast path computes it. */
 uint64_t pmu__perfctr_read_tsc(struct pmu__perfctr *pc,

@@ -145,7 +145,13 @@ static void perf_id(const char *text, struct pmu__cpuid *id)
 	}
 }
 
-int pmu__cpuid_s390(const char *sysinfo, const char *levels,
+/*
+ * s390: the identifier from /proc/sysinfo ("Manufacturer:", "Type:",
+ * "Model:") and /proc/service_levels (the CPU-MF counter facility's
+ * version and authorization) texts; either may be NULL.  Fills
+ * id->perf_id and id->arch; 0 or -ENOENT.
+ */
+static int cpuid_s390(const char *sysinfo, const char *levels,
 		    struct pmu__cpuid *id)
 {
 	char man[32] = "", type[16] = "", model[64] = "", *m = model, *save;
@@ -224,7 +230,7 @@ static int read_s390(const char *root, struct pmu__cpuid *id)
 
 	if (sys && lev && read_head(root, "/proc/sysinfo", sys,
 				    CPUINFO_MAX) == 0)
-		rc = pmu__cpuid_s390(sys, read_head(root, "/proc/service_levels",
+		rc = cpuid_s390(sys, read_head(root, "/proc/service_levels",
 						    lev, CPUINFO_MAX) ? NULL
 								      : lev,
 				     id);

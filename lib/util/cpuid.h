@@ -49,15 +49,6 @@ int pmu__cpuid_parse(const char *text, struct pmu__cpuid *id);
  */
 int pmu__cpuid_read_at(const char *root, struct pmu__cpuid *id);
 
-/*
- * s390: the identifier from /proc/sysinfo ("Manufacturer:", "Type:",
- * "Model:") and /proc/service_levels (the CPU-MF counter facility's
- * version and authorization) texts; either may be NULL.  Fills
- * id->perf_id and id->arch; 0 or -ENOENT.
- */
-int pmu__cpuid_s390(const char *sysinfo, const char *levels,
-		    struct pmu__cpuid *id);
-
 /* This host's identity, read on first use (thread-safe); never NULL.
  * Unreadable files leave the fields "not known". */
 const struct pmu__cpuid *pmu__cpuid_host(void);

@@ -64,7 +64,8 @@ static int distinct(const char *root, const struct pmu__cpulist *on,
 	return n;
 }
 
-int pmu__topology_read_at(const char *root, struct pmu__topology *t)
+/* From the tree under root ("/" when NULL); 0 or -ENOENT. */
+static int topology_read_at(const char *root, struct pmu__topology *t)
 {
 	struct pmu__cpulist on = { 0 }, pr = { 0 };
 	char buf[16], path[4096];
@@ -104,7 +105,7 @@ static pthread_once_t host_once = PTHREAD_ONCE_INIT;
 
 static void read_host(void)
 {
-	pmu__topology_read_at(NULL, &host);
+	topology_read_at(NULL, &host);
 }
 
 const struct pmu__topology *pmu__topology_host(void)

@@ -18,9 +18,6 @@ struct pmu__topology {
 	bool has_pmem;       /* ACPI NFIT table present */
 };
 
-/* From the tree under root ("/" when NULL); 0 or -ENOENT. */
-int pmu__topology_read_at(const char *root, struct pmu__topology *t);
-
 /* This host's, read once (thread-safe); never NULL. */
 const struct pmu__topology *pmu__topology_host(void);
 
