@@ -7,6 +7,10 @@
 #                        and of the public headers only error.h and
 #                        host.h (version.c: pmu.h, pmu_version's own)
 #   lib/drivers          includes no events/, session/ or profile/ header
+#   lib/stat             (the counting engine) includes only public
+#                        headers and lib/util: a client of the session
+#                        API; nothing below it includes it or
+#                        <pmu/stat.h>
 #   lib/util, lib/events, lib/session
 #                        include no profile/ header: profiles (perf.data,
 #                        symbols, reports) sit above the sessions
@@ -76,7 +80,7 @@ scan() {
 		if (match(keep, /^[ \t]*#[ \t]*include[ \t]*"[^"]+"/)) {
 			p = substr(keep, RSTART, RLENGTH); sub(/^[^"]*"/, "", p); sub(/"$/, "", p)
 			print "INC", FILENAME, FNR, p
-		} else if (match(keep, /^[ \t]*#[ \t]*include[ \t]*<(model|sim|util|events|drivers|session|profile|tools)\/[^>]+>/)) {
+		} else if (match(keep, /^[ \t]*#[ \t]*include[ \t]*<(model|sim|util|events|drivers|session|stat|profile|tools|pmu)\/[^>]+>/)) {
 			# <...> reaches lib/ too, through -Ilib
 			p = substr(keep, RSTART, RLENGTH); sub(/^[^<]*</, "", p); sub(/>$/, "", p)
 			print "INC", FILENAME, FNR, p
@@ -223,6 +227,16 @@ while read -r file line top target; do
 		violation "$file" "$line" "includes $target: the event layer knows drivers by their interface (drivers/driver.h) only" ;;
 	lib/events/*:session)
 		violation "$file" "$line" "includes $target: the event layer is below the sessions" ;;
+	lib/stat/*:drivers|lib/stat/*:sim|lib/stat/*:session|\
+	lib/stat/*:events|lib/stat/*:model)
+		violation "$file" "$line" "includes $target: the counting engine is a client of the public session API" ;;
+	lib/util/*:stat|lib/model/*:stat|lib/sim/*:stat|lib/drivers/*:stat|\
+	lib/events/*:stat|lib/session/*:stat)
+		violation "$file" "$line" "includes $target: the counting engine sits above the sessions" ;;
+	lib/util/*:pmu|lib/model/*:pmu|lib/sim/*:pmu|lib/drivers/*:pmu|\
+	lib/events/*:pmu|lib/session/*:pmu)
+		[ "$target" = include/pmu/stat.h ] &&
+		violation "$file" "$line" "includes $target: the counting engine sits above the sessions" ;;
 	esac
 done < <(echo "$scanned" | awk '$1 == "INC"' | resolve)
 

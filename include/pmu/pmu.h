@@ -20,6 +20,7 @@
 #include <pmu/simple.h>
 #include <pmu/profile.h>
 #include <pmu/sim.h>
+#include <pmu/stat.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -78,6 +78,15 @@ planted "events call perf_event_open" lib/events/open.c 'long r = perf_event_ope
 	'^lib/events/open\.c:1: calls perf_event_open'
 planted "a second reader of /proc/cpuinfo" lib/events/detect.c '/* not from /proc/cpuinfo: a comment */
 FILE *f = fopen("/proc/cpuinfo", "r");' '^lib/events/detect\.c:2: reads /proc/cpuinfo'
+planted "session includes the counting engine" lib/session/agg.c '#include <pmu/stat.h>' \
+	'^lib/session/agg\.c:1: includes include/pmu/stat\.h: the counting engine sits above'
+planted "events include the counting engine's files" lib/events/x.c '#include "stat/aggr.h"' \
+	'^lib/events/x\.c:1: includes lib/stat/aggr\.h'
+planted "counting engine includes a session internal" lib/stat/aggr.c '#include <pmu/stat.h>
+#include "session/session.h"' \
+	'^lib/stat/aggr\.c:2: includes lib/session/session\.h: the counting engine is a client'
+planted "util implements a higher layer's API" lib/util/scale.c '#include <pmu/error.h>
+#include <pmu/session.h>' '^lib/util/scale\.c:2: includes include/pmu/session\.h: lib/util implements no API'
 planted "include cycle between modules" lib/events/catalog_seed.c '#include "events/encode.h"' \
 	'include cycle: catalog -> encode -> catalog'
 planted "include cycle names its includes" lib/events/catalog_mods.c '#include "events/encode.h"' \

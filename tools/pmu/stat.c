@@ -40,8 +40,7 @@ static const char *const detailed_sets[] = {
 
 /* Running mean and spread (Welford), so repeats need no sample arrays. */
 struct stat_acc {
-	unsigned n;
-	double mean, m2;
+	struct pmu_runstat rs;
 	double running, enabled;
 	bool not_supported;
 };
@@ -58,9 +57,10 @@ struct stat_ctx {
 	size_t ncg;                /* events as added (sets add their
 				      switch events at open, past these) */
 	bool any_cgroup;
-	struct stat_agg *agg;      /* aggregates of the current run */
-	size_t nagg, *unit_agg, nunits;
-	struct pmu_value *cur, *prev, *tmp; /* [nagg * n], tmp [n] */
+	struct pmu_stat *st;       /* the current run's aggregation */
+	struct pmu_aggr *agg;      /* its aggregates */
+	size_t nagg;
+	struct pmu_value *cur, *prev; /* [nagg * n] */
 	struct stat_row *rows;     /* [nagg * n] */
 	struct stat_acc *acc;      /* runs, [nagg * n] */
 	struct stat_acc *iacc;     /* intervals of -I -r, [nagg * n] */
@@ -89,26 +89,6 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static void acc_add(struct stat_acc *a, double x)
-{
-	double d = x - a->mean;
-
-	a->n++;
-	a->mean += d / a->n;
-	a->m2 += d * (x - a->mean);
-}
-
-/* perf's noise figure: stddev of the mean, relative to the mean, in %. */
-static double acc_noise_pct(const struct stat_acc *a)
-{
-	double sd;
-
-	if (a->n < 2 || a->mean == 0)
-		return 0;
-	sd = sqrt(a->m2 / (a->n - 1) / a->n);
-	return 100.0 * sd / fabs(a->mean);
 }
 
 /* Compiler-style report: the message, the input, a caret under the token. */
@@ -302,7 +282,7 @@ static int open_target(struct stat_ctx *c, pid_t child)
 		oo.inherit = true;
 	} else if (o->target == PMU_TARGET_PID) {
 		oo.inherit = true;
-	} else if (o->aggr == STAT_AGGR_THREAD) {
+	} else if (o->aggr == PMU_AGGR_THREAD) {
 		oo.target = PMU_TARGET_TID;
 		oo.pids = all = all_threads(&oo.npids);
 		oo.cpus = NULL;
@@ -437,7 +417,9 @@ static void mark_hidden(struct stat_ctx *c)
 			first = i;
 	}
 	c->explain = first;
-	stat_merge_hide(c->s, c->o, c->hidden, c->n);
+	for (size_t i = 0; i < c->n; i++)
+		if (pmu_stat_folded(c->st, i))
+			c->hidden[i] = true;
 	/* (-x and --json keep a row per set's copy: their rows carry the
 	 * set) */
 	for (size_t i = 0; i < c->n; i++) {
@@ -576,7 +558,6 @@ static int alloc_arrays(struct stat_ctx *c)
 
 	c->cur = calloc(m, sizeof(*c->cur));
 	c->prev = calloc(m, sizeof(*c->prev));
-	c->tmp = calloc(n, sizeof(*c->tmp));
 	c->rows = calloc(m, sizeof(*c->rows));
 	c->acc = calloc(m, sizeof(*c->acc));
 	c->iacc = calloc(m, sizeof(*c->iacc));
@@ -585,7 +566,7 @@ static int alloc_arrays(struct stat_ctx *c)
 	c->copy_of = calloc(n, sizeof(*c->copy_of));
 	c->mname = calloc(n, sizeof(*c->mname));
 	c->evinfo = calloc(n, sizeof(*c->evinfo));
-	if (!c->cur || !c->prev || !c->tmp || !c->rows || !c->acc ||
+	if (!c->cur || !c->prev || !c->rows || !c->acc ||
 	    !c->iacc || !c->order || !c->hidden || !c->copy_of || !c->mname ||
 	    !c->evinfo) {
 		pmu_tool_err("out of memory");
@@ -593,39 +574,37 @@ static int alloc_arrays(struct stat_ctx *c)
 	}
 	for (size_t i = 0; i < m; i++)
 		c->cur[i].size = c->prev[i].size = sizeof(struct pmu_value);
-	for (size_t i = 0; i < n; i++)
-		c->tmp[i].size = sizeof(struct pmu_value);
 	return 0;
 }
 
 /* The aggregates of this run's units; later runs must have the same. */
 static int build_aggregates(struct stat_ctx *c, bool first)
 {
+	PMU_OPTS(pmu_stat_opts, so, .mode = c->o->aggr,
+		 .cache_level = c->o->cache_level, .no_merge = c->o->no_merge);
+	struct pmu_error err = { .size = sizeof(err) };
 	size_t nagg = 1, before = c->nagg;
-	int r;
 
+	pmu_stat_free(c->st);
+	c->st = NULL;
 	free(c->agg);
-	free(c->unit_agg);
 	c->agg = NULL;
-	c->unit_agg = NULL;
-	c->nunits = 0;
-	r = c->s ? stat_aggr_build(c->s, c->o, &c->agg, &nagg, &c->unit_agg,
-				   &c->nunits) : 0;
-	if (!c->s) {
-		c->agg = calloc(1, sizeof(*c->agg));
-		r = c->agg ? 0 : -ENOMEM;
-	}
-	if (r == -ENOENT && c->o->aggr == STAT_AGGR_CACHE) {
-		pmu_tool_err("--per-cache: sysfs lists no cache of level %d "
-			     "for these CPUs", c->o->cache_level);
+	if (c->s && !(c->st = pmu_stat_new(c->s, &so, &err))) {
+		if (err.code == -ENOENT && c->o->aggr == PMU_AGGR_CACHE)
+			pmu_tool_err("--per-cache: %s", err.message);
+		else
+			pmu_tool_err("%s", err.message);
 		return EXIT_PMU_INPUT;
 	}
-	if (r) {
-		pmu_tool_err("cannot tell which %s the counts belong to: %s",
-			     c->o->aggr == STAT_AGGR_THREAD ? "threads"
-							    : "CPUs",
-			     strerror(-r));
+	nagg = c->st ? pmu_stat_naggr(c->st) : 1;
+	c->agg = calloc(nagg, sizeof(*c->agg));
+	if (!c->agg) {
+		pmu_tool_err("out of memory");
 		return EXIT_PMU_INPUT;
+	}
+	for (size_t a = 0; c->st && a < nagg; a++) {
+		c->agg[a].size = sizeof(c->agg[a]);
+		pmu_stat_aggr(c->st, a, &c->agg[a]);
 	}
 	c->nagg = nagg;
 	if (!first && nagg != before) {
@@ -633,6 +612,26 @@ static int build_aggregates(struct stat_ctx *c, bool first)
 		return EXIT_PMU_INPUT;
 	}
 	return 0;
+}
+
+/* --no-merge: the name of an instance of a merged event
+ * ("uncore_cha_0/foo/"), NULL where the event's own name stands. */
+static char *instance_name(const struct stat_ctx *c, size_t i)
+{
+	const char *own = pmu_session_event_name(c->s, i);
+	ssize_t len = pmu_stat_event_name(c->st, i, NULL, 0);
+	char *buf;
+
+	if (len < 0 || !own || (!c->o->no_merge))
+		return NULL;
+	if (!(buf = malloc((size_t)len + 1)))
+		return NULL;
+	pmu_stat_event_name(c->st, i, buf, (size_t)len + 1);
+	if (!strcmp(buf, own)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
 }
 
 /* Open the next run's session; the first run also sizes the arrays. */
@@ -655,7 +654,7 @@ static int prepare_run(struct stat_ctx *c, pid_t child, bool first)
 			return rc;
 		c->sets = c->s ? stat_sets_new(c->s, c->n) : NULL;
 		for (size_t i = 0; c->s && i < c->n; i++) {
-			c->mname[i] = stat_merge_name(c->s, c->o, i);
+			c->mname[i] = instance_name(c, i);
 			stat_evinfo_of(c->s, i, &c->evinfo[i]);
 		}
 	}
@@ -670,42 +669,18 @@ static int prepare_run(struct stat_ctx *c, pid_t child, bool first)
 	return 0;
 }
 
-/* Sum readings: the units of one aggregate, the instances of a merged
- * event. */
-void stat_value_add(struct pmu_value *to, const struct pmu_value *v)
-{
-	to->raw += v->raw;
-	to->enabled += v->enabled;
-	to->running += v->running;
-	if (v->status == PMU_EVENT_OK || to->status != PMU_EVENT_OK)
-		to->status = v->status;
-	to->scaled = pmu_scale(to->raw, to->enabled, to->running);
-}
-
 static int read_values(struct stat_ctx *c)
 {
 	size_t n = c->n;
-	ssize_t ret = 0;
+	ssize_t ret;
 
 	if (!c->s || !n)
 		return 0;
-	for (size_t i = 0; i < c->nagg * n; i++)
-		c->cur[i] = (struct pmu_value){ .size = sizeof(struct pmu_value),
-						.status = PMU_EVENT_NOT_COUNTED };
-	if (c->o->aggr == STAT_AGGR_GLOBAL)
-		ret = pmu_session_read(c->s, c->cur, n);
-	for (size_t u = 0; ret >= 0 && c->o->aggr != STAT_AGGR_GLOBAL &&
-			   u < c->nunits; u++) {
-		c->tmp[0].size = sizeof(struct pmu_value);
-		ret = pmu_session_read_unit(c->s, u, c->tmp, n);
-		for (size_t i = 0; ret >= 0 && i < n; i++)
-			stat_value_add(&c->cur[c->unit_agg[u] * n + i], &c->tmp[i]);
-	}
+	ret = pmu_stat_read(c->st, c->cur, c->nagg * n);
 	if (ret < 0) {
 		pmu_tool_err("cannot read counters: %s", strerror((int)-ret));
 		return -1;
 	}
-	stat_merge_fold(c->s, c->o, c->cur, c->nagg, n);
 	return 0;
 }
 
@@ -717,7 +692,7 @@ static void fill_row(struct stat_row *r, const struct stat_ctx *c, size_t a,
 	bool ns = pmu_session_event_status(c->s, i, NULL) ==
 		PMU_EVENT_NOT_SUPPORTED;
 
-	r->agg = c->o->aggr == STAT_AGGR_GLOBAL ? NULL : &c->agg[a];
+	r->agg = c->o->aggr == PMU_AGGR_GLOBAL ? NULL : &c->agg[a];
 	r->cgroup = i < c->ncg ? c->cgroup[i] : NULL;
 	r->cgroups = c->any_cgroup;
 	r->name = c->mname[i] ? c->mname[i] : pmu_session_event_name(c->s, i);
@@ -735,7 +710,7 @@ static void fill_row(struct stat_row *r, const struct stat_ctx *c, size_t a,
 	r->noise_pct = -1;
 	r->metric_unit = NULL;
 	r->set = -1;
-	r->folded = stat_merge_folded(c->s, c->o, i);
+	r->folded = pmu_stat_folded(c->st, i);
 	r->folded_switch = false;
 }
 
@@ -837,7 +812,7 @@ static void fold_switch_rows(struct stat_ctx *c)
 
 static void print_rows(struct stat_ctx *c, double wall_ns, const double *ts)
 {
-	enum stat_aggr m = c->o->aggr;
+	enum pmu_aggr_mode m = c->o->aggr;
 	size_t n = c->n;
 
 	fold_switch_rows(c);
@@ -847,15 +822,15 @@ static void print_rows(struct stat_ctx *c, double wall_ns, const double *ts)
 	if (c->o->metric_only) {
 		/* the sets' lines are about counts, which this leaves out */
 		print_metric_only(c, ts);
-	} else if (m == STAT_AGGR_NONE || m == STAT_AGGR_THREAD) {
+	} else if (m == PMU_AGGR_CPU || m == PMU_AGGR_THREAD) {
 		for (size_t i = 0; i < n; i++) {
-			size_t k = m == STAT_AGGR_THREAD ? thread_order(c, i)
+			size_t k = m == PMU_AGGR_THREAD ? thread_order(c, i)
 							 : c->nagg;
 
 			for (size_t j = 0; !c->hidden[i] && j < k; j++) {
-				size_t a = m == STAT_AGGR_THREAD ? c->order[j] : j;
+				size_t a = m == PMU_AGGR_THREAD ? c->order[j] : j;
 
-				if (m == STAT_AGGR_NONE &&
+				if (m == PMU_AGGR_CPU &&
 				    !counts_on(c, i, c->agg[a].cpu))
 					continue;
 				stat_out_row(c->out, c->o, &c->rows[a * n + i], ts);
@@ -916,9 +891,9 @@ static void show_interval(struct stat_ctx *c, double ts, double wall_ns)
 		stat_sets_row_interval(c->sets, &c->rows[k], c->s, k % n, &d);
 		/* -I -r: perf's spread of the intervals seen so far */
 		if (c->o->repeat > 1 && c->rows[k].status == PMU_EVENT_OK)
-			acc_add(&c->iacc[k], c->rows[k].count);
+			pmu_runstat_add(&c->iacc[k].rs, c->rows[k].count);
 		if (c->o->repeat > 1)
-			c->rows[k].noise_pct = acc_noise_pct(&c->iacc[k]);
+			c->rows[k].noise_pct = pmu_runstat_noise_pct(&c->iacc[k].rs);
 	}
 	for (size_t a = 0; a < c->nagg; a++)
 		stat_metrics_compute(&c->rows[a * n], n, wall_ns);
@@ -987,7 +962,7 @@ static void accumulate_run(struct stat_ctx *c)
 			c->acc[k].not_supported = true;
 		if (r.status != PMU_EVENT_OK)
 			continue;
-		acc_add(&c->acc[k], r.count);
+		pmu_runstat_add(&c->acc[k].rs, r.count);
 		c->acc[k].running += r.running;
 		c->acc[k].enabled += r.enabled;
 	}
@@ -996,17 +971,17 @@ static void accumulate_run(struct stat_ctx *c)
 static void print_summary(struct stat_ctx *c, bool have_rusage)
 {
 	struct stat_times t = {
-		.elapsed_s = c->elapsed.mean,
+		.elapsed_s = c->elapsed.rs.mean,
 		.elapsed_noise_s = -1,
 		.user_s = c->ru.ru_utime.tv_sec + c->ru.ru_utime.tv_usec * 1e-6,
 		.sys_s = c->ru.ru_stime.tv_sec + c->ru.ru_stime.tv_usec * 1e-6,
 		.have_rusage = have_rusage,
 	};
 	/* perf shows the spread of each figure only for the global ones */
-	bool noise = c->o->repeat > 1 && c->o->aggr == STAT_AGGR_GLOBAL;
+	bool noise = c->o->repeat > 1 && c->o->aggr == PMU_AGGR_GLOBAL;
 
 	if (c->o->repeat > 1)
-		t.elapsed_noise_s = c->elapsed.mean * acc_noise_pct(&c->elapsed) / 100;
+		t.elapsed_noise_s = c->elapsed.rs.mean * pmu_runstat_noise_pct(&c->elapsed.rs) / 100;
 	stat_out_header(c->out, c->o);
 	for (size_t k = 0; c->n && k < c->nagg * c->n; k++) {
 		struct stat_row *r = &c->rows[k];
@@ -1015,16 +990,16 @@ static void print_summary(struct stat_ctx *c, bool have_rusage)
 
 		fill_row(r, c, k / c->n, k % c->n, &zero);
 		r->status = a->not_supported ? PMU_EVENT_NOT_SUPPORTED
-			  : a->n ? PMU_EVENT_OK : PMU_EVENT_NOT_COUNTED;
-		r->count = a->mean;
-		r->running = a->n ? a->running / a->n : 0;
-		r->enabled = a->n ? a->enabled / a->n : 0;
-		r->show_running = !c->o->no_scale && a->n &&
+			  : a->rs.n ? PMU_EVENT_OK : PMU_EVENT_NOT_COUNTED;
+		r->count = a->rs.mean;
+		r->running = a->rs.n ? a->running / a->rs.n : 0;
+		r->enabled = a->rs.n ? a->enabled / a->rs.n : 0;
+		r->show_running = !c->o->no_scale && a->rs.n &&
 				  a->running < a->enabled;
-		r->noise_pct = noise ? acc_noise_pct(a) : -1;
+		r->noise_pct = noise ? pmu_runstat_noise_pct(&a->rs) : -1;
 		stat_sets_row_summary(c->sets, r, c->s, k % c->n);
 	}
-	print_rows(c, c->elapsed.mean * 1e9, NULL);
+	print_rows(c, c->elapsed.rs.mean * 1e9, NULL);
 	stat_out_footer(c->out, c->o, &t);
 	fflush(c->out);
 }
@@ -1224,7 +1199,7 @@ static int finish_run(struct stat_ctx *c, double t0)
 		rc = c->s ? print_marks(c) : 0;
 	else
 		accumulate_run(c);
-	acc_add(&c->elapsed, t1 - t0);
+	pmu_runstat_add(&c->elapsed.rs, t1 - t0);
 	return rc;
 }
 
@@ -1433,11 +1408,10 @@ static void ctx_free(struct stat_ctx *c)
 	for (size_t i = 0; c->cgroup && i < c->ncg; i++)
 		free(c->cgroup[i]);
 	free(c->cgroup);
+	pmu_stat_free(c->st);
 	free(c->agg);
-	free(c->unit_agg);
 	free(c->cur);
 	free(c->prev);
-	free(c->tmp);
 	free(c->rows);
 	free(c->acc);
 	free(c->iacc);

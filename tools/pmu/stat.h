@@ -12,18 +12,6 @@
 
 enum stat_format { STAT_TEXT, STAT_CSV, STAT_JSON };
 
-/* How counts of CPUs and threads are put together (perf's aggr modes). */
-enum stat_aggr {
-	STAT_AGGR_GLOBAL,          /* one figure per event */
-	STAT_AGGR_NONE,            /* -A: one per CPU */
-	STAT_AGGR_THREAD,          /* --per-thread */
-	STAT_AGGR_CORE,
-	STAT_AGGR_SOCKET,
-	STAT_AGGR_DIE,
-	STAT_AGGR_NODE,
-	STAT_AGGR_CACHE,
-};
-
 /* -G NAMES after the first `after` -e options. */
 struct stat_cgroup_opt {
 	size_t after;
@@ -53,7 +41,7 @@ struct stat_opts {
 	bool transaction;          /* -T */
 	struct stat_cgroup_opt *cgroups; /* -G, in order */
 	size_t ncgroups;
-	enum stat_aggr aggr;
+	enum pmu_aggr_mode aggr;
 	int cache_level;           /* --per-cache=LN, 0: the highest */
 	long delay_ms;             /* -D: 0 none, -1 start disabled */
 	long timeout_ms;           /* --timeout, 0 none */
@@ -139,17 +127,9 @@ struct stat_evinfo {
 void stat_evinfo_of(const struct pmu_session *s, size_t i,
 		    struct stat_evinfo *out);
 
-/* One aggregate of CPUs or threads: what a row's prefix names. */
-struct stat_agg {
-	int cpu, socket, die, core, node, cache_level, cache_id; /* -1: n/a */
-	int tid;
-	char comm[16];
-	int nr;                    /* CPUs (or threads) in it */
-};
-
 /* One printed line: an event over a run, an interval or a mean of runs. */
 struct stat_row {
-	const struct stat_agg *agg; /* NULL: the global figure */
+	const struct pmu_aggr *agg; /* NULL: the global figure */
 	const char *cgroup;        /* -G name of the event, NULL: none */
 	bool cgroups;              /* some event has a cgroup (CSV column) */
 	const char *name;
@@ -227,27 +207,6 @@ int stat_parse_args(struct stat_opts *o, int argc, char **argv);
 void stat_opts_free(struct stat_opts *o);
 void stat_usage(FILE *f);
 int stat_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* stat_merge.c: the instances of one event on several PMUs (merge ids)
- * as one line: hide all but the first, add their values into it; with
- * --no-merge, each instance's name (NULL: its own, else free it). */
-/* to += v: raw counts and times summed, the status kept, rescaled. */
-void stat_value_add(struct pmu_value *to, const struct pmu_value *v);
-
-/* Is event i an instance whose count was folded into an earlier row? */
-bool stat_merge_folded(struct pmu_session *s, const struct stat_opts *o,
-		       size_t i);
-void stat_merge_hide(struct pmu_session *s, const struct stat_opts *o,
-		     bool *hidden, size_t n);
-void stat_merge_fold(struct pmu_session *s, const struct stat_opts *o,
-		     struct pmu_value *cur, size_t nagg, size_t n);
-char *stat_merge_name(struct pmu_session *s, const struct stat_opts *o,
-		      size_t i);
-
-/* stat_aggr.c: the aggregates of a session's units, and unit -> index. */
-int stat_aggr_build(struct pmu_session *s, const struct stat_opts *o,
-		    struct stat_agg **aggs, size_t *nagg, size_t **unit_agg,
-		    size_t *nunits);
 
 /* --emulate, --emulate-model, --emulate-regions, --emulate-opt (stat
  * and record): what they ask for. */

@@ -378,17 +378,17 @@ static int set_format(struct stat_opts *o, enum opt_id id, const char *val)
 
 static int set_aggr(struct stat_opts *o, enum opt_id id, const char *val)
 {
-	static const enum stat_aggr modes[] = {
-		[OPT_PER_THREAD - OPT_PER_THREAD] = STAT_AGGR_THREAD,
-		[OPT_PER_CORE - OPT_PER_THREAD] = STAT_AGGR_CORE,
-		[OPT_PER_SOCKET - OPT_PER_THREAD] = STAT_AGGR_SOCKET,
-		[OPT_PER_DIE - OPT_PER_THREAD] = STAT_AGGR_DIE,
-		[OPT_PER_NODE - OPT_PER_THREAD] = STAT_AGGR_NODE,
-		[OPT_PER_CACHE - OPT_PER_THREAD] = STAT_AGGR_CACHE,
+	static const enum pmu_aggr_mode modes[] = {
+		[OPT_PER_THREAD - OPT_PER_THREAD] = PMU_AGGR_THREAD,
+		[OPT_PER_CORE - OPT_PER_THREAD] = PMU_AGGR_CORE,
+		[OPT_PER_SOCKET - OPT_PER_THREAD] = PMU_AGGR_SOCKET,
+		[OPT_PER_DIE - OPT_PER_THREAD] = PMU_AGGR_DIE,
+		[OPT_PER_NODE - OPT_PER_THREAD] = PMU_AGGR_NODE,
+		[OPT_PER_CACHE - OPT_PER_THREAD] = PMU_AGGR_CACHE,
 	};
 	long lvl;
 
-	o->aggr = id == OPT_NO_AGGR ? STAT_AGGR_NONE
+	o->aggr = id == OPT_NO_AGGR ? PMU_AGGR_CPU
 				    : modes[id - OPT_PER_THREAD];
 	if (id != OPT_PER_CACHE || !val)
 		return 0;
@@ -556,7 +556,7 @@ static int check_sim(const struct stat_opts *o)
 	if (o->interval_ms)
 		return stat_usage_error("-I needs a run that takes time; a "
 					"stream is counted at once: drop -I");
-	if (o->aggr != STAT_AGGR_GLOBAL || o->ncgroups || o->delay_ms ||
+	if (o->aggr != PMU_AGGR_GLOBAL || o->ncgroups || o->delay_ms ||
 	    o->timeout_ms)
 		return stat_usage_error("a simulated PMU is one CPU counting "
 					"its stream: drop -A/--per-*, -G, "
@@ -569,11 +569,11 @@ static int check_aggr(const struct stat_opts *o)
 {
 	bool cpus = o->target == PMU_TARGET_CPUS;
 
-	if (o->aggr == STAT_AGGR_THREAD && !cpus &&
+	if (o->aggr == PMU_AGGR_THREAD && !cpus &&
 	    o->target != PMU_TARGET_PID && o->target != PMU_TARGET_TID)
 		return stat_usage_error("--per-thread counts the threads of "
 					"-p, -t or -a: give one of them");
-	if (o->aggr != STAT_AGGR_GLOBAL && o->aggr != STAT_AGGR_THREAD &&
+	if (o->aggr != PMU_AGGR_GLOBAL && o->aggr != PMU_AGGR_THREAD &&
 	    !cpus)
 		return stat_usage_error("-A and --per-core/socket/die/node/"
 					"cache give figures of CPUs: count "
@@ -602,14 +602,14 @@ static int check_output(const struct stat_opts *o)
 }
 
 /* The option of an aggregation mode, as given. */
-static const char *aggr_flag(enum stat_aggr m)
+static const char *aggr_flag(enum pmu_aggr_mode m)
 {
 	static const char *const flags[] = {
-		[STAT_AGGR_NONE] = "-A", [STAT_AGGR_THREAD] = "--per-thread",
-		[STAT_AGGR_CORE] = "--per-core",
-		[STAT_AGGR_SOCKET] = "--per-socket",
-		[STAT_AGGR_DIE] = "--per-die", [STAT_AGGR_NODE] = "--per-node",
-		[STAT_AGGR_CACHE] = "--per-cache",
+		[PMU_AGGR_CPU] = "-A", [PMU_AGGR_THREAD] = "--per-thread",
+		[PMU_AGGR_CORE] = "--per-core",
+		[PMU_AGGR_SOCKET] = "--per-socket",
+		[PMU_AGGR_DIE] = "--per-die", [PMU_AGGR_NODE] = "--per-node",
+		[PMU_AGGR_CACHE] = "--per-cache",
 	};
 
 	return flags[m] ? flags[m] : "?";
@@ -621,7 +621,7 @@ static int check_sets(const struct stat_opts *o)
 {
 	if (!o->sets.on)
 		return 0;
-	if (o->aggr != STAT_AGGR_GLOBAL)
+	if (o->aggr != PMU_AGGR_GLOBAL)
 		return stat_usage_error("--set and %s cannot be combined: "
 					"event sets are counted as one figure "
 					"per event, not per CPU or thread; "

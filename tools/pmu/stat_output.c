@@ -106,64 +106,64 @@ void stat_out_header(FILE *f, const struct stat_opts *o)
 
 /* Text: perf's widths, as wide as the interval header's column. */
 static void prefix_text(FILE *f, const struct stat_opts *o,
-			const struct stat_agg *a, int nr)
+			const struct pmu_aggr *a, int nr)
 {
 	switch (o->aggr) {
-	case STAT_AGGR_NONE:
+	case PMU_AGGR_CPU:
 		fprintf(f, "CPU%-7d ", a->cpu);
 		break;
-	case STAT_AGGR_THREAD:
+	case PMU_AGGR_THREAD:
 		fprintf(f, "%16s-%-8d ", a->comm, a->tid);
 		break;
-	case STAT_AGGR_CORE:
+	case PMU_AGGR_CORE:
 		fprintf(f, "S%d-D%d-C%-8d %4d ", a->socket, a->die, a->core, nr);
 		break;
-	case STAT_AGGR_DIE:
+	case PMU_AGGR_DIE:
 		fprintf(f, "S%d-D%-8d %4d ", a->socket, a->die, nr);
 		break;
-	case STAT_AGGR_SOCKET:
+	case PMU_AGGR_SOCKET:
 		fprintf(f, "S%-5d %4d ", a->socket, nr);
 		break;
-	case STAT_AGGR_NODE:
+	case PMU_AGGR_NODE:
 		fprintf(f, "N%-5d %4d ", a->node, nr);
 		break;
-	case STAT_AGGR_CACHE:
+	case PMU_AGGR_CACHE:
 		fprintf(f, "S%d-D%d-L%d-ID%-8d %4d ", a->socket, a->die,
 			a->cache_level, a->cache_id, nr);
 		break;
-	case STAT_AGGR_GLOBAL:
+	case PMU_AGGR_GLOBAL:
 		break;
 	}
 }
 
 /* The id as CSV and JSON spell it ("S0-D0-C1"). */
 static void agg_id(char *buf, size_t sz, const struct stat_opts *o,
-		   const struct stat_agg *a)
+		   const struct pmu_aggr *a)
 {
 	switch (o->aggr) {
-	case STAT_AGGR_NONE:
+	case PMU_AGGR_CPU:
 		snprintf(buf, sz, "%d", a->cpu);
 		break;
-	case STAT_AGGR_THREAD:
+	case PMU_AGGR_THREAD:
 		snprintf(buf, sz, "%s-%d", a->comm, a->tid);
 		break;
-	case STAT_AGGR_CORE:
+	case PMU_AGGR_CORE:
 		snprintf(buf, sz, "S%d-D%d-C%d", a->socket, a->die, a->core);
 		break;
-	case STAT_AGGR_DIE:
+	case PMU_AGGR_DIE:
 		snprintf(buf, sz, "S%d-D%d", a->socket, a->die);
 		break;
-	case STAT_AGGR_SOCKET:
+	case PMU_AGGR_SOCKET:
 		snprintf(buf, sz, "S%d", a->socket);
 		break;
-	case STAT_AGGR_NODE:
+	case PMU_AGGR_NODE:
 		snprintf(buf, sz, "N%d", a->node);
 		break;
-	case STAT_AGGR_CACHE:
+	case PMU_AGGR_CACHE:
 		snprintf(buf, sz, "S%d-D%d-L%d-ID%d", a->socket, a->die,
 			 a->cache_level, a->cache_id);
 		break;
-	case STAT_AGGR_GLOBAL:
+	case PMU_AGGR_GLOBAL:
 		buf[0] = '\0';
 		break;
 	}
@@ -171,18 +171,18 @@ static void agg_id(char *buf, size_t sz, const struct stat_opts *o,
 
 static bool has_nr(const struct stat_opts *o)
 {
-	return o->aggr >= STAT_AGGR_CORE;
+	return o->aggr >= PMU_AGGR_CORE;
 }
 
 static void prefix_csv(FILE *f, const struct stat_opts *o,
-		       const struct stat_agg *a, int nr)
+		       const struct pmu_aggr *a, int nr)
 {
 	char id[64];
 
-	if (o->aggr == STAT_AGGR_GLOBAL)
+	if (o->aggr == PMU_AGGR_GLOBAL)
 		return;
 	agg_id(id, sizeof(id), o, a);
-	fprintf(f, "%s%s%s", o->aggr == STAT_AGGR_NONE ? "CPU" : "", id,
+	fprintf(f, "%s%s%s", o->aggr == PMU_AGGR_CPU ? "CPU" : "", id,
 		o->sep);
 	if (has_nr(o))
 		fprintf(f, "%d%s", nr, o->sep);
@@ -191,21 +191,21 @@ static void prefix_csv(FILE *f, const struct stat_opts *o,
 static const char *json_key(const struct stat_opts *o)
 {
 	static const char *const keys[] = {
-		[STAT_AGGR_NONE] = "cpu", [STAT_AGGR_THREAD] = "thread",
-		[STAT_AGGR_CORE] = "core", [STAT_AGGR_SOCKET] = "socket",
-		[STAT_AGGR_DIE] = "die", [STAT_AGGR_NODE] = "node",
-		[STAT_AGGR_CACHE] = "cache",
+		[PMU_AGGR_CPU] = "cpu", [PMU_AGGR_THREAD] = "thread",
+		[PMU_AGGR_CORE] = "core", [PMU_AGGR_SOCKET] = "socket",
+		[PMU_AGGR_DIE] = "die", [PMU_AGGR_NODE] = "node",
+		[PMU_AGGR_CACHE] = "cache",
 	};
 
 	return keys[o->aggr];
 }
 
 static void prefix_json(FILE *f, const struct stat_opts *o,
-			const struct stat_agg *a, int nr)
+			const struct pmu_aggr *a, int nr)
 {
 	char id[64];
 
-	if (o->aggr == STAT_AGGR_GLOBAL)
+	if (o->aggr == PMU_AGGR_GLOBAL)
 		return;
 	agg_id(id, sizeof(id), o, a);
 	fprintf(f, "\"%s\" : ", json_key(o));
@@ -226,14 +226,14 @@ static int row_nr(const struct stat_row *r)
 static const char *interval_column(const struct stat_opts *o)
 {
 	static const char *const cols[] = {
-		[STAT_AGGR_GLOBAL] = "",
-		[STAT_AGGR_NONE] = "CPU        ",
-		[STAT_AGGR_THREAD] = "            comm-pid      ",
-		[STAT_AGGR_CORE] = "core            cpus ",
-		[STAT_AGGR_SOCKET] = "socket cpus ",
-		[STAT_AGGR_DIE] = "die          cpus ",
-		[STAT_AGGR_NODE] = "node   cpus ",
-		[STAT_AGGR_CACHE] = "cache                 cpus ",
+		[PMU_AGGR_GLOBAL] = "",
+		[PMU_AGGR_CPU] = "CPU        ",
+		[PMU_AGGR_THREAD] = "            comm-pid      ",
+		[PMU_AGGR_CORE] = "core            cpus ",
+		[PMU_AGGR_SOCKET] = "socket cpus ",
+		[PMU_AGGR_DIE] = "die          cpus ",
+		[PMU_AGGR_NODE] = "node   cpus ",
+		[PMU_AGGR_CACHE] = "cache                 cpus ",
 	};
 
 	return cols[o->aggr];
@@ -399,16 +399,16 @@ void stat_out_row(FILE *f, const struct stat_opts *o,
 #define METRIC_ONLY_LEN 20
 
 static const int metric_header_lens[] = {
-	[STAT_AGGR_GLOBAL] = 0, [STAT_AGGR_NONE] = 6, [STAT_AGGR_THREAD] = 24,
-	[STAT_AGGR_CORE] = 18, [STAT_AGGR_SOCKET] = 6, [STAT_AGGR_DIE] = 12,
-	[STAT_AGGR_NODE] = 6, [STAT_AGGR_CACHE] = 24,
+	[PMU_AGGR_GLOBAL] = 0, [PMU_AGGR_CPU] = 6, [PMU_AGGR_THREAD] = 24,
+	[PMU_AGGR_CORE] = 18, [PMU_AGGR_SOCKET] = 6, [PMU_AGGR_DIE] = 12,
+	[PMU_AGGR_NODE] = 6, [PMU_AGGR_CACHE] = 24,
 };
 
 static const char *const metric_header_csv[] = {
-	[STAT_AGGR_GLOBAL] = "", [STAT_AGGR_NONE] = "cpu,",
-	[STAT_AGGR_THREAD] = "comm-pid,", [STAT_AGGR_CORE] = "core,cpus,",
-	[STAT_AGGR_SOCKET] = "socket,cpus", [STAT_AGGR_DIE] = "die,cpus",
-	[STAT_AGGR_NODE] = "node,", [STAT_AGGR_CACHE] = "cache,cpus,",
+	[PMU_AGGR_GLOBAL] = "", [PMU_AGGR_CPU] = "cpu,",
+	[PMU_AGGR_THREAD] = "comm-pid,", [PMU_AGGR_CORE] = "core,cpus,",
+	[PMU_AGGR_SOCKET] = "socket,cpus", [PMU_AGGR_DIE] = "die,cpus",
+	[PMU_AGGR_NODE] = "node,", [PMU_AGGR_CACHE] = "cache,cpus,",
 };
 
 /* The column name: ratios "of all ..." are named with their event. */
