@@ -154,6 +154,16 @@ static struct pmu_session *mk_session(void)
 	return s;
 }
 
+/* The counting engine over an open session. */
+static struct pmu_stat *mk_stat(void)
+{
+	struct pmu_stat *st = pmu_stat_new(mk_session(), NULL, mk_err());
+
+	if (!st)
+		probe_fail("a counting engine");
+	return keep(st);
+}
+
 static const struct pmu_hwmodel *mk_hwmodel(void)
 {
 	const struct pmu_hwmodel *m = pmu_hwmodel_find("p6");

@@ -265,6 +265,8 @@ PMU_API ssize_t pmu_stat_unit_aggr(const struct pmu_stat *st, size_t u)
 
 PMU_API void pmu_value_add(struct pmu_value *to, const struct pmu_value *v)
 {
+	if (!to || !v)
+		return;
 	to->raw += v->raw;
 	to->enabled += v->enabled;
 	to->running += v->running;

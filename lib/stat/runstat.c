@@ -7,8 +7,11 @@
 
 PMU_API void pmu_runstat_add(struct pmu_runstat *r, double x)
 {
-	double d = x - r->mean;
+	double d;
 
+	if (!r)
+		return;
+	d = x - r->mean;
 	r->n++;
 	r->mean += d / (double)r->n;
 	r->m2 += d * (x - r->mean);
@@ -16,14 +19,14 @@ PMU_API void pmu_runstat_add(struct pmu_runstat *r, double x)
 
 PMU_API double pmu_runstat_stddev(const struct pmu_runstat *r)
 {
-	return r->n < 2 ? 0 : sqrt(r->m2 / (double)(r->n - 1));
+	return !r || r->n < 2 ? 0 : sqrt(r->m2 / (double)(r->n - 1));
 }
 
 PMU_API double pmu_runstat_noise_pct(const struct pmu_runstat *r)
 {
 	double sd;
 
-	if (r->n < 2 || r->mean == 0)
+	if (!r || r->n < 2 || r->mean == 0)
 		return 0;
 	sd = sqrt(r->m2 / (double)(r->n - 1) / (double)r->n);
 	return 100.0 * sd / fabs(r->mean);
