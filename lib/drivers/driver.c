@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The drivers by name: what a session's `driver` option chooses. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,4 +111,14 @@ void pmu__user_only_said(const struct pmu__ev_state *st, size_t n)
 			  "CAP_PERFMON counts the kernel too", st[i].user_only);
 		return;
 	}
+}
+
+void pmu__ev_unsupported(struct pmu__ev_state *st, const char *fmt, ...)
+{
+	va_list ap;
+
+	st->err = -EOPNOTSUPP;
+	va_start(ap, fmt);
+	vsnprintf(st->reason, sizeof(st->reason), fmt, ap);
+	va_end(ap);
 }

@@ -149,6 +149,26 @@ struct pmu__ev_state {
 	char reason[192];
 };
 
+/* Mark an event not supported (-EOPNOTSUPP), with one line saying why. */
+void pmu__ev_unsupported(struct pmu__ev_state *st, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Register-level PMUs (place_ctl.c): placed event pl into perfctr
+ * control c, in the next slot, a-mode or (period != 0) i-mode with that
+ * overflow period; false when pl is on no general counter or c is full.
+ * And the PMC values the model's low-level driver writes for the n
+ * placed events: perfctr's control applied to a scratch simulated CPU
+ * and read back, or the XScale API's PMNC/EVTSEL (pmcs: the model's
+ * nr_pmcs values, those not set left as they were).
+ */
+struct pmu_control;
+struct pmu_hwmodel;
+bool pmu__place_put(const struct pmu_hwmodel *m, const struct pmu__place *pl,
+		    uint32_t period, struct pmu_control *c);
+int pmu__place_pmcs(const struct pmu_hwmodel *m, const struct pmu__place *pl,
+		    size_t n, uint64_t *pmcs, struct pmu_error *err);
+
 /* The name an event falls back to when counted in user space only, as
  * perf names it: "cycles" -> "cycles:u", "cycles:pp" -> "cycles:ppu",
  * "cpu/event=1/" -> "cpu/event=1/u".  NULL when out of memory. */

@@ -35,17 +35,6 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-PMU__PRINTF(2, 3)
-static void unsupported(struct pmu__ev_state *st, const char *fmt, ...)
-{
-	va_list ap;
-
-	st->err = -EOPNOTSUPP;
-	va_start(ap, fmt);
-	vsnprintf(st->reason, sizeof(st->reason), fmt, ap);
-	va_end(ap);
-}
-
 /* P6-style EVNTSELs (P6 family, K7, K8, family 10h) take an interrupt
  * bit: the models whose counters can sample under emulation. */
 static bool can_sample(const struct pmu_hwmodel *m)
@@ -71,29 +60,19 @@ static bool put_pmc(struct emu_drv *d, const struct pmu__ev *e,
 
 	if (pl->counter < 0 || pl->counter >= PMU__PLACE_FIXED ||
 	    k >= PMU_MAX_CTRS) {
-		unsupported(st, "no counter of the emulated %s takes it",
+		pmu__ev_unsupported(st, "no counter of the emulated %s takes it",
 			    d->m->name);
 		return false;
 	}
 	if (imode && (!can_sample(d->m) || ev_period(e) > INT32_MAX)) {
-		unsupported(st, "%s: the emulated %s cannot sample: sampling "
+		pmu__ev_unsupported(st, "%s: the emulated %s cannot sample: sampling "
 			    "under emulation needs a model with P6-style "
 			    "counters (p6, pii, piii, pentm, k7, k8, k8c, "
 			    "fam10h) and a period below 2^31", e->name,
 			    d->m->name);
 		return false;
 	}
-	c->pmc_map[k] = (uint32_t)pl->counter;
-	c->evntsel[k] = (uint32_t)pl->codes[0];
-	if (d->m->check.family == PMU_CHECK_P4)
-		c->p4.escr[k] = (uint32_t)pl->codes[1];
-	if (imode) {
-		c->evntsel[k] |= PMU_P6_EVNTSEL_INT;
-		c->ireset[k] = -(int32_t)ev_period(e);
-		c->nrictrs++;
-	} else {
-		c->nractrs++;
-	}
+	pmu__place_put(d->m, pl, imode ? (uint32_t)ev_period(e) : 0, c);
 	*sl = (struct emu_slot){ EMU_SLOT_PMC, k };
 	return true;
 }
@@ -175,7 +154,7 @@ static int check(struct emu_drv *d, const struct pmu__ev *ev,
 			d->ctx.flags |= PMU_EMU_CFG_CYCLES;
 		if (produced(cfg, rules, nr))
 			continue;
-		unsupported(&st[i], "the emulation produces no %s on the "
+		pmu__ev_unsupported(&st[i], "the emulation produces no %s on the "
 			    "emulated %s (docs/emulation.md lists what it "
 			    "counts)", ev[i].name, d->m->name);
 		*dropped = true;

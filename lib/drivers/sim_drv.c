@@ -27,22 +27,11 @@ static const struct sim_drv *csim_of(const struct pmu__drv *d)
 	return (const struct sim_drv *)d;
 }
 
-static bool is_p4(const struct sim_drv *d)
-{
-	return d->m->check.family == PMU_CHECK_P4;
-}
-
 static void pc_zero_sums(struct sim_drv *d)
 {
 	d->s->st.tsc_sum = 0;
 	for (unsigned i = 0; i < PMU_MAX_CTRS; i++)
 		d->s->st.pmc[i].sum = 0;
-}
-
-static void unsupported(struct pmu__ev_state *st, const char *why)
-{
-	st->err = -EOPNOTSUPP;
-	snprintf(st->reason, sizeof(st->reason), "%s", why);
 }
 
 /* One event onto the perfctr control; false when it cannot go there. */
@@ -54,7 +43,7 @@ static bool pc_slot(struct sim_drv *d, const struct pmu__place *pl,
 
 	if (pl->counter == PMU__PLACE_TSC) {
 		if (d->m->tsc_kind == PMU_TSC_NONE) {
-			unsupported(st, "this model's perfctr driver has no "
+			pmu__ev_unsupported(st, "this model's perfctr driver has no "
 				    "time-stamp counter");
 			return false;
 		}
@@ -64,16 +53,10 @@ static bool pc_slot(struct sim_drv *d, const struct pmu__place *pl,
 	}
 	if (pl->counter == PMU__PLACE_NONE)
 		return false;   /* the session left it out, and says why */
-	if (pl->counter < 0 || pl->counter >= PMU__PLACE_FIXED ||
-	    k >= PMU_MAX_CTRS) {
-		unsupported(st, "no counter of the simulated PMU takes it");
+	if (!pmu__place_put(d->m, pl, 0, c)) {
+		pmu__ev_unsupported(st, "no counter of the simulated PMU takes it");
 		return false;
 	}
-	c->pmc_map[k] = (uint32_t)pl->counter;
-	c->evntsel[k] = (uint32_t)pl->codes[0];
-	if (is_p4(d))
-		c->p4.escr[k] = (uint32_t)pl->codes[1];
-	c->nractrs = k + 1;
 	*sl = (struct sim_slot){ SLOT_PMC, k };
 	return true;
 }

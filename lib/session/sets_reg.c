@@ -18,12 +18,10 @@
 
 #include <pmu/sim.h>
 
-#include "drivers/sim_run.h"
 #include "model/control.h"
 #include "session/pfm.h"
 #include "session/sample.h"
 #include "session/sets.h"
-#include "sim/xscale.h"
 #include "util/error.h"
 #include "util/scale.h"
 
@@ -110,66 +108,6 @@ int pmu__sets_place(struct pmu_session *s, size_t first, size_t end,
 	return ret;
 }
 
-/* XScale: what the XScale API's start writes, as PMC values. */
-static void xscale_pmcs(const struct pmu_hwmodel *m,
-			const struct pmu__place *pl, size_t n, uint64_t *pmcs)
-{
-	uint32_t evt[4] = { PMU_XSC_EVT_IDLE, PMU_XSC_EVT_IDLE,
-			    PMU_XSC_EVT_IDLE, PMU_XSC_EVT_IDLE };
-
-	for (size_t i = 0; i < n; i++)
-		if (pl[i].counter >= 0 && pl[i].counter < 4)
-			evt[pl[i].counter] = (uint32_t)pl[i].codes[0] & 0xFFu;
-	if (m->nr_pmcs == 1) {
-		pmcs[0] = PMU_XSC_PMNC_E | PMU_XSC_PMNC_EVT0(evt[0]) |
-			  PMU_XSC_PMNC_EVT1(evt[1]);
-		return;
-	}
-	/* PMNC, INTEN (the engine's), FLAG, EVTSEL */
-	pmcs[0] = PMU_XSC_PMNC_E;
-	pmcs[3] = evt[0] | evt[1] << 8 | evt[2] << 16 | (uint64_t)evt[3] << 24;
-}
-
-/* Elsewhere: perfctr's control applied to a scratch simulated CPU of
- * the model, its control registers read back. */
-static int perfctr_pmcs(const struct pmu_hwmodel *m,
-			const struct pmu__place *pl, size_t n, uint64_t *pmcs,
-			struct pmu_error *err)
-{
-	struct pmu_control c;
-	struct pmu_sim *sim;
-	int ret;
-
-	memset(&c, 0, sizeof(c));
-	for (size_t i = 0; i < n && c.nractrs < PMU_MAX_CTRS; i++) {
-		if (pl[i].counter < 0 || pl[i].counter >= PMU__PLACE_FIXED)
-			continue;
-		c.pmc_map[c.nractrs] = (uint32_t)pl[i].counter;
-		c.evntsel[c.nractrs] = (uint32_t)pl[i].codes[0];
-		if (m->check.family == PMU_CHECK_P4)
-			c.p4.escr[c.nractrs] = (uint32_t)pl[i].codes[1];
-		c.nractrs++;
-	}
-	if (!c.nractrs)
-		return 0;
-	if (!(sim = pmu_sim_open(m, err)))
-		return -errno;
-	ret = pmu_sim_control(sim, &c, err);
-	if (!ret) {
-		pmu__perfctr_resume(&sim->pc, &sim->st);
-		for (unsigned i = 0; i < m->nr_pmcs; i++) {
-			uint64_t v = m->pmcs[i].dfl_val;
-
-			pmu__sim_reg_read(&sim->sim, m->arch == PMU_ARCH_PPC
-					  ? PMU_SIM_REG_SPR : PMU_SIM_REG_MSR,
-					  m->pmcs[i].addr, &v);
-			pmcs[i] = v;
-		}
-	}
-	pmu_sim_close(sim);
-	return ret;
-}
-
 static const struct pmu_hwmodel *model_of(struct pmu_session *s)
 {
 	const char *name = s->drv->ops->model_name
@@ -212,9 +150,7 @@ static int prepare_set(struct pmu_session *s, struct pmu__sets_reg *r,
 	if (!ret && s->smpl)
 		ret = pmu__smpl_reg_place(s, first, end, pl, st, own, err);
 	if (!ret)
-		ret = m->arch == PMU_ARCH_ARM
-		      ? (xscale_pmcs(m, pl, n, r->pmcs[k]), 0)
-		      : perfctr_pmcs(m, pl, n, r->pmcs[k], err);
+		ret = pmu__place_pmcs(m, pl, n, r->pmcs[k], err);
 	for (i = 0; !ret && i < n; i++) {
 		int pmd = own[i] >= 0 ? own[i]
 			  : st[i].err || st[i].idle ? REG_NONE
