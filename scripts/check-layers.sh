@@ -7,6 +7,12 @@
 #                        and of the public headers only error.h and
 #                        host.h (version.c: pmu.h, pmu_version's own)
 #   lib/drivers          includes no events/, session/ or profile/ header
+#   lib/session          includes of lib/drivers only the interfaces
+#                        (driver.h, pfm_hw.h, perf_ring.h), of lib/sim
+#                        only the PEBS record layout (pebs.h); compares
+#                        no driver's name ("perf", "sim", "emu"): it asks
+#                        for a capability (lib/stat and lib/profile
+#                        neither)
 #   lib/stat             (the counting engine) includes only public
 #                        headers and lib/util: a client of the session
 #                        API; nothing below it includes it or
@@ -87,6 +93,9 @@ scan() {
 		}
 		if (index(keep, "/proc/cpuinfo"))
 			print "CPUINFO", FILENAME, FNR, "/proc/cpuinfo"
+		if (FILENAME ~ /^lib\/(session|stat|profile)\// &&
+		    match(keep, /str(n)?(case)?cmp[ \t]*\([^;]*"(perf|sim|emu)"/))
+			print "DRVNAME", FILENAME, FNR, "-"
 		if (FILENAME !~ /^lib\/events\//)
 			next
 		s = code
@@ -227,6 +236,17 @@ while read -r file line top target; do
 		violation "$file" "$line" "includes $target: the event layer knows drivers by their interface (drivers/driver.h) only" ;;
 	lib/events/*:session)
 		violation "$file" "$line" "includes $target: the event layer is below the sessions" ;;
+	lib/session/*:drivers)
+		# the interface, the register view perfmon2 runs on, the
+		# sample ring the interface's map_buffer hands out
+		case "$target" in
+		lib/drivers/driver.h|lib/drivers/pfm_hw.h|lib/drivers/perf_ring.h) ;;
+		*) violation "$file" "$line" "includes $target: a session knows drivers by their interfaces (drivers/driver.h) only" ;;
+		esac ;;
+	lib/session/*:sim)
+		# the P4 PEBS record layout, which perfmon2's format reads
+		[ "$target" = lib/sim/pebs.h ] ||
+		violation "$file" "$line" "includes $target: a session never reaches into the simulator" ;;
 	lib/stat/*:drivers|lib/stat/*:sim|lib/stat/*:session|\
 	lib/stat/*:events|lib/stat/*:model)
 		violation "$file" "$line" "includes $target: the counting engine is a client of the public session API" ;;
@@ -243,6 +263,10 @@ done < <(echo "$scanned" | awk '$1 == "INC"' | resolve)
 while read -r _ file line name; do
 	violation "$file" "$line" "calls $name: the event layer never touches counting file descriptors"
 done < <(echo "$scanned" | awk '$1 == "CALL"')
+
+while read -r _ file line _; do
+	violation "$file" "$line" "compares a driver's name: ask the driver for a capability (PMU__DRV_*, or the operation itself)"
+done < <(echo "$scanned" | awk '$1 == "DRVNAME"')
 
 while read -r _ file line _; do
 	violation "$file" "$line" "reads /proc/cpuinfo: the host identity (lib/util/cpuid.c) is its only reader"

@@ -18,6 +18,20 @@ static const char *driver_names(void)
 	return "perf, sim, emu";
 }
 
+static const struct pmu__driver_ops *const registry[] = {
+	&pmu__perf_ops, &pmu__sim_ops, &pmu__emu_ops,
+};
+
+const struct pmu__driver_ops *pmu__driver_find(const char *name)
+{
+	if (!name || !*name)
+		return &pmu__perf_ops;
+	for (size_t i = 0; i < sizeof(registry) / sizeof(registry[0]); i++)
+		if (!strcmp(registry[i]->name, name))
+			return registry[i];
+	return NULL;
+}
+
 int pmu__driver_new(const char *name, const char *model,
 		    struct pmu__drv **out, struct pmu_error *err)
 {

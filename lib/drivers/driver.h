@@ -149,6 +149,11 @@ struct pmu__ev_state {
 	char reason[192];
 };
 
+/* The driver registry (driver.c): the ops of the driver named name (NULL
+ * or "": perf's), or NULL; and the names, "perf, sim, emu". */
+struct pmu__driver_ops;
+const struct pmu__driver_ops *pmu__driver_find(const char *name);
+
 /* Mark an event not supported (-EOPNOTSUPP), with one line saying why. */
 void pmu__ev_unsupported(struct pmu__ev_state *st, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -285,8 +290,22 @@ struct pmu__unit {
 struct pmu__drv;
 struct pmu__ring;      /* drivers/perf_ring.h */
 
+/* What a driver can do beyond the operations every driver has; the
+ * session asks for these, never for a driver's name. */
+#define PMU__DRV_CGROUP 0x1u   /* counts per cgroup (perf) */
+#define PMU__DRV_MODEL  0x2u   /* counts a model's PMU, named at creation
+				  (sim, emu) */
+
+/* Register address spaces of reg_read (the simulator's numbering). */
+enum pmu__reg_space {
+	PMU__REG_MSR = 0,      /* x86 rdmsr */
+	PMU__REG_SPR = 1,      /* PowerPC mfspr */
+	PMU__REG_CP14 = 2,     /* XScale mrc p14, addr = PMU_CP14(crn, crm) */
+};
+
 struct pmu__driver_ops {
-	const char *name;      /* "perf", "sim" */
+	const char *name;      /* "perf", "sim", "emu" */
+	unsigned caps;         /* PMU__DRV_* */
 	/*
 	 * Open ev[0..nev) on target t.  place is NULL unless the driver
 	 * names a catalog model (then one entry per event).  Events the

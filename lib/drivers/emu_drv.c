@@ -527,8 +527,9 @@ static int emu_set_info(struct pmu__drv *dd, size_t set, uint64_t *runs,
 	return 0;
 }
 
-static const struct pmu__driver_ops emu_ops = {
+const struct pmu__driver_ops pmu__emu_ops = {
 	.name = "emu",
+	.caps = PMU__DRV_MODEL,
 	.open = emu_open,
 	.close = emu_close,
 	.enable = emu_enable,
@@ -550,7 +551,7 @@ long pmu__emu_samples(struct pmu__drv *dd, struct pmu_emu_rec_sample *out,
 {
 	struct emu_drv *d = emu_of(dd);
 
-	if (!dd || dd->ops != &emu_ops || !d->is_open)
+	if (!dd || dd->ops != &pmu__emu_ops || !d->is_open)
 		return -EINVAL;
 	return d->mode == EMU_MODE_SELF ? pmu__emu_self_samples(d, out, max)
 		: pmu__emu_child_samples(d->child, out, max);
@@ -560,7 +561,7 @@ int pmu__emu_keep_records(struct pmu__drv *dd)
 {
 	struct emu_drv *d = emu_of(dd);
 
-	if (!dd || dd->ops != &emu_ops || d->is_open)
+	if (!dd || dd->ops != &pmu__emu_ops || d->is_open)
 		return -EINVAL;
 	d->raw = true;
 	return 0;
@@ -570,7 +571,7 @@ long pmu__emu_records(struct pmu__drv *dd, void *out, size_t len)
 {
 	struct emu_drv *d = emu_of(dd);
 
-	if (!dd || dd->ops != &emu_ops || !d->is_open ||
+	if (!dd || dd->ops != &pmu__emu_ops || !d->is_open ||
 	    d->mode != EMU_MODE_CHILD || !d->raw)
 		return -EINVAL;
 	return pmu__emu_child_records(d->child, out, len);
@@ -580,7 +581,7 @@ int pmu__emu_counter(const struct pmu__drv *dd, size_t i)
 {
 	const struct emu_drv *d = cemu_of(dd);
 
-	if (!dd || dd->ops != &emu_ops || i >= d->nev ||
+	if (!dd || dd->ops != &pmu__emu_ops || i >= d->nev ||
 	    d->slot[i].kind != EMU_SLOT_PMC)
 		return -1;
 	return (int)d->slot[i].idx;
@@ -592,7 +593,7 @@ uint64_t pmu__emu_lost(struct pmu__drv *dd)
 	struct emu_counts k;
 	uint64_t t;
 
-	if (!dd || dd->ops != &emu_ops || !d->is_open || counts(d, &k, &t))
+	if (!dd || dd->ops != &pmu__emu_ops || !d->is_open || counts(d, &k, &t))
 		return 0;
 	return k.lost;
 }
@@ -603,7 +604,7 @@ int pmu__emu_kinds(struct pmu__drv *dd, uint64_t kind[PMU_EMU_NKIND])
 	struct emu_counts k;
 	uint64_t t;
 
-	if (!dd || dd->ops != &emu_ops || !d->is_open)
+	if (!dd || dd->ops != &pmu__emu_ops || !d->is_open)
 		return -EINVAL;
 	if (counts(d, &k, &t))
 		return -EIO;
@@ -632,7 +633,7 @@ int pmu__emu_driver_new(const char *model, const char *settings,
 	if (!d)
 		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
 				  "out of memory");
-	d->drv.ops = &emu_ops;
+	d->drv.ops = &pmu__emu_ops;
 	d->m = m;
 	rc = pmu__emu_settings(m, given, settings, &d->set, err);
 	if (rc) {

@@ -201,4 +201,7 @@ int pmu__emu_self_read(struct emu_drv *d, struct emu_counts *out);
 long pmu__emu_self_samples(struct emu_drv *d, struct pmu_emu_rec_sample *out,
 			   size_t max);
 
+/* The driver's operations, for the registry (driver.c). */
+extern const struct pmu__driver_ops pmu__emu_ops;
+
 #endif

@@ -809,8 +809,9 @@ static void perf_destroy(struct pmu__drv *d)
 	free(d);
 }
 
-static const struct pmu__driver_ops perf_ops = {
+const struct pmu__driver_ops pmu__perf_ops = {
 	.name = "perf",
+	.caps = PMU__DRV_CGROUP,
 	.open = perf_open,
 	.close = perf_close,
 	.enable = perf_enable,
@@ -839,7 +840,7 @@ struct pmu__drv *pmu__perf_driver_new(const struct pmu__perf_sys *sys)
 
 	if (!p)
 		return NULL;
-	p->drv.ops = &perf_ops;
+	p->drv.ops = &pmu__perf_ops;
 	p->sys = sys ? sys : &pmu__perf_sys_default;
 	return &p->drv;
 }

@@ -36,4 +36,7 @@ int pmu__perf_units_get(const struct pmu__target *t, const char *proc,
 			struct pmu__perf_units *u, struct pmu_error *err);
 void pmu__perf_units_free(struct pmu__perf_units *u);
 
+/* The driver's operations, for the registry (driver.c). */
+extern const struct pmu__driver_ops pmu__perf_ops;
+
 #endif

@@ -14,6 +14,11 @@
 #include "drivers/sim_drv.h"
 #include "util/error.h"
 
+/* The driver interface numbers register spaces as the simulator does. */
+_Static_assert((int)PMU__REG_MSR == (int)PMU_SIM_REG_MSR &&
+	       (int)PMU__REG_SPR == (int)PMU_SIM_REG_SPR &&
+	       (int)PMU__REG_CP14 == (int)PMU_SIM_REG_CP14, "register spaces");
+
 /* Fed between two folds of the counters: half the 32-bit range. */
 #define FOLD_EVERY (1ull << 31)
 
@@ -353,8 +358,9 @@ static void sim_destroy(struct pmu__drv *dd)
 	free(d);
 }
 
-static const struct pmu__driver_ops sim_ops = {
+const struct pmu__driver_ops pmu__sim_ops = {
 	.name = "sim",
+	.caps = PMU__DRV_MODEL,
 	.open = sim_open,
 	.close = sim_close,
 	.enable = sim_enable,
@@ -389,7 +395,7 @@ int pmu__sim_driver_new(const char *model, struct pmu__drv **out,
 	if (!d)
 		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
 				  "out of memory");
-	d->drv.ops = &sim_ops;
+	d->drv.ops = &pmu__sim_ops;
 	d->m = m;
 	d->s = pmu_sim_open(m, err);
 	if (!d->s) {

@@ -72,4 +72,7 @@ void pmu__xsc_reset(struct sim_drv *d);
 uint64_t pmu__xsc_read(const struct sim_drv *d, const struct sim_slot *sl);
 uint64_t pmu__xsc_ctl_writes(const struct sim_drv *d);
 
+/* The driver's operations, for the registry (driver.c). */
+extern const struct pmu__driver_ops pmu__sim_ops;
+
 #endif

@@ -171,9 +171,11 @@ void pmu__pfm_reap(struct pfm_ctx *c)
 
 int pmu__pfm_use(const char *driver, const char *model, struct pmu_error *err)
 {
-	bool sim = driver && strcmp(driver, "sim") == 0;
+	const struct pmu__driver_ops *o = pmu__driver_find(driver);
+	/* a simulated model's PMU, or this machine's */
+	bool sim = o && (o->caps & PMU__DRV_MODEL);
 
-	if (driver && !sim && strcmp(driver, "perf") != 0)
+	if (!o || !o->pfm_hw)
 		return pmu__error(err, -ENOENT, PMU_ERR_USAGE, driver, -1,
 				  "unknown driver '%s' (perf, sim)", driver);
 	if (sim && (!model || !pmu__model_find(model)))
@@ -183,7 +185,7 @@ int pmu__pfm_use(const char *driver, const char *model, struct pmu_error *err)
 				  model ? "unknown simulated model '" :
 				  "the sim driver needs a model",
 				  model ? model : "", model ? "'" : "");
-	snprintf(use_driver, sizeof(use_driver), "%s", sim ? "sim" : "perf");
+	snprintf(use_driver, sizeof(use_driver), "%s", o->name);
 	snprintf(use_model, sizeof(use_model), "%s", sim ? model : "");
 	return 0;
 }
@@ -208,7 +210,9 @@ static int open_driver(struct pfm_ctx *c, const char *on_model,
 				       : env && *env ? "sim" : "perf";
 	const char *model = on_model ? on_model
 				     : use_driver[0] ? use_model : env;
-	int rc = pmu__driver_new(drv, strcmp(drv, "sim") ? NULL : model,
+	const struct pmu__driver_ops *o = pmu__driver_find(drv);
+	int rc = pmu__driver_new(drv, o && (o->caps & PMU__DRV_MODEL) ? model
+							       : NULL,
 				 &c->drv, err);
 
 	if (rc)

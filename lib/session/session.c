@@ -322,7 +322,7 @@ PMU_API int pmu_session_set_cgroup(struct pmu_session *s, size_t i,
 	if (!s || i >= s->n || s->open)
 		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
 				  "no such event, or the session is open");
-	if (strcmp(s->drv->ops->name, "perf"))
+	if (!(s->drv->ops->caps & PMU__DRV_CGROUP))
 		return pmu__error(err, -EOPNOTSUPP, PMU_ERR_USAGE, NULL, -1,
 				  "only the perf driver counts per cgroup");
 	if (cgroup) {

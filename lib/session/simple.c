@@ -16,8 +16,8 @@
 
 #include <pmu/simple.h>
 
+#include "model/model.h"
 #include "session/session.h"
-#include "sim/sim.h"
 #include "util/error.h"
 #include "util/outstruct.h"
 
@@ -64,9 +64,12 @@ static bool is_xscale_model(const char *m)
 struct pmu_simple *pmu_simple_open(const char *device, struct pmu_error *err)
 {
 	const char *name = device ? device : "xscale1";
-	bool perf = !strcmp(name, "perf");
+	const struct pmu__driver_ops *named = pmu__driver_find(name);
+	/* a driver of this machine's PMU by its name, else a simulated
+	 * model */
+	bool perf = named && !(named->caps & PMU__DRV_MODEL);
 	struct pmu_session_opts o = { .sz = sizeof(o),
-				      .driver = perf ? "perf" : "sim",
+				      .driver = perf ? named->name : "sim",
 				      .model = perf ? NULL : name };
 	struct pmu_simple *dev = calloc(1, sizeof(*dev));
 
@@ -269,7 +272,7 @@ int pmu_simple_reg_read(struct pmu_simple *dev, unsigned crn, unsigned crm,
 	d = dev->s->drv;
 	if (!dev->xscale || !d->ops->reg_read)
 		return -EOPNOTSUPP;
-	if (d->ops->reg_read(d, PMU_SIM_REG_CP14, PMU_CP14(crn, crm), &v))
+	if (d->ops->reg_read(d, PMU__REG_CP14, PMU_CP14(crn, crm), &v))
 		return -EINVAL;
 	*val = (uint32_t)v;
 	return 0;

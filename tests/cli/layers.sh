@@ -32,7 +32,12 @@ plant "$clean" lib/drivers/perf.c '#include "util/error.h"
 plant "$clean" lib/drivers/driver.h '/* the interface and the event object */'
 plant "$clean" lib/events/evlist.h '#include "drivers/driver.h"'
 plant "$clean" lib/session/session.c '#include "events/catalog.h"
-#include "drivers/perf.h"'
+#include "drivers/driver.h"
+#include "drivers/perf_ring.h"
+#include "sim/pebs.h"
+/* not the "perf" driver: strcmp(name, "perf") in a comment */
+static const char *msg = "the perf driver";
+static int cg(const struct pmu__driver_ops *o) { return o->caps & 1; }'
 "$CHECK" --root "$clean" >"$TMP/out" 2>&1
 expect_eq "a clean tree passes (comments and strings do not count)" "$?" 0
 sed 's/^/# /' "$TMP/out"
@@ -87,6 +92,16 @@ planted "counting engine includes a session internal" lib/stat/aggr.c '#include 
 	'^lib/stat/aggr\.c:2: includes lib/session/session\.h: the counting engine is a client'
 planted "util implements a higher layer's API" lib/util/scale.c '#include <pmu/error.h>
 #include <pmu/session.h>' '^lib/util/scale\.c:2: includes include/pmu/session\.h: lib/util implements no API'
+planted "session reaches into the simulator" lib/session/sets_reg.c '#include "sim/xscale.h"' \
+	'^lib/session/sets_reg\.c:1: includes lib/sim/xscale\.h: a session never reaches into the simulator'
+planted "session includes a driver's internals" lib/session/simple.c '#include "drivers/sim_run.h"' \
+	'^lib/session/simple\.c:1: includes lib/drivers/sim_run\.h: a session knows drivers by their interfaces'
+planted "session compares a driver's name" lib/session/cg.c 'static int cg(const char *n)
+{
+	return !strcmp(n, "perf");
+}' '^lib/session/cg\.c:3: compares a driver.s name'
+planted "profile compares a driver's name" lib/profile/rec.c 'int on_emu = strncmp(d->ops->name, "emu", 3) == 0;' \
+	'^lib/profile/rec\.c:1: compares a driver.s name'
 planted "include cycle between modules" lib/events/catalog_seed.c '#include "events/encode.h"' \
 	'include cycle: catalog -> encode -> catalog'
 planted "include cycle names its includes" lib/events/catalog_mods.c '#include "events/encode.h"' \
