@@ -13,6 +13,10 @@
 #                        no driver's name ("perf", "sim", "emu"): it asks
 #                        for a capability (lib/stat and lib/profile
 #                        neither)
+#   lib/profile          includes of lib/drivers only the interface and
+#                        the record formats of a driver's stream
+#                        (driver.h, perf_ring.h, emu_proto.h), nothing
+#                        of lib/sim
 #   lib/stat             (the counting engine) includes only public
 #                        headers and lib/util: a client of the session
 #                        API; nothing below it includes it or
@@ -243,6 +247,15 @@ while read -r file line top target; do
 		lib/drivers/driver.h|lib/drivers/pfm_hw.h|lib/drivers/perf_ring.h) ;;
 		*) violation "$file" "$line" "includes $target: a session knows drivers by their interfaces (drivers/driver.h) only" ;;
 		esac ;;
+	lib/profile/*:drivers)
+		# the interface and the two record formats a driver's
+		# stream carries: perf's ring, the emulator's records
+		case "$target" in
+		lib/drivers/driver.h|lib/drivers/perf_ring.h|lib/drivers/emu_proto.h) ;;
+		*) violation "$file" "$line" "includes $target: profiles reach drivers through sessions and the driver interface (drivers/driver.h) only" ;;
+		esac ;;
+	lib/profile/*:sim)
+		violation "$file" "$line" "includes $target: profiles never reach into the simulator" ;;
 	lib/session/*:sim)
 		# the P4 PEBS record layout, which perfmon2's format reads
 		[ "$target" = lib/sim/pebs.h ] ||

@@ -303,9 +303,26 @@ enum pmu__reg_space {
 	PMU__REG_CP14 = 2,     /* XScale mrc p14, addr = PMU_CP14(crn, crm) */
 };
 
+/*
+ * A driver that produces the measured program's records itself (the emu
+ * driver: samples, tasks and maps of a CHILD target, in the format of
+ * drivers/emu_proto.h), for profiles.  keep() before the open asks for
+ * them; take() moves whole records, oldest first, at most len bytes
+ * (the bytes moved, or a negative errno); counter() is the virtual
+ * counter of event i (bit i of a sample's mask), or -1; lost() the
+ * samples lost so far.
+ */
+struct pmu__drv_stream {
+	int (*keep)(struct pmu__drv *d);
+	long (*take)(struct pmu__drv *d, void *out, size_t len);
+	int (*counter)(const struct pmu__drv *d, size_t i);
+	uint64_t (*lost)(struct pmu__drv *d);
+};
+
 struct pmu__driver_ops {
 	const char *name;      /* "perf", "sim", "emu" */
 	unsigned caps;         /* PMU__DRV_* */
+	const struct pmu__drv_stream *stream; /* NULL: no record stream */
 	/*
 	 * Open ev[0..nev) on target t.  place is NULL unless the driver
 	 * names a catalog model (then one entry per event).  Events the

@@ -527,9 +527,17 @@ static int emu_set_info(struct pmu__drv *dd, size_t set, uint64_t *runs,
 	return 0;
 }
 
+static const struct pmu__drv_stream emu_stream = {
+	.keep = pmu__emu_keep_records,
+	.take = pmu__emu_records,
+	.counter = pmu__emu_counter,
+	.lost = pmu__emu_lost,
+};
+
 const struct pmu__driver_ops pmu__emu_ops = {
 	.name = "emu",
 	.caps = PMU__DRV_MODEL,
+	.stream = &emu_stream,
 	.open = emu_open,
 	.close = emu_close,
 	.enable = emu_enable,

@@ -9,7 +9,6 @@
 
 #include <pmu/host.h>
 
-#include "drivers/perf.h"
 #include "profile/record.h"
 #include "profile/regs.h"
 #include "util/error.h"
@@ -196,10 +195,11 @@ static int open_events(struct pmu_record *r, const struct pmu_record_opts *o,
 				  "recording needs a command, processes, "
 				  "threads or CPUs");
 	r->st = calloc(r->evl.n, sizeof(*r->st));
-	r->drv = pmu__perf_driver_new(NULL);
-	if (!r->st || !r->drv)
+	if (!r->st)
 		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
 				  "out of memory");
+	if ((ret = pmu__driver_new("perf", NULL, &r->drv, err)))
+		return ret;
 	ret = r->drv->ops->open(r->drv, r->evl.ev, r->evl.n, NULL, &t, r->st,
 				err);
 	/* counted in user space only (perf's paranoid fallback): the file

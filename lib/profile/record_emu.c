@@ -19,7 +19,7 @@
 
 #include <pmu/pmu.h>
 
-#include "drivers/emu_drv.h"
+#include "drivers/emu_proto.h"
 #include "profile/record.h"
 #include "session/session.h"
 #include "util/error.h"
@@ -97,7 +97,7 @@ static int make_session(struct record_emu *e, const struct pmu_record_opts *o,
 		return ret;
 	for (size_t i = 0; i < e->s->n; i++)
 		e->s->ev[i].attr.sample_period = e->period;
-	if ((ret = pmu__emu_keep_records(e->s->drv)))
+	if ((ret = pmu__session_stream_keep(e->s)))
 		return pmu__error(err, ret, PMU_ERR_USAGE, NULL, -1,
 				  "the session is not on the emu driver");
 	return pmu_session_command(e->s, o->command, &e->cmd, err);
@@ -115,7 +115,7 @@ static int open_session(struct record_emu *e, struct pmu_error *err)
 
 		if (pmu_session_event_status(e->s, i, &ev_err) !=
 		    PMU_EVENT_NOT_SUPPORTED &&
-		    pmu__emu_counter(e->s->drv, i) >= 0)
+		    pmu__session_stream_counter(e->s, i) >= 0)
 			continue;
 		ret = pmu__error(err, ev_err ? ev_err : -EOPNOTSUPP,
 				 PMU_ERR_NOT_SUPPORTED, e->s->ev[i].name, -1,
@@ -316,7 +316,7 @@ static int on_sample(struct pmu_record *r, const struct pmu_emu_rec_sample *s)
 	int ret = 0;
 
 	for (size_t i = 0; !ret && i < e->s->n; i++) {
-		int k = pmu__emu_counter(e->s->drv, i);
+		int k = pmu__session_stream_counter(e->s, i);
 
 		if (k >= 0 && (s->mask >> k & 1))
 			ret = put_sample(r, i, t, s);
@@ -345,7 +345,7 @@ int pmu__record_emu_drain(struct pmu_record *r)
 	int ret = 0;
 
 	while (!ret &&
-	       (n = pmu__emu_records(e->s->drv, e->buf, BUF_SIZE)) > 0) {
+	       (n = pmu__session_stream_take(e->s, e->buf, BUF_SIZE)) > 0) {
 		r->stats.wakeups++;
 		for (long at = 0; !ret && at < n;) {
 			struct pmu_emu_rec_hdr h;
@@ -364,7 +364,7 @@ int pmu__record_emu_stop(struct pmu_record *r)
 
 	pmu_session_stop(r->emu->s);
 	ret = pmu__record_emu_drain(r);
-	r->stats.lost = pmu__emu_lost(r->emu->s->drv);
+	r->stats.lost = pmu__session_stream_lost(r->emu->s);
 	return ret;
 }
 

@@ -56,6 +56,14 @@ int pmu__session_add_attr(struct pmu_session *s, const char *name,
 			  const struct perf_event_attr *attr, bool new_group);
 
 /* Close the counters (events stay, the session may be opened again). */
+/* The driver's record stream (drivers/driver.h, struct pmu__drv_stream),
+ * for profiles: -EOPNOTSUPP (counter: -1, lost: 0) on a driver without
+ * one. */
+int pmu__session_stream_keep(struct pmu_session *s);
+long pmu__session_stream_take(struct pmu_session *s, void *out, size_t len);
+int pmu__session_stream_counter(const struct pmu_session *s, size_t i);
+uint64_t pmu__session_stream_lost(struct pmu_session *s);
+
 void pmu__session_close(struct pmu_session *s);
 
 /* Free what an open session's counting needs (statuses, placement,

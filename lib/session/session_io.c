@@ -211,3 +211,31 @@ PMU_API uint64_t pmu_scale(uint64_t raw, uint64_t enabled, uint64_t running)
 {
 	return pmu__scale(raw, enabled, running);
 }
+
+int pmu__session_stream_keep(struct pmu_session *s)
+{
+	const struct pmu__drv_stream *st = s->drv->ops->stream;
+
+	return st ? st->keep(s->drv) : -EOPNOTSUPP;
+}
+
+long pmu__session_stream_take(struct pmu_session *s, void *out, size_t len)
+{
+	const struct pmu__drv_stream *st = s->drv->ops->stream;
+
+	return st ? st->take(s->drv, out, len) : -EOPNOTSUPP;
+}
+
+int pmu__session_stream_counter(const struct pmu_session *s, size_t i)
+{
+	const struct pmu__drv_stream *st = s->drv->ops->stream;
+
+	return st ? st->counter(s->drv, i) : -1;
+}
+
+uint64_t pmu__session_stream_lost(struct pmu_session *s)
+{
+	const struct pmu__drv_stream *st = s->drv->ops->stream;
+
+	return st ? st->lost(s->drv) : 0;
+}

@@ -102,6 +102,10 @@ planted "session compares a driver's name" lib/session/cg.c 'static int cg(const
 }' '^lib/session/cg\.c:3: compares a driver.s name'
 planted "profile compares a driver's name" lib/profile/rec.c 'int on_emu = strncmp(d->ops->name, "emu", 3) == 0;' \
 	'^lib/profile/rec\.c:1: compares a driver.s name'
+planted "profile includes a driver's internals" lib/profile/rec.c '#include "drivers/driver.h"
+#include "drivers/perf.h"' '^lib/profile/rec\.c:2: includes lib/drivers/perf\.h: profiles reach drivers through'
+planted "profile reaches into the simulator" lib/profile/rec.c '#include "sim/pebs.h"' \
+	'^lib/profile/rec\.c:1: includes lib/sim/pebs\.h: profiles never reach'
 planted "include cycle between modules" lib/events/catalog_seed.c '#include "events/encode.h"' \
 	'include cycle: catalog -> encode -> catalog'
 planted "include cycle names its includes" lib/events/catalog_mods.c '#include "events/encode.h"' \
