@@ -8,12 +8,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include "util/cgroup.h"
 #include "util/host.h"
+#include "util/proc.h"
+#include "util/sysfs_pmus.h"
 
 /* A fake / tree: each row describes the files, then what must be read. */
 struct row {
@@ -277,6 +282,112 @@ static void test_cgroup_mount(void **state)
 					      sizeof(buf)), -ENOENT);
 }
 
+/* A thread that waits, so that the process has two. */
+static pthread_mutex_t hold = PTHREAD_MUTEX_INITIALIZER;
+static pid_t waiter_tid;
+
+static void *waiter(void *arg)
+{
+	(void)arg;
+	__atomic_store_n(&waiter_tid, (pid_t)syscall(SYS_gettid),
+			 __ATOMIC_SEQ_CST);
+	pthread_mutex_lock(&hold);
+	pthread_mutex_unlock(&hold);
+	return NULL;
+}
+
+static bool has(const pid_t *v, size_t n, pid_t id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == id)
+			return true;
+	return false;
+}
+
+static void test_threads(void **state)
+{
+	pid_t me = getpid(), tids[64], *all, dead;
+	pthread_t t;
+	ssize_t n, na;
+
+	(void)state;
+	pthread_mutex_lock(&hold);
+	assert_int_equal(pthread_create(&t, NULL, waiter, NULL), 0);
+	while (!__atomic_load_n(&waiter_tid, __ATOMIC_SEQ_CST))
+		usleep(1000);
+	/* this process: its two threads */
+	n = pmu_host_threads(me, tids, 64);
+	assert_int_equal(n, 2);
+	assert_true(has(tids, 2, me) && has(tids, 2, waiter_tid));
+	/* counting only, and a short buffer: the count, the first ones */
+	assert_int_equal(pmu_host_threads(me, NULL, 0), 2);
+	tids[1] = -7;
+	assert_int_equal(pmu_host_threads(me, tids, 1), 2);
+	assert_int_equal(tids[1], -7);
+	/* every thread of the machine holds both */
+	na = pmu_host_threads(0, NULL, 0);
+	assert_true(na >= 2);
+	all = calloc((size_t)na + 256, sizeof(*all));
+	na = pmu_host_threads(0, all, (size_t)na + 256);
+	assert_true(has(all, (size_t)na, me) &&
+		    has(all, (size_t)na, waiter_tid));
+	free(all);
+	pthread_mutex_unlock(&hold);
+	pthread_join(t, NULL);
+	/* a process that is gone; bad arguments */
+	if ((dead = fork()) == 0)
+		_exit(0);
+	waitpid(dead, NULL, 0);
+	assert_int_equal(pmu_host_threads(dead, tids, 64), -ESRCH);
+	assert_int_equal(pmu_host_threads(-1, tids, 64), -EINVAL);
+	assert_int_equal(pmu_host_threads(me, NULL, 4), -EINVAL);
+}
+
+/* The PMU directory of a fixture tree: natural order, a filter, and
+ * the core PMU names. */
+static bool not_msr(const char *name, const void *arg)
+{
+	(void)arg;
+	return strcmp(name, "msr") != 0;
+}
+
+static void test_sysfs_pmus(void **state)
+{
+	char root[] = "/tmp/pmu-sysfs-XXXXXX", path[256], **v;
+	static const char *const dirs[] = { "uncore_imc_10", "msr", "cpu",
+					    "uncore_imc_9", ".hidden" };
+	size_t n;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	for (size_t i = 0; i < 5; i++) {
+		snprintf(path, sizeof(path),
+			 "mkdir -p %s/bus/event_source/devices/%s", root,
+			 dirs[i]);
+		assert_int_equal(system(path), 0);
+	}
+	assert_int_equal(pmu__sysfs_pmus(root, not_msr, NULL, &v, &n), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(v[0], "cpu");
+	assert_string_equal(v[1], "uncore_imc_9");
+	assert_string_equal(v[2], "uncore_imc_10");
+	pmu__strv_free(v, n);
+	/* a tree without the directory: none, not an error */
+	assert_int_equal(pmu__sysfs_pmus("/nonexistent", NULL, NULL, &v, &n),
+			 0);
+	assert_int_equal(n, 0);
+	assert_true(pmu__sysfs_core_pmu("cpu_atom") &&
+		    pmu__sysfs_core_pmu("armv8_pmuv3_0") &&
+		    !pmu__sysfs_core_pmu("cpu0") && !pmu__sysfs_core_pmu("msr"));
+	/* the public calls refuse an unsized buffer and a path as a name */
+	assert_int_equal(pmu_kernel_pmus(&(struct pmu_kernel_pmu){ 0 }, 1),
+			 -EINVAL);
+	assert_int_equal(pmu_kernel_aliases("../cpu", NULL, 0), -EINVAL);
+	assert_int_equal(pmu_kernel_aliases("no-such-pmu", NULL, 0), 0);
+	snprintf(path, sizeof(path), "rm -rf %s", root);
+	assert_int_equal(system(path), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -285,6 +396,8 @@ int main(void)
 		cmocka_unit_test(test_bad_size),
 		cmocka_unit_test(test_topology),
 		cmocka_unit_test(test_cgroup_mount),
+		cmocka_unit_test(test_threads),
+		cmocka_unit_test(test_sysfs_pmus),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -89,6 +89,45 @@ PMU_API int pmu_cpu_topology(int cpu, int cache_level,
 PMU_API ssize_t pmu_cpulist_parse(const char *list, int *cpus, size_t max,
 				  struct pmu_error *err);
 
+/* One PMU the kernel registered (sysfs bus/event_source/devices). */
+struct pmu_kernel_pmu {
+	size_t size;            /* sizeof(struct pmu_kernel_pmu) */
+	char name[64];
+	int type;               /* its perf_event_attr.type; -1 when sysfs
+				   does not say */
+	bool core;              /* a CPU's core PMU (cpu, cpu_core,
+				   cpu_atom, armv8_pmuv3...) */
+};
+
+/* One event alias a kernel PMU publishes (sysfs .../PMU/events/NAME). */
+struct pmu_kernel_alias {
+	size_t size;            /* sizeof(struct pmu_kernel_alias) */
+	char name[128];
+	char terms[256];        /* what it stands for ("event=0x3c"), "" when
+				   unreadable */
+};
+
+/*
+ * The kernel's PMUs, or (pmu_kernel_aliases) the event aliases of PMU
+ * pmu, in natural order ("uncore_cha_2" before "uncore_cha_10"): the
+ * first max into out, whose elements are out[0].size bytes apart (set
+ * it; filled up to that size).  Returns how many there are, which may
+ * be more than max (out NULL with max 0 only counts), 0 when sysfs has
+ * none, or -EINVAL (an unsized out, a pmu name with '/'), -ENOMEM.
+ */
+PMU_API ssize_t pmu_kernel_pmus(struct pmu_kernel_pmu *out, size_t max);
+PMU_API ssize_t pmu_kernel_aliases(const char *pmu,
+				   struct pmu_kernel_alias *out, size_t max);
+
+/*
+ * The threads of process pid (/proc/PID/task), or with pid 0 every
+ * thread of every process: the first max into tids, in the order /proc
+ * lists them.  Returns how many there are (more than max: call again
+ * with room; threads come and go between calls), -ESRCH when process
+ * pid is not there, -EINVAL, -ENOMEM.
+ */
+PMU_API ssize_t pmu_host_threads(pid_t pid, pid_t *tids, size_t max);
+
 #ifdef __cplusplus
 }
 #endif

@@ -25,6 +25,7 @@
 #include "drivers/perf_pfm.h"
 #include "util/cpuid.h"
 #include "util/error.h"
+#include "util/sysfs_pmus.h"
 
 #define BIT(n) (UINT64_C(1) << (n))
 
@@ -111,17 +112,21 @@ static unsigned arm_counters(void)
 
 /* perf's core PMU of an Armv8 processor: armv8_pmuv3, armv8_pmuv3_0,
  * armv8_cortex_a57... */
-static bool has_arm_pmu(const char *dev)
+static bool armv8(const char *name, const void *arg)
 {
-	DIR *d = opendir(dev);
-	struct dirent *de;
-	bool found = false;
+	(void)arg;
+	return !strncmp(name, "armv8_", 6);
+}
 
-	while (d && !found && (de = readdir(d)))
-		found = !strncmp(de->d_name, "armv8_", 6);
-	if (d)
-		closedir(d);
-	return found;
+static bool has_arm_pmu(void)
+{
+	char **names;
+	size_t n = 0;
+
+	if (pmu__sysfs_pmus(NULL, armv8, NULL, &names, &n))
+		return false;
+	pmu__strv_free(names, n);
+	return n > 0;
 }
 
 void pmu__perf_pfm_host_detect(struct pmu__perf_pfm_host *h)
@@ -136,7 +141,7 @@ void pmu__perf_pfm_host_detect(struct pmu__perf_pfm_host *h)
 	h->has_pmu = is_dir(path);
 	snprintf(path, sizeof(path), "%scpu_core", dev);
 	h->hybrid = !h->has_pmu && is_dir(path);
-	h->arm = !h->has_pmu && !h->hybrid && has_arm_pmu(dev);
+	h->arm = !h->has_pmu && !h->hybrid && has_arm_pmu();
 	h->has_pmu = h->has_pmu || h->arm;
 	h->virtualized = !pmu_host_info(&info) && info.virtualized;
 	if (id->vendor[0])

@@ -9,6 +9,7 @@
 #include "drivers/perf.h"
 #include "util/cpulist.h"
 #include "util/error.h"
+#include "util/proc.h"
 
 static int units_alloc(struct pmu__perf_units *u, size_t n)
 {
@@ -73,46 +74,28 @@ static int no_process(struct pmu_error *err, pid_t pid, const char *why)
 			  "no such process: %d%s", (int)pid, why);
 }
 
-static DIR *open_task_dir(const char *proc, pid_t pid, int *ret)
-{
-	char path[PATH_MAX];
-	int n = snprintf(path, sizeof(path), "%s/%d/task",
-			 proc ? proc : "/proc", (int)pid);
-	DIR *dir;
-
-	if (n < 0 || (size_t)n >= sizeof(path)) {
-		*ret = -ENAMETOOLONG;
-		return NULL;
-	}
-	dir = opendir(path);
-	*ret = dir ? 0 : errno ? -errno : -EIO;
-	return dir;
-}
-
 /* Threads are listed once; ones created later are not followed. */
 static int list_threads(struct thread_list *l, const char *proc, pid_t pid,
 			size_t order, struct pmu_error *err)
 {
-	size_t n0 = l->n;
-	struct dirent *d;
-	int ret;
-	DIR *dir = open_task_dir(proc, pid, &ret);
+	pid_t *tids = NULL;
+	size_t n = 0, cap = 0;
+	int ret = pmu__proc_ids(proc, pid, &tids, &n, &cap);
 
-	if (ret == -ENOENT || ret == -ESRCH)
+	if (ret == -ENOENT || ret == -ESRCH) {
+		free(tids);
 		return no_process(err, pid, "");
-	if (ret)
+	}
+	if (ret) {
+		free(tids);
 		return pmu__error(err, ret, PMU_ERR_SYSTEM, NULL, -1,
 				  "cannot list the threads of process %d: %s",
 				  (int)pid, pmu_strerror(ret));
-	while (!ret && (d = readdir(dir))) {
-		char *end;
-		long tid = strtol(d->d_name, &end, 10);
-
-		if (*end == '\0' && tid > 0)
-			ret = list_push(l, (pid_t)tid, pid, order);
 	}
-	closedir(dir);
-	if (!ret && l->n == n0)
+	for (size_t i = 0; !ret && i < n; i++)
+		ret = list_push(l, tids[i], pid, order);
+	free(tids);
+	if (!ret && !n)
 		ret = no_process(err, pid, " (it has exited)");
 	return ret;
 }

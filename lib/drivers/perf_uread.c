@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "drivers/perf_priv.h"
+#include "util/sysfs_pmus.h"
 
 #define DEVICES "/bus/event_source/devices"
 
@@ -65,27 +66,23 @@ static uint64_t term_bit(const struct pmu__perf *p, const char *pmu)
 static size_t find_pmus(const struct pmu__perf *p, struct uread_pmu *out,
 			size_t max)
 {
-	char dir[256];
-	struct dirent *de;
-	size_t n = 0;
-	DIR *d;
+	char **names;
+	size_t np = 0, n = 0;
 
-	snprintf(dir, sizeof(dir), "%s" DEVICES, sysfs(p));
-	d = opendir(dir);
-	while (d && n < max && (de = readdir(d))) {
-		char path[sizeof(dir) + NAME_MAX + 8], v[32];
-		uint64_t bit;
+	if (pmu__sysfs_pmus(sysfs(p), NULL, NULL, &names, &np))
+		return 0;
+	for (size_t i = 0; i < np && n < max; i++) {
+		char path[512], v[32];
+		uint64_t bit = term_bit(p, names[i]);
 
-		if (de->d_name[0] == '.' || !(bit = term_bit(p, de->d_name)))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s/type", dir, de->d_name);
-		if (read_line(path, v, sizeof(v)))
+		snprintf(path, sizeof(path), "%s" DEVICES "/%s/type", sysfs(p),
+			 names[i]);
+		if (!bit || read_line(path, v, sizeof(v)))
 			continue;
 		out[n++] = (struct uread_pmu){
 			.type = (uint32_t)strtoul(v, NULL, 10), .bit = bit };
 	}
-	if (d)
-		closedir(d);
+	pmu__strv_free(names, np);
 	return n;
 }
 

@@ -26,6 +26,7 @@
 #include "events/evparse.h"
 #include "events/ibs.h"
 #include "util/error.h"
+#include "util/sysfs_pmus.h"
 
 #define MODS_HELP "u k h G H p pp ppp P S D I e W b"
 #define KNOWN_HELP "known: generic hardware, cache and software events, " \
@@ -673,12 +674,6 @@ struct pmuterm {
 	size_t off;          /* offset of the term (or of the alias) */
 };
 
-static bool is_core_pmu(const char *pmu)
-{
-	return !strcmp(pmu, "cpu") || !strcmp(pmu, "cpu_core") ||
-	       !strcmp(pmu, "cpu_atom") || !strncmp(pmu, "armv8", 5);
-}
-
 static int apply_terms(struct parser *p, struct evbuild *b,
 		       const struct pmuterm *pt, const char *s, size_t len);
 
@@ -1012,7 +1007,7 @@ static int parse_pmu_event(struct parser *p, struct evbuild *b)
 	b->d.attr.type = type;
 	if (plen < sizeof(b->d.pmu)) /* longer: no name for --no-merge */
 		memcpy(b->d.pmu, pmu, plen + 1);
-	if (is_core_pmu(pmu))
+	if (pmu__sysfs_core_pmu(pmu))
 		b->d.flags |= PMU__EV_HW;
 	else if (!b->no_sysfs && (r = pmu_cpumask(p, pmu, &b->d)) < 0)
 		return r;

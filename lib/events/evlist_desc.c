@@ -18,6 +18,7 @@
 #include "util/error.h"
 #include "util/opts.h"
 #include "util/outstruct.h"
+#include "util/sysfs_pmus.h"
 
 /* The sysfs PMU whose type is `type`; the perf names of the fixed
  * types when sysfs does not list one. */
@@ -29,28 +30,25 @@ static void pmu_of_type(uint32_t type, char *buf, size_t sz)
 		[PERF_TYPE_HW_CACHE] = "hw_cache", [PERF_TYPE_RAW] = "raw",
 		[PERF_TYPE_BREAKPOINT] = "breakpoint",
 	};
-	char path[PATH_MAX];
-	struct dirent *de;
-	DIR *d;
+	char **names;
+	size_t n = 0;
 
 	snprintf(buf, sz, "%s", type < sizeof(fixed) / sizeof(fixed[0])
 		 ? fixed[type] : "?");
 	/* generic hardware and cache events go to the core PMU, but perf
 	 * names them by their own types */
 	if (type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE ||
-	    pmu__sysfs_path(path, sizeof(path), NULL, "", "") ||
-	    !(d = opendir(path)))
+	    pmu__sysfs_pmus(NULL, NULL, NULL, &names, &n))
 		return;
-	while ((de = readdir(d))) {
+	for (size_t i = 0; i < n; i++) {
 		uint32_t t;
 
-		if (de->d_name[0] != '.' &&
-		    pmu__sysfs_pmu_type(NULL, de->d_name, &t) == 0 && t == type) {
-			snprintf(buf, sz, "%.*s", (int)sz - 1, de->d_name);
+		if (pmu__sysfs_pmu_type(NULL, names[i], &t) == 0 && t == type) {
+			snprintf(buf, sz, "%.*s", (int)sz - 1, names[i]);
 			break;
 		}
 	}
-	closedir(d);
+	pmu__strv_free(names, n);
 }
 
 static void perf_fields(const struct perf_event_attr *a,

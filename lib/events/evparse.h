@@ -97,7 +97,6 @@ int pmu__sysfs_alias(const char *root, const char *pmu, const char *name,
  * (malloc'd; free with pmu__strv_free()); 0 with *n == 0 when none. */
 int pmu__sysfs_instances(const char *root, const char *pmu, char ***out,
 			 size_t *n);
-void pmu__strv_free(char **v, size_t n);
 
 /* Comma-separated list of the format terms of a pmu (for messages). */
 void pmu__sysfs_format_list(const char *root, const char *pmu, char *buf,

@@ -8,6 +8,7 @@
 #include "events/catalog.h"
 #include "events/evlist.h"
 #include "events/evparse.h"
+#include "util/sysfs_pmus.h"
 
 struct collector {
 	struct pmu__suggestion *out;
@@ -76,17 +77,14 @@ static void offer_pmu_aliases(struct collector *c, const char *token,
 static void offer_sysfs(struct collector *c, const char *token,
 			const char *root)
 {
-	char path[PATH_MAX];
-	struct dirent *de;
-	DIR *d;
+	char **names;
+	size_t n = 0;
 
-	if (pmu__sysfs_path(path, sizeof(path), root, "", "") ||
-	    !(d = opendir(path)))
+	if (pmu__sysfs_pmus(root, NULL, NULL, &names, &n))
 		return;
-	while ((de = readdir(d)))
-		if (de->d_name[0] != '.')
-			offer_pmu_aliases(c, token, root, de->d_name);
-	closedir(d);
+	for (size_t i = 0; i < n; i++)
+		offer_pmu_aliases(c, token, root, names[i]);
+	pmu__strv_free(names, n);
 }
 
 static void offer_tracepoints(struct collector *c, const char *token,

@@ -13,6 +13,7 @@
 
 #include "events/catalog.h"
 #include "events/evparse.h"
+#include "util/sysfs_pmus.h"
 
 bool pmu__name_is_safe(const char *name, size_t len)
 {
@@ -337,78 +338,28 @@ void pmu__expansion_free(struct pmu__expansion *x)
 	*x = (struct pmu__expansion){ 0 };
 }
 
-/* "uncore_cha_2" before "uncore_cha_10": digit runs compare by value. */
-static int cmp_natural(const void *a, const void *b)
-{
-	const char *x = *(char *const *)a, *y = *(char *const *)b;
-
-	while (*x && *y) {
-		if (isdigit((unsigned char)*x) && isdigit((unsigned char)*y)) {
-			char *ex, *ey;
-			unsigned long long vx = strtoull(x, &ex, 10);
-			unsigned long long vy = strtoull(y, &ey, 10);
-
-			if (vx != vy)
-				return vx < vy ? -1 : 1;
-			x = ex;
-			y = ey;
-			continue;
-		}
-		if (*x != *y)
-			return (unsigned char)*x - (unsigned char)*y;
-		x++;
-		y++;
-	}
-	return (unsigned char)*x - (unsigned char)*y;
-}
-
-void pmu__strv_free(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 /* Names of the sysfs PMUs `keep` accepts, in natural order. */
+struct scan {
+	const char *root;
+	bool (*keep)(const char *root, const char *pmu, const void *arg);
+	const void *arg;
+};
+
+static bool scan_keep(const char *name, const void *arg)
+{
+	const struct scan *sc = arg;
+
+	return sc->keep(sc->root, name, sc->arg);
+}
+
 static int scan_pmus(const char *root,
 		     bool (*keep)(const char *root, const char *pmu,
 				  const void *arg),
 		     const void *arg, char ***out, size_t *n)
 {
-	char path[PATH_MAX], **v = NULL;
-	struct dirent *de;
-	size_t cap = 0;
-	DIR *d;
+	struct scan sc = { root, keep, arg };
 
-	*n = 0;
-	*out = NULL;
-	if (pmu__sysfs_path(path, sizeof(path), root, "", "") ||
-	    !(d = opendir(path)))
-		return 0;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.' || !keep(root, de->d_name, arg))
-			continue;
-		if (*n == cap) {
-			char **nv = realloc(v, (cap = cap ? 2 * cap : 4) *
-					       sizeof(*v));
-			if (!nv)
-				break;
-			v = nv;
-		}
-		if (!(v[*n] = strdup(de->d_name)))
-			break;
-		(*n)++;
-	}
-	closedir(d);
-	if (de) {
-		pmu__strv_free(v, *n);
-		*n = 0;
-		return -ENOMEM;
-	}
-	*out = v;
-	if (*n)
-		qsort(v, *n, sizeof(*v), cmp_natural);
-	return 0;
+	return pmu__sysfs_pmus(root, scan_keep, &sc, out, n);
 }
 
 static bool has_alias(const char *root, const char *pmu, const void *arg)

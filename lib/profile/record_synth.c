@@ -16,6 +16,7 @@
 #include "profile/dso.h"
 #include "profile/record.h"
 #include "util/file.h"
+#include "util/proc.h"
 
 static int record_mmap2_prot(struct pmu_record *r, uint32_t pid, uint32_t tid, uint64_t start, uint64_t len, uint64_t pgoff, const char *file, uint16_t misc, uint32_t prot, uint32_t flags);
 
@@ -210,22 +211,20 @@ static int read_comm(int pid, int tid, char *comm, size_t len)
 
 static int synth_proc(struct pmu_record *r, int pid)
 {
-	char path[64], comm[32];
-	struct dirent *d;
-	DIR *dir;
+	char comm[32];
+	pid_t *tids = NULL;
+	size_t n = 0, cap = 0;
 	int ret = 0;
 
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	if (!(dir = opendir(path)))
+	if (pmu__proc_ids(NULL, pid, &tids, &n, &cap)) {
+		free(tids);
 		return 0;
-	while (!ret && (d = readdir(dir))) {
-		int tid = atoi(d->d_name);
-
-		if (tid > 0 && !read_comm(pid, tid, comm, sizeof(comm)))
-			ret = pmu__record_comm(r, (uint32_t)pid,
-					       (uint32_t)tid, comm, 0);
 	}
-	closedir(dir);
+	for (size_t i = 0; !ret && i < n; i++)
+		if (!read_comm(pid, tids[i], comm, sizeof(comm)))
+			ret = pmu__record_comm(r, (uint32_t)pid,
+					       (uint32_t)tids[i], comm, 0);
+	free(tids);
 	return ret ? ret : synth_maps(r, pid);
 }
 
@@ -249,21 +248,19 @@ static int tgid_of(int tid)
 int pmu__record_synth_procs(struct pmu_record *r, const pid_t *pids,
 			    size_t n, bool threads)
 {
-	struct dirent *d;
-	DIR *dir;
+	pid_t *procs = NULL;
+	size_t np = 0, cap = 0;
 	int ret = 0;
 
 	for (size_t i = 0; pids && !ret && i < n; i++)
 		ret = synth_proc(r, threads ? tgid_of(pids[i]) : pids[i]);
-	if (pids || !(dir = opendir("/proc")))
+	if (pids || pmu__proc_ids(NULL, 0, &procs, &np, &cap)) {
+		free(procs);
 		return ret;
-	while (!ret && (d = readdir(dir))) {
-		int pid = atoi(d->d_name);
-
-		if (pid > 0)
-			ret = synth_proc(r, pid);
 	}
-	closedir(dir);
+	for (size_t i = 0; !ret && i < np; i++)
+		ret = synth_proc(r, procs[i]);
+	free(procs);
 	return ret;
 }
 

@@ -13,6 +13,7 @@
 #include "util/cpulist.h"
 #include "util/host.h"
 #include "util/outstruct.h"
+#include "util/sysfs_pmus.h"
 
 #define CAP_BIT_SYS_ADMIN 21
 #define CAP_BIT_PERFMON 38
@@ -38,31 +39,23 @@ static int read_paranoid(const char *root)
 	return v;
 }
 
-/* Names under which perf registers a CPU's core PMU. */
-static bool is_core_pmu(const char *name)
+static bool core_pmu(const char *name, const void *arg)
 {
-	return !strcmp(name, "cpu") || !strcmp(name, "cpu_core") ||
-	       !strcmp(name, "cpu_atom") ||
-	       !strncmp(name, "armv8_pmuv3", 11) ||
-	       !strncmp(name, "armv7_cortex", 12);
+	(void)arg;
+	return pmu__sysfs_core_pmu(name);
 }
 
 static bool read_has_hw_pmu(const char *root)
 {
-	char path[4096];
-	struct dirent *d;
-	bool found = false;
-	DIR *dir;
+	char sysfs[4096];
+	char **names;
+	size_t n = 0;
 
-	snprintf(path, sizeof(path), "%s/sys/bus/event_source/devices",
-		 root ? root : "");
-	dir = opendir(path);
-	if (!dir)
+	snprintf(sysfs, sizeof(sysfs), "%s/sys", root ? root : "");
+	if (pmu__sysfs_pmus(sysfs, core_pmu, NULL, &names, &n))
 		return false;
-	while (!found && (d = readdir(dir)))
-		found = is_core_pmu(d->d_name);
-	closedir(dir);
-	return found;
+	pmu__strv_free(names, n);
+	return n > 0;
 }
 
 static bool cpuid_hypervisor(void)

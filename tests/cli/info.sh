@@ -94,4 +94,48 @@ expect_match "p5 features" "$TMP/out" 'features 0x2 \(rdtsc\)$'
 run_pmu "$TMP/out" "$TMP/err" info --model generic
 expect_match "generic has no counters" "$TMP/out" '^  no programmable counters; time stamp: tsc$'
 
+# The kernel's PMUs from a fixture tree (the LD_PRELOAD shim redirects
+# /sys/bus/event_source): names in natural order, each with its type;
+# a PMU without a type file reads -1; the core PMU makes "core PMU: yes".
+SHIM=$PMU_BUILD/tests/libinject.so
+if [ -f "$SHIM" ]; then
+	D=$TMP/sys/bus/event_source/devices
+	for p in cpu:4 uncore_cha_10:30 uncore_cha_2:22 software:1 msr:9; do
+		mkdir -p "$D/${p%%:*}/events"
+		echo "${p#*:}" >"$D/${p%%:*}/type"
+	done
+	mkdir -p "$D/notype"
+	echo "event=0x3c" >"$D/cpu/events/cpu-cycles"
+	echo "ns" >"$D/cpu/events/cpu-cycles.unit"
+	echo "event=0x00" >"$D/msr/events/tsc"
+	echo "event=0x10,umask=0x1" >"$D/uncore_cha_2/events/clockticks"
+	fixture() { # OUT ERR ARGS...
+		local out=$1 err=$2; shift 2
+		PMU_INJECT_SYSFS=$TMP/sys LD_PRELOAD=$SHIM "$PMU" "$@" >"$out" 2>"$err"
+		RC=$?
+	}
+	fixture "$TMP/out" "$TMP/err" info
+	expect_eq "fixture: info exits 0" "$RC" 0
+	sed -n '/^perf PMUs:$/,/^closest/p' "$TMP/out" | sed '1d;$d' >"$TMP/pmus"
+	check "fixture: PMUs in natural order, with their types" diff -u - "$TMP/pmus" < <(printf '%s\n' \
+		"  cpu                  type 4" "  msr                  type 9" \
+		"  notype               type -1" "  software             type 1" \
+		"  uncore_cha_2         type 22" "  uncore_cha_10        type 30")
+	expect_match "fixture: the cpu PMU is a core PMU" "$TMP/out" '^core PMU: yes$'
+	fixture "$TMP/out" "$TMP/err" info --json
+	check "fixture: --json lists the same" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+got = [(p["name"], p["type"]) for p in d["perf_pmus"]]
+assert got == [("cpu", 4), ("msr", 9), ("notype", -1), ("software", 1),
+               ("uncore_cha_2", 22), ("uncore_cha_10", 30)], got' "$TMP/out"
+	# the aliases, without their .unit/.scale files
+	fixture "$TMP/out" "$TMP/err" list
+	expect_match "fixture: list shows cpu's alias" "$TMP/out" '^  cpu/cpu-cycles/ .*\[Kernel PMU event\]'
+	expect_match "fixture: list gives an alias's terms" "$TMP/out" 'uncore_cha_2 PMU: event=0x10,umask=0x1'
+	check "fixture: no .unit entry" test "$(grep -c 'cpu-cycles\.unit' "$TMP/out")" = 0
+else
+	skip "fixture: $SHIM not built"
+fi
+
 done_testing

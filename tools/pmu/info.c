@@ -147,54 +147,19 @@ static int list_models(bool json)
 	return 0;
 }
 
-/* perf PMUs: /sys/bus/event_source/devices/NAME/type, sorted by name. */
-static int cmp_str(const void *a, const void *b)
+/* The kernel's PMUs and their types (NULL when there are none). */
+static struct pmu_kernel_pmu *perf_pmus(size_t *n)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
+	struct pmu_kernel_pmu *v = NULL;
+	ssize_t got = pmu_kernel_pmus(NULL, 0);
 
-static size_t perf_pmus(char ***names)
-{
-	DIR *d = opendir("/sys/bus/event_source/devices");
-	struct dirent *e;
-	size_t n = 0;
-	char **v = NULL, **nv;
-
-	*names = NULL;
-	if (!d)
-		return 0;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		nv = realloc(v, (n + 1) * sizeof(*v));
-		if (!nv || !(nv[n] = strdup(e->d_name))) {
-			v = nv ? nv : v;
-			break;
-		}
-		v = nv;
-		n++;
-	}
-	closedir(d);
-	if (n)
-		qsort(v, n, sizeof(*v), cmp_str);
-	*names = v;
-	return n;
-}
-
-static long pmu_type(const char *name)
-{
-	char path[512];
-	long t = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", name);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%ld", &t) != 1)
-		t = -1;
-	fclose(f);
-	return t;
+	*n = 0;
+	if (got <= 0 || !(v = calloc((size_t)got, sizeof(*v))))
+		return NULL;
+	v[0].size = sizeof(*v);
+	got = pmu_kernel_pmus(v, (size_t)got);
+	*n = got > 0 ? (size_t)got : 0;
+	return v;
 }
 
 static const char *model_name(const struct pmu_hwmodel *m)
@@ -229,7 +194,8 @@ static const char *arm_implementer(unsigned imp)
 }
 
 static void host_text(const struct pmu_host_cpu *c,
-		      const struct pmu_host_info *h, char **pmus, size_t n,
+		      const struct pmu_host_info *h,
+		      const struct pmu_kernel_pmu *pmus, size_t n,
 		      const char *closest)
 {
 	if (c->midr)
@@ -253,12 +219,13 @@ static void host_text(const struct pmu_host_cpu *c,
 		printf("perf_event_paranoid: %d\n", h->paranoid);
 	printf("perf PMUs:\n");
 	for (size_t i = 0; i < n; i++)
-		printf("  %-20s type %ld\n", pmus[i], pmu_type(pmus[i]));
+		printf("  %-20s type %d\n", pmus[i].name, pmus[i].type);
 	printf("closest simulated model: %s\n", closest ? closest : "none");
 }
 
 static void host_json(const struct pmu_host_cpu *c,
-		      const struct pmu_host_info *h, char **pmus, size_t n,
+		      const struct pmu_host_info *h,
+		      const struct pmu_kernel_pmu *pmus, size_t n,
 		      const char *closest)
 {
 	printf("{\"cpu\": {\"vendor\": ");
@@ -278,8 +245,8 @@ static void host_json(const struct pmu_host_cpu *c,
 		printf("\"perf_event_paranoid\": %d, \"perf_pmus\": [", h->paranoid);
 	for (size_t i = 0; i < n; i++) {
 		printf("%s{\"name\": ", i ? ", " : "");
-		pmu_tool_json_str(stdout, pmus[i]);
-		printf(", \"type\": %ld}", pmu_type(pmus[i]));
+		pmu_tool_json_str(stdout, pmus[i].name);
+		printf(", \"type\": %d}", pmus[i].type);
 	}
 	printf("], \"closest_model\": ");
 	if (closest)
@@ -293,7 +260,7 @@ static int info_host(bool json)
 {
 	struct pmu_host_info h = { .size = sizeof(h) };
 	struct pmu_host_cpu c = { .size = sizeof(c) };
-	char **pmus;
+	struct pmu_kernel_pmu *pmus;
 	size_t n;
 	const char *closest;
 
@@ -305,13 +272,11 @@ static int info_host(bool json)
 	}
 	closest = model_name(pmu_hwmodel_closest(c.vendor, known(c.family),
 						 known(c.model)));
-	n = perf_pmus(&pmus);
+	pmus = perf_pmus(&n);
 	if (json)
 		host_json(&c, &h, pmus, n, closest);
 	else
 		host_text(&c, &h, pmus, n, closest);
-	for (size_t i = 0; i < n; i++)
-		free(pmus[i]);
 	free(pmus);
 	return 0;
 }

@@ -199,38 +199,34 @@ static void free_names(char **v, size_t n)
  * alias's terms as the description. */
 static void list_sysfs(struct out *o)
 {
-	const char *root = "/sys/bus/event_source/devices";
-	char path[600], name[600], terms[256], desc[300];
-	size_t np, ne;
-	char **pmus = dir_names(root, &np);
+	struct pmu_kernel_pmu *pmus = NULL;
+	ssize_t np = pmu_kernel_pmus(NULL, 0);
 
-	for (size_t p = 0; p < np; p++) {
-		char **evs;
-
-		snprintf(path, sizeof(path), "%s/%s/events", root, pmus[p]);
-		evs = dir_names(path, &ne);
-		for (size_t e = 0; e < ne; e++) {
-			FILE *f;
-
-			if (strchr(evs[e], '.'))    /* .unit, .scale */
-				continue;
-			snprintf(name, sizeof(name), "%s/%s/", pmus[p], evs[e]);
-			snprintf(path, sizeof(path), "%s/%s/events/%s", root,
-				 pmus[p], evs[e]);
-			terms[0] = '\0';
-			if ((f = fopen(path, "re"))) {
-				if (!fgets(terms, sizeof(terms), f))
-					terms[0] = '\0';
-				fclose(f);
-			}
-			terms[strcspn(terms, "\n")] = '\0';
-			snprintf(desc, sizeof(desc), "%s PMU: %s", pmus[p],
-				 terms);
-			entry(o, name, "Kernel PMU event", desc, pmus[p], name);
-		}
-		free_names(evs, ne);
+	if (np > 0 && (pmus = calloc((size_t)np, sizeof(*pmus)))) {
+		pmus[0].size = sizeof(*pmus);
+		np = pmu_kernel_pmus(pmus, (size_t)np);
 	}
-	free_names(pmus, np);
+	for (ssize_t p = 0; pmus && p < np; p++) {
+		struct pmu_kernel_alias *al = NULL;
+		ssize_t na = pmu_kernel_aliases(pmus[p].name, NULL, 0);
+
+		if (na > 0 && (al = calloc((size_t)na, sizeof(*al)))) {
+			al[0].size = sizeof(*al);
+			na = pmu_kernel_aliases(pmus[p].name, al, (size_t)na);
+		}
+		for (ssize_t e = 0; al && e < na; e++) {
+			char name[256], desc[400];
+
+			snprintf(name, sizeof(name), "%s/%s/", pmus[p].name,
+				 al[e].name);
+			snprintf(desc, sizeof(desc), "%s PMU: %s", pmus[p].name,
+				 al[e].terms);
+			entry(o, name, "Kernel PMU event", desc, pmus[p].name,
+			      name);
+		}
+		free(al);
+	}
+	free(pmus);
 }
 
 /* A tracepoint's fields, from its format file: "fields: a, b". */

@@ -1352,52 +1352,29 @@ static int run_stream(struct stat_ctx *c)
 	return rc;
 }
 
-static int list_push(pid_t **v, size_t *n, size_t *cap, pid_t id)
-{
-	if (*n == *cap) {
-		size_t nc = *cap ? 2 * *cap : 256;
-		pid_t *nv = realloc(*v, nc * sizeof(*nv));
-
-		if (!nv)
-			return -1;
-		*v = nv;
-		*cap = nc;
-	}
-	(*v)[(*n)++] = id;
-	return 0;
-}
-
-/* The numeric entries of a /proc directory. */
-static void list_ids(const char *path, pid_t **v, size_t *n, size_t *cap)
-{
-	DIR *d = opendir(path);
-	struct dirent *de;
-
-	while (d && (de = readdir(d))) {
-		char *end;
-		long id = strtol(de->d_name, &end, 10);
-
-		if (id > 0 && !*end && list_push(v, n, cap, (pid_t)id))
-			break;
-	}
-	if (d)
-		closedir(d);
-}
-
+/* Every thread of the machine (NULL when it cannot be listed). */
 static pid_t *all_threads(size_t *n)
 {
-	pid_t *procs = NULL, *v = NULL;
-	size_t np = 0, pcap = 0, cap = 0;
-	char path[64];
+	pid_t *v = NULL;
+	ssize_t got = pmu_host_threads(0, NULL, 0);
 
 	*n = 0;
-	list_ids("/proc", &procs, &np, &pcap);
-	for (size_t i = 0; i < np; i++) {
-		snprintf(path, sizeof(path), "/proc/%d/task", (int)procs[i]);
-		list_ids(path, &v, n, &cap);
+	/* threads come and go: room for some more, until they fit */
+	while (got >= 0) {
+		size_t room = (size_t)got + 64;
+		pid_t *nv = realloc(v, room * sizeof(*v));
+
+		if (!nv)
+			break;
+		v = nv;
+		got = pmu_host_threads(0, v, room);
+		if (got >= 0 && (size_t)got <= room) {
+			*n = (size_t)got;
+			return v;
+		}
 	}
-	free(procs);
-	return v;
+	free(v);
+	return NULL;
 }
 
 static void ctx_free(struct stat_ctx *c)
