@@ -376,6 +376,64 @@ static unsigned machine_max_stack(void)
  * own, as perf report follows it: the machine's kernel limit by
  * default, the caller's when given.  A chain of thousands of addresses
  * (a hostile or damaged file) costs no more than that. */
+/* Every format says what it is; one that shows one profile refuses a
+ * comparison rather than drop the base silently. */
+static void test_format_info(void **state)
+{
+	static const char *const names[] = {
+		"stdio", "json", "folded", "svg", "pprof", "firefox", "script",
+	};
+	char path[] = "/tmp/pmu-test-fmt-XXXXXX";
+	struct pmu_error err = { .size = sizeof(err) };
+	struct pd_writer w;
+	struct pmu_profile *p;
+
+	(void)state;
+	for (int f = 0; f < 7; f++) {
+		struct pmu_report_format_info fi = { .size = sizeof(fi) };
+
+		assert_int_equal(pmu_report_format_info(f, &fi), 0);
+		assert_string_equal(fi.name, names[f]);
+		/* the exports to other tools carry every frame */
+		assert_int_equal(fi.frames, f == PMU_REPORT_FOLDED ||
+				 f == PMU_REPORT_SVG || f == PMU_REPORT_PPROF ||
+				 f == PMU_REPORT_FIREFOX);
+		assert_int_equal(fi.binary, f == PMU_REPORT_PPROF);
+	}
+	assert_int_equal(pmu_report_format_info(7, &(struct
+			 pmu_report_format_info){ .size = 64 }), -EINVAL);
+	assert_int_equal(pmu_report_format_info(PMU_REPORT_JSON, NULL),
+			 -EINVAL);
+
+	chain_file(&w, path, ST | PERF_SAMPLE_CALLCHAIN);
+	put_comm(&w, 10, 10, "w", 1);
+	put_chain(&w, 10, 10, (uint64_t[2]){ 0x10000, 0x91000 }, 2);
+	assert_int_equal(pmu__pd_write_finish(&w, &err), 0);
+	pmu__pd_write_close(&w);
+	p = pmu_profile_open(path, NULL, &err);
+	assert_non_null(p);
+	for (int f = 0; f < 7; f++) {
+		struct pmu_report_format_info fi = { .size = sizeof(fi) };
+		char *text = NULL;
+		size_t len = 0;
+		FILE *out = open_memstream(&text, &len);
+		int rc;
+
+		pmu_report_format_info(f, &fi);
+		pmu_profile_rewind(p);
+		rc = pmu_report_write(p, p, f, out, NULL, &err);
+		fclose(out);
+		free(text);
+		if (fi.diff)
+			assert_int_equal(rc, 0);
+		else
+			assert_true(rc == -EINVAL &&
+				    strstr(err.message, "not a comparison"));
+	}
+	pmu_profile_close(p);
+	unlink(path);
+}
+
 static void test_max_stack(void **state)
 {
 	static const struct {
@@ -795,6 +853,7 @@ int main(void)
 		cmocka_unit_test(test_symbol_names),
 		cmocka_unit_test(test_firefox_threads),
 		cmocka_unit_test(test_max_stack),
+		cmocka_unit_test(test_format_info),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -154,6 +154,23 @@ enum pmu_report_format {
 	PMU_REPORT_SCRIPT,       /* perf script style, one sample a line */
 };
 
+/* What a report format is, for a program choosing one. */
+struct pmu_report_format_info {
+	size_t size;             /* sizeof(struct pmu_report_format_info) */
+	const char *name;        /* "stdio", "json", "folded", "svg",
+				    "pprof", "firefox", "script" */
+	bool binary;             /* not text: a file, not a terminal */
+	bool diff;               /* can compare two profiles (base) */
+	bool frames;             /* shows every frame, inlined ones and
+				    their source lines included, unless
+				    told not to (exports to other tools) */
+};
+
+/* Describe format fmt (set info->size; filled up to it): 0, or -EINVAL
+ * for a format there is not. */
+PMU_API int pmu_report_format_info(enum pmu_report_format fmt,
+				   struct pmu_report_format_info *info);
+
 enum pmu_callgraph_order {
 	PMU_CALLGRAPH_NONE = 0,  /* no call graph below the rows */
 	PMU_CALLGRAPH_CALLER,    /* from the root down to the sample */

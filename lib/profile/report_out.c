@@ -8,6 +8,7 @@
 #include "util/error.h"
 #include "util/opts.h"
 #include "util/jsonstr.h"
+#include "util/outstruct.h"
 
 static const char *const col_title[RK_MAX] = {
 	[RK_COMM] = "Command", [RK_PID] = "Pid:Command",
@@ -310,20 +311,78 @@ static int report_folded(struct report *r, FILE *out)
 
 /* ---- the public entry ---- */
 
-static int write_fmt(struct report *r, struct pmu_profile *p,
-		     enum pmu_report_format fmt, FILE *out,
-		     struct pmu_error *err)
+/* The formats: one row each.  Those written from the collected rows
+ * have `rows`; the others read the profile themselves (`whole`). */
+static int w_stdio(struct report *r, struct pmu_profile *p, FILE *out,
+		   struct pmu_error *err)
 {
-	switch (fmt) {
-	case PMU_REPORT_STDIO: return report_stdio(r, p, out);
-	case PMU_REPORT_JSON: return report_json(r, p, out);
-	case PMU_REPORT_FOLDED: return report_folded(r, out);
-	case PMU_REPORT_SVG: return pmu__report_svg(r, out);
-	case PMU_REPORT_PPROF: return pmu__report_pprof(r, p, out, err);
-	default:
-		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
-				  "unknown report format %d", (int)fmt);
-	}
+	(void)err;
+	return report_stdio(r, p, out);
+}
+
+static int w_json(struct report *r, struct pmu_profile *p, FILE *out,
+		  struct pmu_error *err)
+{
+	(void)err;
+	return report_json(r, p, out);
+}
+
+static int w_folded(struct report *r, struct pmu_profile *p, FILE *out,
+		    struct pmu_error *err)
+{
+	(void)p;
+	(void)err;
+	return report_folded(r, out);
+}
+
+static int w_svg(struct report *r, struct pmu_profile *p, FILE *out,
+		 struct pmu_error *err)
+{
+	(void)p;
+	(void)err;
+	return pmu__report_svg(r, out);
+}
+
+static const struct format {
+	struct pmu_report_format_info info;
+	int (*rows)(struct report *r, struct pmu_profile *p, FILE *out,
+		    struct pmu_error *err);
+	int (*whole)(struct pmu_profile *p, const struct pmu_report_opts *o,
+		     FILE *out, struct pmu_error *err);
+} formats[] = {
+	[PMU_REPORT_STDIO] = { { 0, "stdio", false, true, false }, w_stdio,
+			       NULL },
+	[PMU_REPORT_JSON] = { { 0, "json", false, true, false }, w_json,
+			      NULL },
+	[PMU_REPORT_FOLDED] = { { 0, "folded", false, true, true }, w_folded,
+				NULL },
+	[PMU_REPORT_SVG] = { { 0, "svg", false, true, true }, w_svg, NULL },
+	[PMU_REPORT_PPROF] = { { 0, "pprof", true, false, true },
+			       pmu__report_pprof, NULL },
+	[PMU_REPORT_FIREFOX] = { { 0, "firefox", false, false, true }, NULL,
+				 pmu__report_firefox },
+	[PMU_REPORT_SCRIPT] = { { 0, "script", false, false, false }, NULL,
+				pmu__report_script },
+};
+
+static const struct format *format_of(enum pmu_report_format fmt)
+{
+	return (unsigned)fmt < sizeof(formats) / sizeof(formats[0]) &&
+	       formats[fmt].info.name ? &formats[fmt] : NULL;
+}
+
+PMU_API int pmu_report_format_info(enum pmu_report_format fmt,
+				   struct pmu_report_format_info *info)
+{
+	const struct format *f = format_of(fmt);
+	struct pmu_report_format_info mine;
+
+	if (!f || !pmu__out_ok(info, info ? info->size : 0))
+		return -EINVAL;
+	mine = f->info;
+	mine.size = sizeof(mine);
+	PMU__OUT(info, &mine);
+	return 0;
 }
 
 int pmu_report_write(struct pmu_profile *p, struct pmu_profile *base,
@@ -331,6 +390,7 @@ int pmu_report_write(struct pmu_profile *p, struct pmu_profile *base,
 		     const struct pmu_report_opts *opts, struct pmu_error *err)
 {
 	struct pmu_report_opts dflt = { .sz = sizeof(dflt) };
+	const struct format *f;
 	struct report r = { 0 };
 	int ret;
 
@@ -339,15 +399,20 @@ int pmu_report_write(struct pmu_profile *p, struct pmu_profile *base,
 	if (!p || !out)
 		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
 				  "no profile or no output");
+	if (!(f = format_of(fmt)))
+		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
+				  "unknown report format %d", (int)fmt);
 	/* an older caller's smaller struct: copy what it has */
 	if (opts)
 		memcpy(&dflt, opts, opts->sz < sizeof(dflt) ? opts->sz :
 		       sizeof(dflt));
 	dflt.sz = sizeof(dflt);
-	if (fmt == PMU_REPORT_SCRIPT)
-		return pmu__report_script(p, &dflt, out, err);
-	if (fmt == PMU_REPORT_FIREFOX)
-		return pmu__report_firefox(p, &dflt, out, err);
+	if (base && !f->info.diff)
+		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, f->info.name, -1,
+				  "the %s format shows one profile, not a "
+				  "comparison", f->info.name);
+	if (f->whole)
+		return f->whole(p, &dflt, out, err);
 	r.o = &dflt;
 	ret = pmu__report_collect(&r, p, false, err);
 	if (!ret && base) {
@@ -355,7 +420,7 @@ int pmu_report_write(struct pmu_profile *p, struct pmu_profile *base,
 		ret = pmu__report_collect(&r, base, true, err);
 	}
 	if (!ret)
-		ret = write_fmt(&r, p, fmt, out, err);
+		ret = f->rows(&r, p, out, err);
 	pmu__report_free(&r);
 	if (ret == -EIO)
 		pmu__error(err, ret, PMU_ERR_SYSTEM, NULL, -1,

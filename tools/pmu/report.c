@@ -263,7 +263,9 @@ static int parse_args(int argc, char **argv, struct rep_cli *c, bool script)
 		}
 		c->files[0] = argv[optind];
 		c->files[1] = argv[optind + 1];
-		if (c->fmt == PMU_REPORT_PPROF || c->fmt == PMU_REPORT_FIREFOX) {
+		struct pmu_report_format_info fi = { .size = sizeof(fi) };
+
+		if (!pmu_report_format_info(c->fmt, &fi) && !fi.diff) {
 			pmu_tool_err("report: --diff writes text, --json, "
 				     "--folded or --flamegraph");
 			return EXIT_PMU_USAGE;
@@ -280,6 +282,8 @@ static int parse_args(int argc, char **argv, struct rep_cli *c, bool script)
  * report and script leave them out unless asked, too). */
 static bool wants_lines(const struct rep_cli *c)
 {
+	struct pmu_report_format_info fi = { .size = sizeof(fi) };
+
 	if (c->no_lines)
 		return false;
 	if (c->inline_on)
@@ -288,10 +292,8 @@ static bool wants_lines(const struct rep_cli *c)
 		return true;
 	if (c->o.fields && strstr(c->o.fields, "srcline"))
 		return true;
-	return !c->no_inline && (c->fmt == PMU_REPORT_SVG ||
-				 c->fmt == PMU_REPORT_FOLDED ||
-				 c->fmt == PMU_REPORT_PPROF ||
-				 c->fmt == PMU_REPORT_FIREFOX);
+	return !c->no_inline && !pmu_report_format_info(c->fmt, &fi) &&
+	       fi.frames;
 }
 
 static struct pmu_profile *open_profile(const struct rep_cli *c,
