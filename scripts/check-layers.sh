@@ -7,6 +7,10 @@
 #                        and of the public headers only error.h and
 #                        host.h (version.c: pmu.h, pmu_version's own)
 #   lib/drivers          includes no events/, session/ or profile/ header
+#   lib/perfmon          (perfmon2's engine) includes no session, stat,
+#                        events or profile header; of lib/drivers only
+#                        driver.h and pfm_hw.h, of lib/sim only pebs.h;
+#                        nothing below it includes it
 #   lib/session          includes of lib/drivers only the interfaces
 #                        (driver.h, pfm_hw.h, perf_ring.h), of lib/sim
 #                        only the PEBS record layout (pebs.h); compares
@@ -90,7 +94,7 @@ scan() {
 		if (match(keep, /^[ \t]*#[ \t]*include[ \t]*"[^"]+"/)) {
 			p = substr(keep, RSTART, RLENGTH); sub(/^[^"]*"/, "", p); sub(/"$/, "", p)
 			print "INC", FILENAME, FNR, p
-		} else if (match(keep, /^[ \t]*#[ \t]*include[ \t]*<(model|sim|util|events|drivers|session|stat|profile|tools|pmu)\/[^>]+>/)) {
+		} else if (match(keep, /^[ \t]*#[ \t]*include[ \t]*<(model|sim|util|events|drivers|perfmon|session|stat|profile|tools|pmu)\/[^>]+>/)) {
 			# <...> reaches lib/ too, through -Ilib
 			p = substr(keep, RSTART, RLENGTH); sub(/^[^<]*</, "", p); sub(/>$/, "", p)
 			print "INC", FILENAME, FNR, p
@@ -260,6 +264,22 @@ while read -r file line top target; do
 		# the P4 PEBS record layout, which perfmon2's format reads
 		[ "$target" = lib/sim/pebs.h ] ||
 		violation "$file" "$line" "includes $target: a session never reaches into the simulator" ;;
+	lib/perfmon/*:session|lib/perfmon/*:stat|lib/perfmon/*:events|\
+	lib/perfmon/*:profile)
+		violation "$file" "$line" "includes $target: perfmon2's engine is below the sessions" ;;
+	lib/perfmon/*:drivers)
+		case "$target" in
+		lib/drivers/driver.h|lib/drivers/pfm_hw.h) ;;
+		*) violation "$file" "$line" "includes $target: perfmon2's engine knows drivers by their interfaces (driver.h, pfm_hw.h) only" ;;
+		esac ;;
+	lib/perfmon/*:sim)
+		[ "$target" = lib/sim/pebs.h ] ||
+		violation "$file" "$line" "includes $target: perfmon2's engine never reaches into the simulator" ;;
+	lib/util/*:perfmon|lib/model/*:perfmon|lib/sim/*:perfmon|\
+	lib/drivers/*:perfmon|lib/events/*:perfmon)
+		violation "$file" "$line" "includes $target: perfmon2's engine sits above the drivers and events" ;;
+	lib/stat/*:perfmon)
+		violation "$file" "$line" "includes $target: the counting engine is a client of the public session API" ;;
 	lib/stat/*:drivers|lib/stat/*:sim|lib/stat/*:session|\
 	lib/stat/*:events|lib/stat/*:model)
 		violation "$file" "$line" "includes $target: the counting engine is a client of the public session API" ;;

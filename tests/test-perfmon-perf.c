@@ -31,7 +31,7 @@
 
 #include "drivers/perf.h"
 #include "drivers/perf_pfm.h"
-#include "session/pfm.h"
+#include "perfmon/pfm.h"
 
 /* Event-select fields (AMD APM vol. 2 PERF_CTL; Intel SDM vol. 3
  * IA32_PERFEVTSEL). */

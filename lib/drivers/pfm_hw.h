@@ -5,7 +5,7 @@
 /*
  * A PMU as perfmon2's contexts see it: numbered PMC and PMD registers
  * (the model's pmu_desc), an interrupt, a clock.  The context engine
- * (lib/session/pfm_*.c) keeps the logical state -- sets, 64-bit virtual
+ * (lib/perfmon/pfm_*.c) keeps the logical state -- sets, 64-bit virtual
  * counters, resets, formats -- and moves the active set in and out of
  * the hardware through these calls; a driver that can be programmed at
  * register level provides them (driver op pfm_hw).

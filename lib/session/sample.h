@@ -24,7 +24,7 @@
 
 #include <pmu/sample.h>
 
-#include "session/pfm.h"
+#include "perfmon/pfm.h"
 #include "session/session.h"
 
 struct pmu__smpl_perf;

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "session/pfm.h"
+#include "perfmon/pfm.h"
 #include "sim/pebs.h"
 #include "util/error.h"
 

@@ -2,7 +2,7 @@
 /*
  * Event sets on a register-level (simulated) PMU: perfmon2's own sets.
  * The session becomes a monitoring context on its driver's PMU
- * (pfm_*.c): each set's events are placed on the model's counters as
+ * (lib/perfmon): each set's events are placed on the model's counters as
  * if alone, turned into the PMC values the model's low-level driver
  * would write (perfctr's control on a scratch simulator; the XScale
  * API's PMNC/EVTSEL), and handed to the context's set of the same
@@ -19,7 +19,7 @@
 #include <pmu/sim.h>
 
 #include "model/control.h"
-#include "session/pfm.h"
+#include "perfmon/pfm.h"
 #include "session/sample.h"
 #include "session/sets.h"
 #include "util/error.h"

@@ -106,6 +106,10 @@ planted "profile includes a driver's internals" lib/profile/rec.c '#include "dri
 #include "drivers/perf.h"' '^lib/profile/rec\.c:2: includes lib/drivers/perf\.h: profiles reach drivers through'
 planted "profile reaches into the simulator" lib/profile/rec.c '#include "sim/pebs.h"' \
 	'^lib/profile/rec\.c:1: includes lib/sim/pebs\.h: profiles never reach'
+planted "perfmon2's engine includes a session" lib/perfmon/pfm_ctx.c '#include "session/session.h"' \
+	'^lib/perfmon/pfm_ctx\.c:1: includes lib/session/session\.h: perfmon2.s engine is below the sessions'
+planted "a driver includes perfmon2's engine" lib/drivers/sim_pfm.c '#include "perfmon/pfm.h"' \
+	'^lib/drivers/sim_pfm\.c:1: includes lib/perfmon/pfm\.h: perfmon2.s engine sits above'
 planted "include cycle between modules" lib/events/catalog_seed.c '#include "events/encode.h"' \
 	'include cycle: catalog -> encode -> catalog'
 planted "include cycle names its includes" lib/events/catalog_mods.c '#include "events/encode.h"' \

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "session/pfm.h"
+#include "perfmon/pfm.h"
 #include "sim/pebs.h"
 #include "util/error.h"
 

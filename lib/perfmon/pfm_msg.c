@@ -19,7 +19,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "session/pfm.h"
+#include "perfmon/pfm.h"
 
 _Static_assert(sizeof(pfarg_msg_t) == 64, "perfmon2 message size");
 

@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "session/pfm.h"
+#include "perfmon/pfm.h"
 #include "util/error.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "session/pfm.h"
+#include "perfmon/pfm.h"
 #include "util/error.h"
 
 static uint64_t next_random(struct pfm_ctx *c)

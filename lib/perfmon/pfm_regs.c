@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "session/pfm.h"
+#include "perfmon/pfm.h"
 #include "util/error.h"
 
 struct pfm_set *pmu__pfm_find_set(struct pfm_ctx *c, unsigned id)

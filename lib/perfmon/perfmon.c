@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "session/pfm.h"
+#include "perfmon/pfm.h"
 #include "util/error.h"
 #include "util/outstruct.h"
 

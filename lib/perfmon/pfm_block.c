@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "session/pfm.h"
+#include "perfmon/pfm.h"
 #include "util/error.h"
 
 static bool attached(const struct pfm_ctx *c)

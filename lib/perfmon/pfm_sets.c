@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "session/pfm.h"
+#include "perfmon/pfm.h"
 #include "util/error.h"
 
 static void pfm_set_reset(struct pfm_ctx *c, struct pfm_set *s)
