@@ -15,99 +15,12 @@
 #include "util/outstruct.h"
 #include "util/nearest.h"
 
-void pmu__strlcpy(char *dst, const char *src, size_t sz)
-{
-	size_t n = strlen(src);
-
-	if (n >= sz)
-		n = sz - 1;
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-}
-
-void pmu__sb_resume(struct pmu__sb *b, char *buf, size_t cap)
-{
-	b->buf = buf;
-	b->cap = cap;
-	b->len = strnlen(buf, cap);
-}
-
-void pmu__sb_putu_slow(struct pmu__sb *b, uint64_t v)
-{
-	char tmp[24];
-	int i = (int)sizeof(tmp);
-
-	do {
-		tmp[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	pmu__sb_putn(b, tmp + i, sizeof(tmp) - (size_t)i);
-}
-
-void pmu__sb_putx(struct pmu__sb *b, uint64_t v)
-{
-	static const char digits[] = "0123456789abcdef";
-	char tmp[24];
-	int i = (int)sizeof(tmp) - 1;
-
-	tmp[i] = '\0';
-	if (!v) {
-		pmu__sb_putc(b, '0');
-		return;
-	}
-	do {
-		tmp[--i] = digits[v & 15];
-		v >>= 4;
-	} while (v);
-	tmp[--i] = 'x';
-	tmp[--i] = '0';
-	pmu__sb_putn(b, tmp + i, sizeof(tmp) - 1 - (size_t)i);
-}
-
-int pmu__encode_fail(struct pmu_encoding *out, struct pmu_error *err,
-		     enum pmu_error_kind e, const char *token,
-		     const char *fmt, ...)
-{
-	int code = e == PMU_ERR_UNKNOWN_EVENT || e == PMU_ERR_UNKNOWN_PMU
-		   ? -ENOENT : -EINVAL;
-	char msg[400];
-	va_list ap;
-
-	if (out)
-		out->error = e;
-	/* Callers that only want the class pay no formatting. */
-	if (!err)
-		return code;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return pmu__error(err, code, e, token, -1, "%s", msg);
-}
-
 static const char *const pmod_names[PMU__PMOD_NR] = {
 	[PMU__PMOD_U] = "u", [PMU__PMOD_K] = "k", [PMU__PMOD_H] = "h",
 	[PMU__PMOD_PRECISE] = "precise", [PMU__PMOD_EXCL] = "excl",
 	[PMU__PMOD_MG] = "mg", [PMU__PMOD_MH] = "mh",
 	[PMU__PMOD_HW_SMPL] = "hw_smpl",
 };
-
-void pmu__encode_resolve(struct pmu__enc_req *r)
-{
-	const uint32_t plm = PMU__MODBIT(PMU__MOD_U) | PMU__MODBIT(PMU__MOD_K) |
-			     PMU__MODBIT(PMU__MOD_H);
-
-	memset(r->eff, 0, sizeof(r->eff));
-	for (uint32_t b = r->modset; b; b &= b - 1) {
-		int m = __builtin_ctz(b);
-		r->eff[m] = r->mod[m];
-	}
-	/* The default privilege levels apply only when none is given. */
-	if (r->modset & plm)
-		return;
-	r->eff[PMU__MOD_U] = !!(r->dfl_plm & PMU_PLM_USER);
-	r->eff[PMU__MOD_K] = !!(r->dfl_plm & PMU_PLM_KERNEL);
-	r->eff[PMU__MOD_H] = !!(r->dfl_plm & PMU_PLM_HV);
-}
 
 /* Nearest umask or modifier name to `tok`, for "did you mean". */
 /* Umask, modifier and event names of a model are offered up to this

@@ -9,6 +9,8 @@
  */
 
 #include "events/catalog.h"
+#include "events/encreq.h"
+#include "events/strbuf.h"
 
 /*
  * Encode `str` ("EVENT[:...]" with no pmu prefix) for model m.  Fills out
@@ -28,65 +30,6 @@ int pmu__encode(const struct pmu__model *m, const char *str,
 int pmu__encode_dir(const char *dir, const char *str,
 		    const struct pmu_encode_opts *opts, struct pmu_encoding *out,
 		    struct pmu_error *err);
-
-#define PMU__ENC_MAX_UMASKS 64
-#define PMU__ENC_MAX_SEQ 64
-
-/* One attribute of a string, in the order given, umask aliases spelled
- * out: libpfm4 finds a repeated attribute in this list (kind 0 a umask,
- * 1 a model modifier, 2 a perf modifier). */
-struct pmu__enc_attr {
-	uint8_t kind;
-	uint16_t id;
-	uint64_t v;
-};
-
-/* Modifiers understood by the perf_event layer on top of a model's own. */
-enum pmu__pmod {
-	PMU__PMOD_U, PMU__PMOD_K, PMU__PMOD_H, PMU__PMOD_PRECISE,
-	PMU__PMOD_EXCL, PMU__PMOD_MG, PMU__PMOD_MH, PMU__PMOD_HW_SMPL,
-	PMU__PMOD_NR
-};
-
-struct pmu__enc_req {
-	const struct pmu__model *m;
-	const struct pmu__event *ev;
-	uint16_t um[PMU__ENC_MAX_UMASKS]; /* chosen umasks, event-relative,
-					     in the event's table order */
-	int nu;
-	bool has_raw;                     /* 0xNN umask given */
-	uint64_t raw;
-	uint64_t mod[PMU__MOD_NR];        /* model modifier values */
-	uint32_t modset;                  /* PMU__MODBIT of given ones */
-	uint64_t pmod[PMU__PMOD_NR];      /* perf modifier values */
-	uint32_t pmodset;
-	unsigned dfl_plm;
-	int equiv_depth;                  /* umask aliases being expanded */
-	/* Errors libpfm4 reports only once every attribute has parsed: an
-	 * attribute set twice to different values, then a value out of its
-	 * range (kind 0: none; the texts below say which). */
-	enum pmu_error_kind late;
-	uint64_t late_max;
-	bool perf_late;                   /* a perf modifier out of range,
-					     reported after the encoding */
-	bool raw_only;                    /* PMU_ENCODE_RAW_ONLY */
-	int nseq;                         /* seq[] entries */
-	uint64_t eff[PMU__MOD_NR];        /* modifiers in effect, defaults
-					     resolved (pmu__encode_resolve) */
-	struct pmu__enc_attr seq[PMU__ENC_MAX_SEQ]; /* the attributes as
-							given, nseq of them */
-	/* Past the part cleared per encoding: written when late or
-	 * perf_late is set, read only then. */
-	char late_tok[64];                /* the attribute as written */
-	char late_name[64];               /* its name */
-	char perf_late_tok[64];
-};
-
-/* Name of the request's event. */
-static inline const char *pmu__req_name(const struct pmu__enc_req *r)
-{
-	return pmu__ev_name(r->m, r->ev);
-}
 
 /* Register codes, fstr and perf fields for x86 core models. */
 int pmu__encode_x86(const struct pmu__enc_req *r, struct pmu_encoding *out,
@@ -123,11 +66,6 @@ int pmu__seed_encode(const struct pmu__model *m, const struct pmu__event *ev,
 		     const uint64_t *mods, uint32_t modset,
 		     struct pmu_encoding *out, struct pmu_error *err);
 
-/* Fail with class `e` (sets out->error, fills err, returns -EINVAL or
- * -ENOENT for notfound). */
-int pmu__encode_fail(struct pmu_encoding *out, struct pmu_error *err,
-		     enum pmu_error_kind e, const char *token,
-		     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* PMU_IBS_FETCH / PMU_IBS_OP when name[0..n) is "ibs_fetch" / "ibs_op",
  * else -1: on the encoding path of every event, so the first letters
@@ -148,89 +86,5 @@ static inline int pmu__encode_ibs_kind(const char *name, size_t n)
 int pmu__encode_ibs(const struct pmu__model *m, int kind, const char *rest,
 		    const struct pmu_encode_opts *opts,
 		    struct pmu_encoding *out, struct pmu_error *err);
-
-/* Fill r->eff: the given modifiers, and the default privilege levels
- * when the string gives none. */
-void pmu__encode_resolve(struct pmu__enc_req *r);
-
-/* Value of model modifier m in effect (given, or defaulted by the plm). */
-static inline uint64_t pmu__encode_mod(const struct pmu__enc_req *r,
-				       enum pmu__mod m)
-{
-	return r->eff[m];
-}
-
-/*
- * Bounded string builder over a caller buffer, always NUL-terminated;
- * output past the end is dropped.  Cheaper than snprintf on the encoding
- * path, which builds two full strings per event.
- */
-struct pmu__sb {
-	char *buf;
-	size_t len, cap;
-};
-
-static inline void pmu__sb_init(struct pmu__sb *b, char *buf, size_t cap)
-{
-	b->buf = buf;
-	b->len = 0;
-	b->cap = cap;
-	buf[0] = '\0';
-}
-
-/* Bounded copy, always NUL-terminated (sz > 0). */
-void pmu__strlcpy(char *dst, const char *src, size_t sz);
-
-/* Continue a string already in buf. */
-void pmu__sb_resume(struct pmu__sb *b, char *buf, size_t cap);
-
-/* Append n bytes of s (no NUL needed). */
-static inline void pmu__sb_putn(struct pmu__sb *b, const char *s, size_t n)
-{
-	if (n >= b->cap - b->len)
-		n = b->cap - b->len - 1;
-	__builtin_memcpy(b->buf + b->len, s, n);
-	b->len += n;
-	b->buf[b->len] = '\0';
-}
-
-/* Append the first n (< 16) bytes of a 16-byte tag: one fixed-size copy
- * when there is room, which is the common case. */
-static inline void pmu__sb_tag(struct pmu__sb *b, const char tag[16],
-			       size_t n)
-{
-	if (b->cap - b->len > 16) {
-		__builtin_memcpy(b->buf + b->len, tag, 16);
-		b->len += n;
-		b->buf[b->len] = '\0';
-	} else {
-		pmu__sb_putn(b, tag, n);
-	}
-}
-
-static inline void pmu__sb_puts(struct pmu__sb *b, const char *s)
-{
-	pmu__sb_putn(b, s, __builtin_strlen(s));
-}
-
-static inline void pmu__sb_putc(struct pmu__sb *b, char c)
-{
-	pmu__sb_putn(b, &c, 1);
-}
-
-void pmu__sb_putu_slow(struct pmu__sb *b, uint64_t v);
-
-/* Decimal; full strings mostly show single digits. */
-static inline void pmu__sb_putu(struct pmu__sb *b, uint64_t v)
-{
-	if (v < 10 && b->len + 1 < b->cap) {
-		b->buf[b->len++] = (char)('0' + v);
-		b->buf[b->len] = '\0';
-	} else {
-		pmu__sb_putu_slow(b, v);
-	}
-}
-
-void pmu__sb_putx(struct pmu__sb *b, uint64_t v);   /* 0x..., "0" for 0 */
 
 #endif
