@@ -194,6 +194,52 @@ static void test_errors(void **state)
 	pmu_session_free(s);
 }
 
+/* perf's derived figures on a simulated P6: pairs by kind, status and
+ * cgroup, units and formats as perf prints them. */
+static void test_derive(void **state)
+{
+	struct pmu_error err = { .size = sizeof(err) };
+	PMU_OPTS(pmu_session_opts, so, .driver = "sim", .model = "p6");
+	struct pmu_session *s = pmu_session_new_opts(&so, &err);
+	double counts[4] = { 1000, 2500, 400, 10 };  /* cyc ins br miss */
+	enum pmu_event_status st4[4] = { PMU_EVENT_OK, PMU_EVENT_OK,
+					 PMU_EVENT_OK, PMU_EVENT_OK };
+	const char *cg[4] = { "a", "a", "a", "b" };
+	struct pmu_derived d[4] = { { .size = sizeof(d[0]) } };
+	struct pmu_stat *st;
+
+	(void)state;
+	assert_non_null(s);
+	assert_int_equal(pmu_session_add(s,
+		"cycles,instructions,branches,branch-misses", &err), 0);
+	assert_int_equal(pmu_session_open(s, NULL, &err), 0);
+	st = pmu_stat_new(s, NULL, &err);
+	assert_non_null(st);
+	assert_int_equal(pmu_stat_derive(st, counts, st4, NULL, 0, d), 0);
+	/* cycles: no clock in the run, so no GHz */
+	assert_null(d[0].unit);
+	assert_string_equal(d[1].unit, "insn per cycle");
+	assert_true(fabs(d[1].value - 2.5) < 1e-12);
+	assert_int_equal(d[1].fmt, PMU_DERIVED_IPC);
+	assert_null(d[2].unit);
+	assert_string_equal(d[3].unit, "of all branches");
+	assert_true(d[3].pct && fabs(d[3].value - 2.5) < 1e-12);
+	assert_int_equal(d[3].fmt, PMU_DERIVED_PCT);
+	/* cycles not counted: no IPC; another cgroup: no pairing */
+	st4[0] = PMU_EVENT_NOT_COUNTED;
+	d[0].size = sizeof(d[0]);
+	assert_int_equal(pmu_stat_derive(st, counts, st4, cg, 0, d), 0);
+	assert_null(d[1].unit);
+	assert_null(d[3].unit);
+	/* an unsized output, a missing array */
+	d[0].size = 0;
+	assert_int_equal(pmu_stat_derive(st, counts, st4, NULL, 0, d), -EINVAL);
+	d[0].size = sizeof(d[0]);
+	assert_int_equal(pmu_stat_derive(st, NULL, st4, NULL, 0, d), -EINVAL);
+	pmu_stat_free(st);
+	pmu_session_free(s);
+}
+
 static void test_value_add(void **state)
 {
 	struct pmu_value a = { .size = sizeof(a), .raw = 100, .enabled = 10,
@@ -243,6 +289,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_modes_partition_units),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_derive),
 		cmocka_unit_test(test_value_add),
 		cmocka_unit_test(test_runstat),
 	};

@@ -117,6 +117,42 @@ PMU_API bool pmu_stat_folded(const struct pmu_stat *st, size_t i);
 PMU_API ssize_t pmu_stat_event_name(const struct pmu_stat *st, size_t i,
 				    char *buf, size_t sz);
 
+/*
+ * perf stat's derived figures: the comment each count line carries
+ * ("insn per cycle", "of all branches", "GHz", "M/sec", "CPUs
+ * utilized", the TSX figures of -T).  Each pairs two events of one
+ * aggregate's counts by what they count (generic events by
+ * perf_event_attr type and config, whatever their names), their context
+ * (privilege levels and places left out) and their cgroup.
+ */
+enum pmu_derived_fmt {
+	PMU_DERIVED_RATE = 0,   /* perf prints it %8.3f */
+	PMU_DERIVED_PCT,        /* %7.2f%% */
+	PMU_DERIVED_IPC,        /* %7.2f and a space */
+	PMU_DERIVED_PCT5,       /* %5.2f%% */
+	PMU_DERIVED_WHOLE,      /* %8.0f */
+};
+
+struct pmu_derived {
+	size_t size;            /* sizeof(struct pmu_derived) */
+	const char *unit;       /* what the figure is; NULL: none */
+	double value;
+	bool pct;               /* a percentage */
+	enum pmu_derived_fmt fmt;
+};
+
+/*
+ * The derived figure of each event from one aggregate's figures:
+ * counts[i] (scaled or raw, as printed) and status[i] of event i,
+ * cgroups[i] its cgroup's name (cgroups NULL, or an entry NULL: none),
+ * wall_ns the wall time (for CPUs utilized); out[i] for every event,
+ * elements out[0].size bytes apart.  0, or -EINVAL.
+ */
+PMU_API int pmu_stat_derive(const struct pmu_stat *st, const double *counts,
+			    const enum pmu_event_status *status,
+			    const char *const *cgroups, double wall_ns,
+			    struct pmu_derived *out);
+
 /* to += v: raw counts and times summed, the status of a counted value
  * kept over one that was not, the sum rescaled (pmu_scale()). */
 PMU_API void pmu_value_add(struct pmu_value *to, const struct pmu_value *v);

@@ -13,22 +13,10 @@
 #include <pmu/host.h>
 #include <pmu/stat.h>
 
+#include "stat/stat.h"
 #include "util/error.h"
 #include "util/opts.h"
 #include "util/outstruct.h"
-
-struct pmu_stat {
-	struct pmu_session *s;
-	enum pmu_aggr_mode mode;
-	bool no_merge;
-	struct pmu_aggr *aggs;
-	size_t naggr;
-	size_t *unit_aggr;      /* [nunits] */
-	size_t nunits;
-	size_t *head;           /* [nevents]: where event i's count adds up */
-	size_t nevents;
-	struct pmu_value *tmp;  /* [nevents]: one unit's reading */
-};
 
 static struct pmu_aggr aggr_none(void)
 {
@@ -161,8 +149,11 @@ static int build(struct pmu_stat *st, int cache_level)
 	st->unit_aggr = calloc(nu ? nu : 1, sizeof(*st->unit_aggr));
 	st->head = calloc(ne ? ne : 1, sizeof(*st->head));
 	st->tmp = calloc(ne ? ne : 1, sizeof(*st->tmp));
-	if (!st->aggs || !st->unit_aggr || !st->head || !st->tmp)
+	st->kind = calloc(ne ? ne : 1, sizeof(*st->kind));
+	if (!st->aggs || !st->unit_aggr || !st->head || !st->tmp || !st->kind)
 		return -ENOMEM;
+	for (size_t i = 0; i < ne; i++)
+		pmu__stat_evkind(st->s, i, &st->kind[i]);
 	for (size_t i = 0; i < ne; i++)
 		st->head[i] = st->no_merge ? i : merge_head(st->s, i);
 	switch (st->mode) {
@@ -239,6 +230,7 @@ PMU_API void pmu_stat_free(struct pmu_stat *st)
 	free(st->unit_aggr);
 	free(st->head);
 	free(st->tmp);
+	free(st->kind);
 	free(st);
 }
 

@@ -71,7 +71,6 @@ struct stat_ctx {
 	size_t *copy_of;           /* [n]: the row an --switch overflow
 				      copy counts in (itself for the others) */
 	char **mname;              /* [n]: --no-merge's instance names */
-	struct stat_evinfo *evinfo; /* [n] */
 	size_t explain;            /* first hidden event, SIZE_MAX: none */
 	bool explained;            /* the run's notes were said */
 	double t0, last_ts;        /* CLOCK_MONOTONIC seconds */
@@ -565,10 +564,8 @@ static int alloc_arrays(struct stat_ctx *c)
 	c->hidden = calloc(n, sizeof(*c->hidden));
 	c->copy_of = calloc(n, sizeof(*c->copy_of));
 	c->mname = calloc(n, sizeof(*c->mname));
-	c->evinfo = calloc(n, sizeof(*c->evinfo));
 	if (!c->cur || !c->prev || !c->rows || !c->acc ||
-	    !c->iacc || !c->order || !c->hidden || !c->copy_of || !c->mname ||
-	    !c->evinfo) {
+	    !c->iacc || !c->order || !c->hidden || !c->copy_of || !c->mname) {
 		pmu_tool_err("out of memory");
 		return EXIT_PMU_INPUT;
 	}
@@ -653,10 +650,8 @@ static int prepare_run(struct stat_ctx *c, pid_t child, bool first)
 		if (rc)
 			return rc;
 		c->sets = c->s ? stat_sets_new(c->s, c->n) : NULL;
-		for (size_t i = 0; c->s && i < c->n; i++) {
+		for (size_t i = 0; c->s && i < c->n; i++)
 			c->mname[i] = instance_name(c, i);
-			stat_evinfo_of(c->s, i, &c->evinfo[i]);
-		}
 	}
 	if (c->s)
 		mark_hidden(c);
@@ -696,7 +691,6 @@ static void fill_row(struct stat_row *r, const struct stat_ctx *c, size_t a,
 	r->cgroup = i < c->ncg ? c->cgroup[i] : NULL;
 	r->cgroups = c->any_cgroup;
 	r->name = c->mname[i] ? c->mname[i] : pmu_session_event_name(c->s, i);
-	r->ev = c->evinfo[i];
 	r->unit = unit ? unit : "";
 	if (!unit || r->scale == 0)
 		r->scale = 1.0;
@@ -818,7 +812,7 @@ static void print_rows(struct stat_ctx *c, double wall_ns, const double *ts)
 	fold_switch_rows(c);
 
 	for (size_t a = 0; a < c->nagg; a++)
-		stat_metrics_compute(&c->rows[a * n], n, wall_ns);
+		stat_metrics_compute(c->st, &c->rows[a * n], n, wall_ns);
 	if (c->o->metric_only) {
 		/* the sets' lines are about counts, which this leaves out */
 		print_metric_only(c, ts);
@@ -896,7 +890,7 @@ static void show_interval(struct stat_ctx *c, double ts, double wall_ns)
 			c->rows[k].noise_pct = pmu_runstat_noise_pct(&c->iacc[k].rs);
 	}
 	for (size_t a = 0; a < c->nagg; a++)
-		stat_metrics_compute(&c->rows[a * n], n, wall_ns);
+		stat_metrics_compute(c->st, &c->rows[a * n], n, wall_ns);
 	interval_header(c, &ts);
 	print_rows(c, wall_ns, &ts);
 	c->intervals++;
@@ -1398,7 +1392,6 @@ static void ctx_free(struct stat_ctx *c)
 	for (size_t i = 0; c->mname && i < c->n; i++)
 		free(c->mname[i]);
 	free(c->mname);
-	free(c->evinfo);
 	if (c->out && c->out != stderr)
 		fclose(c->out);
 	c->out = NULL;

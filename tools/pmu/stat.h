@@ -92,48 +92,12 @@ enum stat_mfmt {
 	STAT_MF_WHOLE,             /* %8.0f */
 };
 
-/* What perf's derived figures pair: generic hardware and cache events by
- * their perf_event_attr type and config, whatever they are called. */
-enum stat_kind {
-	STAT_K_OTHER = 0,
-	STAT_K_CYCLES,
-	STAT_K_INSTRUCTIONS,
-	STAT_K_BRANCHES,
-	STAT_K_BRANCH_MISSES,
-	STAT_K_CACHE_REFS,
-	STAT_K_CACHE_MISSES,
-	STAT_K_STALLED_FRONTEND,
-	STAT_K_STALLED_BACKEND,
-	STAT_K_L1D_LOADS,
-	STAT_K_L1D_LOAD_MISSES,
-	STAT_K_L1I_LOADS,
-	STAT_K_L1I_LOAD_MISSES,
-	STAT_K_LLC_LOADS,
-	STAT_K_LLC_LOAD_MISSES,
-	STAT_K_DTLB_LOADS,
-	STAT_K_DTLB_LOAD_MISSES,
-	STAT_K_ITLB_LOADS,
-	STAT_K_ITLB_LOAD_MISSES,
-	STAT_K_CLOCK,              /* task-clock, cpu-clock */
-};
-
-/* An event's kind and its context: the privilege levels and places it
- * leaves out (perf pairs instructions:k with cycles:k, never with
- * cycles:u).  Computed once an event. */
-struct stat_evinfo {
-	enum stat_kind kind;
-	unsigned ctx;
-};
-void stat_evinfo_of(const struct pmu_session *s, size_t i,
-		    struct stat_evinfo *out);
-
 /* One printed line: an event over a run, an interval or a mean of runs. */
 struct stat_row {
 	const struct pmu_aggr *agg; /* NULL: the global figure */
 	const char *cgroup;        /* -G name of the event, NULL: none */
 	bool cgroups;              /* some event has a cgroup (CSV column) */
 	const char *name;
-	struct stat_evinfo ev;     /* kind and context, for the figures */
 	const char *unit;          /* "" when the event has none */
 	double scale;              /* raw count -> unit */
 	enum pmu_event_status status;
@@ -163,8 +127,10 @@ struct stat_times {
 	bool have_rusage;
 };
 
-/* stat_metrics.c: fill metric fields of every row; wall_ns = elapsed. */
-void stat_metrics_compute(struct stat_row *rows, size_t n, double wall_ns);
+/* stat_metrics.c: fill metric fields of every row (one aggregate's, of
+ * st's session); wall_ns = elapsed. */
+void stat_metrics_compute(const struct pmu_stat *st, struct stat_row *rows,
+			  size_t n, double wall_ns);
 /* What --metric-only shows: perf leaves out the per-second rates and
  * CPUs utilized. */
 bool stat_metric_shown_alone(const struct stat_row *r);
