@@ -259,6 +259,22 @@ static void test_value_add(void **state)
 	b.status = PMU_EVENT_NOT_COUNTED;
 	pmu_value_add(&a, &b);
 	assert_int_equal(a.status, PMU_EVENT_OK);
+	/* an interval: now less before, rescaled on its own times */
+	{
+		struct pmu_value now = { .size = sizeof(now), .raw = 1000,
+					 .enabled = 100, .running = 50,
+					 .status = PMU_EVENT_OK };
+		struct pmu_value before = { .size = sizeof(before), .raw = 400,
+					    .enabled = 40, .running = 30 };
+		struct pmu_value d;
+
+		pmu_value_delta(&now, &before, &d);
+		assert_int_equal(d.raw, 600);
+		assert_int_equal(d.enabled, 60);
+		assert_int_equal(d.running, 20);
+		assert_int_equal(d.scaled, 1800);
+		assert_int_equal(d.status, PMU_EVENT_OK);
+	}
 }
 
 static void test_runstat(void **state)

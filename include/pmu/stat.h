@@ -157,6 +157,13 @@ PMU_API int pmu_stat_derive(const struct pmu_stat *st, const double *counts,
  * kept over one that was not, the sum rescaled (pmu_scale()). */
 PMU_API void pmu_value_add(struct pmu_value *to, const struct pmu_value *v);
 
+/* out = now - before: what was counted between two readings of one
+ * event (an interval of perf stat -I), raw counts and times subtracted,
+ * the difference rescaled; the status is now's. */
+PMU_API void pmu_value_delta(const struct pmu_value *now,
+			     const struct pmu_value *before,
+			     struct pmu_value *out);
+
 /*
  * Statistics of repeated measurements (perf stat -r): a running mean and
  * spread (Welford's method), zero-initialized.

@@ -267,6 +267,22 @@ PMU_API void pmu_value_add(struct pmu_value *to, const struct pmu_value *v)
 	to->scaled = pmu_scale(to->raw, to->enabled, to->running);
 }
 
+PMU_API void pmu_value_delta(const struct pmu_value *now,
+			     const struct pmu_value *before,
+			     struct pmu_value *out)
+{
+	struct pmu_value d;
+
+	if (!now || !before || !out)
+		return;
+	d = *now;
+	d.raw -= before->raw;
+	d.enabled -= before->enabled;
+	d.running -= before->running;
+	d.scaled = pmu_scale(d.raw, d.enabled, d.running);
+	*out = d;
+}
+
 PMU_API ssize_t pmu_stat_read(struct pmu_stat *st, struct pmu_value *vals,
 			      size_t n)
 {

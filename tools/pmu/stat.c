@@ -874,12 +874,9 @@ static void show_interval(struct stat_ctx *c, double ts, double wall_ns)
 	size_t n = c->n;
 
 	for (size_t k = 0; k < c->nagg * n; k++) {
-		struct pmu_value d = c->cur[k];
+		struct pmu_value d;
 
-		d.raw -= c->prev[k].raw;
-		d.enabled -= c->prev[k].enabled;
-		d.running -= c->prev[k].running;
-		d.scaled = pmu_scale(d.raw, d.enabled, d.running);
+		pmu_value_delta(&c->cur[k], &c->prev[k], &d);
 		c->prev[k] = c->cur[k];
 		fill_row(&c->rows[k], c, k / (n ? n : 1), k % (n ? n : 1), &d);
 		stat_sets_row_interval(c->sets, &c->rows[k], c->s, k % n, &d);
