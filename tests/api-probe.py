@@ -39,6 +39,7 @@ OVERRIDE = {
     ('pmu_record_open', 'opts'): 'mk_record_opts()',
     ('pmu_record_switch', 'done_path'): 'mk_path("done.data")',
     ('pmu_events_dir_check', 'dir'): 'probe_dir',
+    ('pmu_stat_derive', 'cgroups'): 'mk_events()',
     ('pmu_perfmon_use', 'driver'): '"sim"',
     ('pmu_perfmon_use', 'model'): '"p6"',
     ('pmu_perfmon_feed', 'stream'): 'PROBE_STREAM',

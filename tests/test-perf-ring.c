@@ -398,7 +398,7 @@ static void test_map_buffer(void **state)
 		assert_int_equal(k.nopen, 2 * (int)rows[r].ncpu);
 		for (int i = 0; i < k.nopen; i++)
 			assert_int_equal(k.pid[i], child);
-		assert_int_equal(d->ops->map_buffer(d, 4, &rings, &nrings,
+		assert_int_equal(d->ops->buffer->map_buffer(d, 4, &rings, &nrings,
 						    NULL), 0);
 		assert_int_equal(nrings, rows[r].ncpu);
 		assert_int_equal(k.nmap, rows[r].ncpu);
@@ -413,7 +413,7 @@ static void test_map_buffer(void **state)
 			assert_int_equal(k.cpu[out], k.cpu[i]);
 			assert_int_not_equal(out, i);
 		}
-		assert_int_equal(d->ops->event_ids(d, 1, ids, 8, &n), 0);
+		assert_int_equal(d->ops->buffer->event_ids(d, 1, ids, 8, &n), 0);
 		assert_int_equal(n, rows[r].ncpu);
 		for (size_t c = 0; c < n; c++)
 			assert_true(ids[c] >= 1000 + rows[r].ncpu);
@@ -445,10 +445,10 @@ static void test_map_refused(void **state)
 	size_t nrings;
 
 	assert_int_equal(d->ops->open(d, &ev, 1, NULL, &t, &st, NULL), 0);
-	assert_int_equal(d->ops->map_buffer(d, 3, &rings, &nrings, &err),
+	assert_int_equal(d->ops->buffer->map_buffer(d, 3, &rings, &nrings, &err),
 			 -EINVAL); /* not a power of two */
 	assert_non_null(strstr(err.message, "power of two"));
-	assert_int_equal(d->ops->map_buffer(d, 8, &rings, &nrings, &err),
+	assert_int_equal(d->ops->buffer->map_buffer(d, 8, &rings, &nrings, &err),
 			 -EPERM);
 	assert_int_equal(err.kind, PMU_ERR_PERMISSION);
 	assert_non_null(strstr(err.message, "perf_event_mlock_kb"));

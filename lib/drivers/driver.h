@@ -319,10 +319,142 @@ struct pmu__drv_stream {
 	uint64_t (*lost)(struct pmu__drv *d);
 };
 
+/* The units an open driver counts on (every CPU or thread) and each
+ * one's reading, as read gives it without the sum over units (perf).
+ * Without: one unit, read. */
+struct pmu__drv_units {
+	size_t (*nunits)(const struct pmu__drv *d);
+	int (*unit_info)(const struct pmu__drv *d, size_t u,
+			 struct pmu__unit *out);
+	int (*read_unit)(struct pmu__drv *d, size_t u, struct pmu__count *c,
+			 size_t stride, size_t n);
+};
+
+/* A catalog model the driver counts (sim, emu). */
+struct pmu__drv_model {
+	/* The catalog model events must be encoded for, and placed on
+	 * counters of, before open (register-level drivers). */
+	const char *(*catalog_model)(const struct pmu__drv *d);
+	/* The simulated model's own name, for messages ("k8"). */
+	const char *(*model_name)(const struct pmu__drv *d);
+};
+
+/* A simulated PMU's registers and program (sim). */
+struct pmu__drv_regs {
+	/* Drive a simulated PMU: what its "program" does next. */
+	int (*feed)(struct pmu__drv *d, const struct pmu__feed *f,
+		    struct pmu_error *err);
+	int (*stats)(const struct pmu__drv *d, struct pmu__drv_stats *st);
+	/* A register of the PMU by its address space (enum
+	 * pmu_sim_reg_kind) and address. */
+	int (*reg_read)(struct pmu__drv *d, unsigned space, uint32_t addr,
+			uint64_t *val);
+};
+
+/* The PMU as perfmon2's numbered registers (perf, sim). */
+struct pmu__drv_pfm {
+	/* The PMU as perfmon2's numbered registers (drivers/pfm_hw.h),
+	 * for the session layer's monitoring contexts; NULL with *err
+	 * saying why if it cannot be had (events open through open(), no
+	 * such PMU).  Once taken, open() is refused: the two are
+	 * different owners of one PMU. */
+	struct pmu__pfm_hw *(*pfm_hw)(struct pmu__drv *d,
+				      struct pmu_error *err);
+	/* Give back what pfm_hw took: the PMU at its reset state, open()
+	 * allowed again. */
+	void (*pfm_put)(struct pmu__drv *d);
+};
+
+/*
+ * Event sets.  A driver with this table lets the session switch
+ * between sets itself: each set's groups are opened HELD (disabled,
+ * not enabled on exec), the session enables the active set's
+ * groups and counts overflows of NOTIFY events to decide when to
+ * switch.  `group` is the g-th group of the events given to open
+ * (groups numbered in order, as the session numbers them).  These
+ * ops may be called from another thread than open's, never two at
+ * once (the session serialises them with its reads).
+ */
+struct pmu__drv_switching {
+	/* Enable or disable one group on every CPU/thread: one ioctl per
+	 * leader descriptor. */
+	int (*group_ctl)(struct pmu__drv *d, size_t group, bool enable);
+	/* Read one group (one read per CPU/thread) into c[first..] as read
+	 * does: elements of the caller's array, `stride` bytes apart,
+	 * indexed by event. */
+	int (*read_group)(struct pmu__drv *d, size_t group,
+			  struct pmu__count *c, size_t stride);
+	/* The descriptors that poll readable when NOTIFY event `ev`
+	 * overflowed: up to max into fds; returns how many, or a negative
+	 * errno (-ENODEV: the event is not open). */
+	ssize_t (*notify_fds)(struct pmu__drv *d, size_t ev, int *fds,
+			      size_t max);
+	/* Overflows of NOTIFY event `ev` announced since the last call
+	 * (summed over CPUs/threads; lost announcements included);
+	 * consumes them, so that its descriptors stop polling readable. */
+	uint64_t (*notify_consume)(struct pmu__drv *d, size_t ev);
+	/* Give NOTIFY event `ev` a new sample period, its current one
+	 * restarting now. */
+	int (*set_period)(struct pmu__drv *d, size_t ev, uint64_t period);
+};
+
+/* Sampling into ring buffers (perf). */
+struct pmu__drv_buffer {
+	/*
+	 * Sampling buffers: after open, map one ring of `pages` data
+	 * pages (a power of two) per CPU or thread and send every event
+	 * of that CPU or thread into it.  *rings (owned by the driver,
+	 * unmapped at close) and *nrings are set.  Events carry their
+	 * sampling settings (sample_period or freq, sample_type,
+	 * comm/mmap2/task...) in their attr.
+	 */
+	int (*map_buffer)(struct pmu__drv *d, size_t pages,
+			  struct pmu__ring **rings, size_t *nrings,
+			  struct pmu_error *err);
+	/* The kernel's ids of event i (one per CPU or thread where it is
+	 * open), as samples carry them in PERF_SAMPLE_ID/IDENTIFIER. */
+	int (*event_ids)(struct pmu__drv *d, size_t i, uint64_t *ids,
+			 size_t max, size_t *n);
+	/* (perf) Samples of PMU__EV_LOST event i the kernel could not
+	 * keep, summed over CPUs and threads: one read per unit. */
+	int (*lost)(struct pmu__drv *d, size_t i, uint64_t *n);
+};
+
+/* The measured command run as the driver's guest (emu). */
+struct pmu__drv_guest {
+	/* The command line that a CHILD target must exec to be counted
+	 * (*out: one allocation, freed with free()): argv under the
+	 * emulator; a driver without the table execs argv itself. */
+	int (*command)(struct pmu__drv *d, char *const *argv, char ***out,
+		       struct pmu_error *err);
+	/*
+	 * Event sets the driver switches itself, after guest events (the
+	 * emulator, where a switch must fall on an exact instruction):
+	 * open() with the sets' events, place[] holding each set placed
+	 * on its own.  read() then gives each event's raw count, its
+	 * set's duration as running, all sets' as enabled, the estimate
+	 * and its scaled_err; set_info() a set's runs and duration.
+	 */
+	int (*open_sets)(struct pmu__drv *d, const struct pmu__ev *ev,
+			 size_t nev, const struct pmu__place *place,
+			 const struct pmu__drv_set *sets, size_t nsets,
+			 const struct pmu__target *t, struct pmu__ev_state *st,
+			 struct pmu_error *err);
+	int (*set_info)(struct pmu__drv *d, size_t set, uint64_t *runs,
+			uint64_t *duration);
+	/*
+	 * (emu) Instruction intervals: how many so far, and the readings
+	 * (as read) at the end of interval k, with *insns the guest
+	 * instructions counted up to there.  -EOPNOTSUPP: not kept.
+	 */
+	ssize_t (*nmarks)(struct pmu__drv *d);
+	int (*read_mark)(struct pmu__drv *d, size_t k, uint64_t *insns,
+			 struct pmu__count *c, size_t stride, size_t n);
+};
+
 struct pmu__driver_ops {
 	const char *name;      /* "perf", "sim", "emu" */
 	unsigned caps;         /* PMU__DRV_* */
-	const struct pmu__drv_stream *stream; /* NULL: no record stream */
 	/*
 	 * Open ev[0..nev) on target t.  place is NULL unless the driver
 	 * names a catalog model (then one entry per event).  Events the
@@ -348,114 +480,16 @@ struct pmu__driver_ops {
 		    size_t n);
 	void (*destroy)(struct pmu__drv *d);
 
-	/* Optional: NULL where a driver has no such thing. */
-
-	/* The catalog model events must be encoded for, and placed on
-	 * counters of, before open (register-level drivers). */
-	const char *(*catalog_model)(const struct pmu__drv *d);
-	/* The simulated model's own name, for messages ("k8"). */
-	const char *(*model_name)(const struct pmu__drv *d);
-	/* Drive a simulated PMU: what its "program" does next. */
-	int (*feed)(struct pmu__drv *d, const struct pmu__feed *f,
-		    struct pmu_error *err);
-	int (*stats)(const struct pmu__drv *d, struct pmu__drv_stats *st);
-	/* A register of the PMU by its address space (enum
-	 * pmu_sim_reg_kind) and address. */
-	int (*reg_read)(struct pmu__drv *d, unsigned space, uint32_t addr,
-			uint64_t *val);
-	/* The units an open driver counts on and each one's reading (as
-	 * read, without the sum over units); NULL: one unit, `read`. */
-	size_t (*nunits)(const struct pmu__drv *d);
-	int (*unit_info)(const struct pmu__drv *d, size_t u,
-			 struct pmu__unit *out);
-	int (*read_unit)(struct pmu__drv *d, size_t u, struct pmu__count *c,
-			 size_t stride, size_t n);
-	/* The PMU as perfmon2's numbered registers (drivers/pfm_hw.h),
-	 * for the session layer's monitoring contexts; NULL with *err
-	 * saying why if it cannot be had (events open through open(), no
-	 * such PMU).  Once taken, open() is refused: the two are
-	 * different owners of one PMU. */
-	struct pmu__pfm_hw *(*pfm_hw)(struct pmu__drv *d,
-				      struct pmu_error *err);
-	/* Give back what pfm_hw took: the PMU at its reset state, open()
-	 * allowed again. */
-	void (*pfm_put)(struct pmu__drv *d);
-	/* The command line that a CHILD target must exec to be counted
-	 * (*out: one allocation, freed with free()): argv under the
-	 * emulator for the emu driver; NULL op: argv itself. */
-	int (*command)(struct pmu__drv *d, char *const *argv, char ***out,
-		       struct pmu_error *err);
-	/*
-	 * Event sets.  A driver that has these ops lets the session switch
-	 * between sets itself: each set's groups are opened HELD (disabled,
-	 * not enabled on exec), the session enables the active set's
-	 * groups and counts overflows of NOTIFY events to decide when to
-	 * switch.  `group` is the g-th group of the events given to open
-	 * (groups numbered in order, as the session numbers them).  These
-	 * ops may be called from another thread than open's, never two at
-	 * once (the session serialises them with its reads).
-	 */
-	/* Enable or disable one group on every CPU/thread: one ioctl per
-	 * leader descriptor. */
-	int (*group_ctl)(struct pmu__drv *d, size_t group, bool enable);
-	/* Read one group (one read per CPU/thread) into c[first..] as read
-	 * does: elements of the caller's array, `stride` bytes apart,
-	 * indexed by event. */
-	int (*read_group)(struct pmu__drv *d, size_t group,
-			  struct pmu__count *c, size_t stride);
-	/* The descriptors that poll readable when NOTIFY event `ev`
-	 * overflowed: up to max into fds; returns how many, or a negative
-	 * errno (-ENODEV: the event is not open). */
-	ssize_t (*notify_fds)(struct pmu__drv *d, size_t ev, int *fds,
-			      size_t max);
-	/* Overflows of NOTIFY event `ev` announced since the last call
-	 * (summed over CPUs/threads; lost announcements included);
-	 * consumes them, so that its descriptors stop polling readable. */
-	uint64_t (*notify_consume)(struct pmu__drv *d, size_t ev);
-	/* Give NOTIFY event `ev` a new sample period, its current one
-	 * restarting now. */
-	int (*set_period)(struct pmu__drv *d, size_t ev, uint64_t period);
-	/*
-	 * Sampling buffers: after open, map one ring of `pages` data
-	 * pages (a power of two) per CPU or thread and send every event
-	 * of that CPU or thread into it.  *rings (owned by the driver,
-	 * unmapped at close) and *nrings are set.  Events carry their
-	 * sampling settings (sample_period or freq, sample_type,
-	 * comm/mmap2/task...) in their attr.
-	 */
-	int (*map_buffer)(struct pmu__drv *d, size_t pages,
-			  struct pmu__ring **rings, size_t *nrings,
-			  struct pmu_error *err);
-	/* The kernel's ids of event i (one per CPU or thread where it is
-	 * open), as samples carry them in PERF_SAMPLE_ID/IDENTIFIER. */
-	int (*event_ids)(struct pmu__drv *d, size_t i, uint64_t *ids,
-			 size_t max, size_t *n);
-	/*
-	 * Event sets the driver switches itself, after guest events (the
-	 * emulator, where a switch must fall on an exact instruction):
-	 * open() with the sets' events, place[] holding each set placed
-	 * on its own.  read() then gives each event's raw count, its
-	 * set's duration as running, all sets' as enabled, the estimate
-	 * and its scaled_err; set_info() a set's runs and duration.
-	 */
-	int (*open_sets)(struct pmu__drv *d, const struct pmu__ev *ev,
-			 size_t nev, const struct pmu__place *place,
-			 const struct pmu__drv_set *sets, size_t nsets,
-			 const struct pmu__target *t, struct pmu__ev_state *st,
-			 struct pmu_error *err);
-	int (*set_info)(struct pmu__drv *d, size_t set, uint64_t *runs,
-			uint64_t *duration);
-	/* (perf) Samples of PMU__EV_LOST event i the kernel could not
-	 * keep, summed over CPUs and threads: one read per unit. */
-	int (*lost)(struct pmu__drv *d, size_t i, uint64_t *n);
-	/*
-	 * (emu) Instruction intervals: how many so far, and the readings
-	 * (as read) at the end of interval k, with *insns the guest
-	 * instructions counted up to there.  -EOPNOTSUPP: not kept.
-	 */
-	ssize_t (*nmarks)(struct pmu__drv *d);
-	int (*read_mark)(struct pmu__drv *d, size_t k, uint64_t *insns,
-			 struct pmu__count *c, size_t stride, size_t n);
+	/* Capabilities: NULL where a driver has no such thing; a table it
+	 * has is whole. */
+	const struct pmu__drv_units *units;
+	const struct pmu__drv_model *model;
+	const struct pmu__drv_regs *regs;
+	const struct pmu__drv_pfm *pfm;
+	const struct pmu__drv_switching *switching;
+	const struct pmu__drv_buffer *buffer;
+	const struct pmu__drv_guest *guest;
+	const struct pmu__drv_stream *stream;
 };
 
 struct pmu__drv {

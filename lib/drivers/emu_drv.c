@@ -534,6 +534,19 @@ static const struct pmu__drv_stream emu_stream = {
 	.lost = pmu__emu_lost,
 };
 
+static const struct pmu__drv_model emu_model = {
+	.catalog_model = emu_catalog,
+	.model_name = emu_model_name,
+};
+
+static const struct pmu__drv_guest emu_guest = {
+	.command = emu_command,
+	.open_sets = emu_open_sets,
+	.set_info = emu_set_info,
+	.nmarks = emu_nmarks,
+	.read_mark = emu_read_mark,
+};
+
 const struct pmu__driver_ops pmu__emu_ops = {
 	.name = "emu",
 	.caps = PMU__DRV_MODEL,
@@ -545,13 +558,8 @@ const struct pmu__driver_ops pmu__emu_ops = {
 	.reset = emu_reset,
 	.read = emu_read,
 	.destroy = emu_destroy,
-	.catalog_model = emu_catalog,
-	.model_name = emu_model_name,
-	.command = emu_command,
-	.open_sets = emu_open_sets,
-	.set_info = emu_set_info,
-	.nmarks = emu_nmarks,
-	.read_mark = emu_read_mark,
+	.model = &emu_model,
+	.guest = &emu_guest,
 };
 
 long pmu__emu_samples(struct pmu__drv *dd, struct pmu_emu_rec_sample *out,

@@ -809,6 +809,31 @@ static void perf_destroy(struct pmu__drv *d)
 	free(d);
 }
 
+static const struct pmu__drv_units perf_units = {
+	.nunits = perf_nunits,
+	.unit_info = perf_unit_info,
+	.read_unit = pmu__perf_read_unit,
+};
+
+static const struct pmu__drv_pfm perf_pfm = {
+	.pfm_hw = pmu__perf_pfm_hw,
+	.pfm_put = pmu__perf_pfm_put,
+};
+
+static const struct pmu__drv_switching perf_switching = {
+	.group_ctl = pmu__perf_group_ctl,
+	.read_group = pmu__perf_read_group,
+	.notify_fds = pmu__perf_notify_fds,
+	.notify_consume = pmu__perf_notify_consume,
+	.set_period = pmu__perf_set_period,
+};
+
+static const struct pmu__drv_buffer perf_buffer = {
+	.map_buffer = pmu__perf_map_buffer,
+	.event_ids = pmu__perf_event_ids,
+	.lost = pmu__perf_lost,
+};
+
 const struct pmu__driver_ops pmu__perf_ops = {
 	.name = "perf",
 	.caps = PMU__DRV_CGROUP,
@@ -819,19 +844,10 @@ const struct pmu__driver_ops pmu__perf_ops = {
 	.reset = perf_reset,
 	.read = pmu__perf_read,
 	.destroy = perf_destroy,
-	.nunits = perf_nunits,
-	.unit_info = perf_unit_info,
-	.read_unit = pmu__perf_read_unit,
-	.group_ctl = pmu__perf_group_ctl,
-	.read_group = pmu__perf_read_group,
-	.notify_fds = pmu__perf_notify_fds,
-	.notify_consume = pmu__perf_notify_consume,
-	.set_period = pmu__perf_set_period,
-	.map_buffer = pmu__perf_map_buffer,
-	.event_ids = pmu__perf_event_ids,
-	.lost = pmu__perf_lost,
-	.pfm_hw = pmu__perf_pfm_hw,
-	.pfm_put = pmu__perf_pfm_put,
+	.units = &perf_units,
+	.pfm = &perf_pfm,
+	.switching = &perf_switching,
+	.buffer = &perf_buffer,
 };
 
 struct pmu__drv *pmu__perf_driver_new(const struct pmu__perf_sys *sys)

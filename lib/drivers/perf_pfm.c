@@ -569,7 +569,7 @@ int pmu__perf_pfm_set_host(struct pmu__drv *dd,
 {
 	struct pmu__perf *d = perf_of(dd);
 
-	if (!dd || dd->ops->pfm_hw != pmu__perf_pfm_hw || d->pfm)
+	if (!dd || dd->ops != &pmu__perf_ops || d->pfm)
 		return -EINVAL;
 	if (!d->pfm_host && !(d->pfm_host = malloc(sizeof(*d->pfm_host))))
 		return -ENOMEM;

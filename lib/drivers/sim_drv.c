@@ -358,6 +358,22 @@ static void sim_destroy(struct pmu__drv *dd)
 	free(d);
 }
 
+static const struct pmu__drv_model sim_model = {
+	.catalog_model = sim_catalog,
+	.model_name = sim_model_name,
+};
+
+static const struct pmu__drv_regs sim_regs = {
+	.feed = sim_feed,
+	.stats = sim_stats,
+	.reg_read = sim_reg_read,
+};
+
+static const struct pmu__drv_pfm sim_pfm = {
+	.pfm_hw = pmu__sim_pfm_hw,
+	.pfm_put = pmu__sim_pfm_put,
+};
+
 const struct pmu__driver_ops pmu__sim_ops = {
 	.name = "sim",
 	.caps = PMU__DRV_MODEL,
@@ -368,13 +384,9 @@ const struct pmu__driver_ops pmu__sim_ops = {
 	.reset = sim_reset,
 	.read = sim_read,
 	.destroy = sim_destroy,
-	.catalog_model = sim_catalog,
-	.model_name = sim_model_name,
-	.feed = sim_feed,
-	.stats = sim_stats,
-	.reg_read = sim_reg_read,
-	.pfm_hw = pmu__sim_pfm_hw,
-	.pfm_put = pmu__sim_pfm_put,
+	.model = &sim_model,
+	.regs = &sim_regs,
+	.pfm = &sim_pfm,
 };
 
 int pmu__sim_driver_new(const char *model, struct pmu__drv **out,

@@ -154,8 +154,8 @@ static void destroy(struct pfm_ctx *c)
 	pmu__pfm_msg_fini(c);
 	if (c->own_drv)
 		pmu__driver_free(c->drv);
-	else if (c->drv && c->hw && c->drv->ops->pfm_put)
-		c->drv->ops->pfm_put(c->drv);
+	else if (c->drv && c->hw && c->drv->ops->pfm)
+		c->drv->ops->pfm->pfm_put(c->drv);
 	pthread_cond_destroy(&c->wake);
 	free(c->sets);
 	free(c);
@@ -175,7 +175,7 @@ int pmu__pfm_use(const char *driver, const char *model, struct pmu_error *err)
 	/* a simulated model's PMU, or this machine's */
 	bool sim = o && (o->caps & PMU__DRV_MODEL);
 
-	if (!o || !o->pfm_hw)
+	if (!o || !o->pfm)
 		return pmu__error(err, -ENOENT, PMU_ERR_USAGE, driver, -1,
 				  "unknown driver '%s' (perf, sim)", driver);
 	if (sim && (!model || !pmu__model_find(model)))
@@ -196,7 +196,7 @@ static struct pmu__pfm_hw *take_hw(struct pmu__drv *drv,
 {
 	struct pmu_error local = { .size = sizeof(local) };
 	struct pmu_error *e = err ? err : &local;
-	struct pmu__pfm_hw *hw = drv->ops->pfm_hw(drv, e);
+	struct pmu__pfm_hw *hw = drv->ops->pfm->pfm_hw(drv, e);
 
 	*rc = hw ? 0 : e->code ? e->code : -ENODEV;
 	return hw;
@@ -218,7 +218,7 @@ static int open_driver(struct pfm_ctx *c, const char *on_model,
 	if (rc)
 		return rc;
 	c->own_drv = true;
-	if (!c->drv->ops->pfm_hw)
+	if (!c->drv->ops->pfm)
 		return pmu__error(err, -ENOSYS, PMU_ERR_NOT_SUPPORTED, drv, -1,
 				  "monitoring contexts need a PMU programmed "
 				  "register by register; the %s driver has "
@@ -454,7 +454,7 @@ int pmu__pfm_create_on(struct pmu__drv *drv, int flags,
 		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
 				  "out of memory");
 	c->drv = drv;
-	if (!drv->ops->pfm_hw) {
+	if (!drv->ops->pfm) {
 		rc = pmu__error(err, -EOPNOTSUPP, PMU_ERR_NOT_SUPPORTED,
 				drv->ops->name, -1, "the %s driver has no PMU "
 				"a monitoring context can program",

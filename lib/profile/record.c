@@ -213,8 +213,10 @@ static int open_events(struct pmu_record *r, const struct pmu_record_opts *o,
 	if (!ret)
 		ret = check_events(r, err);
 	if (!ret)
-		ret = r->drv->ops->map_buffer(r->drv, pages ? pages : 128,
-					      &r->rings, &r->nrings, err);
+		ret = r->drv->ops->buffer->map_buffer(r->drv,
+						      pages ? pages : 128,
+						      &r->rings, &r->nrings,
+						      err);
 	return ret;
 }
 
@@ -255,7 +257,7 @@ static int create_file(struct pmu_record *r, struct pmu_error *err)
 		uint64_t ids[1024];
 		size_t n = 0;
 
-		r->drv->ops->event_ids(r->drv, i, ids, 1024, &n);
+		r->drv->ops->buffer->event_ids(r->drv, i, ids, 1024, &n);
 		if (n > 1024)
 			n = 1024;
 		if (i == 0 && n)
@@ -513,7 +515,7 @@ static int restart_file(struct pmu_record *r, struct pmu_error *err)
 		uint64_t ids[1024];
 		size_t n = 0;
 
-		r->drv->ops->event_ids(r->drv, i, ids, 1024, &n);
+		r->drv->ops->buffer->event_ids(r->drv, i, ids, 1024, &n);
 		ret = pmu__pd_write_ids(&r->w, i, ids, n > 1024 ? 1024 : n);
 	}
 	if (!ret)

@@ -26,12 +26,12 @@ bool pmu__smpl_on_reg(const struct pmu_session *s)
 {
 	const struct pmu__driver_ops *o = s->drv->ops;
 
-	return o->pfm_hw && o->catalog_model;
+	return o->pfm && o->model;
 }
 
 static bool on_perf(const struct pmu_session *s)
 {
-	return !pmu__smpl_on_reg(s) && s->drv->ops->map_buffer;
+	return !pmu__smpl_on_reg(s) && s->drv->ops->buffer;
 }
 
 uint64_t pmu__smpl_period(const struct pmu_session *s, size_t i)

@@ -196,7 +196,8 @@ static int collect_ids(struct pmu_session *s, struct pmu__smpl_perf *p)
 	uint64_t *pairs = malloc(2 * cap * sizeof(*pairs)), tmp[256];
 
 	for (size_t i = 0; pairs && i < s->n; i++) {
-		if (s->st[i].err || o->event_ids(s->drv, i, tmp, 256, &got))
+		if (s->st[i].err ||
+		    o->buffer->event_ids(s->drv, i, tmp, 256, &got))
 			continue;
 		for (size_t k = 0; k < got && k < 256; k++) {
 			if (n == cap) {
@@ -305,7 +306,7 @@ static int make_queue(struct pmu__smpl_perf *p, struct pmu_error *err)
 static int map_rings(struct pmu_session *s, struct pmu__smpl_perf *p,
 		     struct pmu_error *err)
 {
-	int ret = s->drv->ops->map_buffer(s->drv,
+	int ret = s->drv->ops->buffer->map_buffer(s->drv,
 					  ring_pages(s->smpl->buf_size),
 					  &p->rings, &p->nrings, err);
 
@@ -407,8 +408,9 @@ static uint64_t kernel_lost(struct pmu_session *s, struct pmu__smpl_perf *p)
 
 	for (size_t k = 0; k < p->nrings; k++)
 		rings += p->rings[k].lost;
-	for (size_t i = 0; s->drv->ops->lost && i < s->n; i++)
-		if (p->ev[i].samples && !s->drv->ops->lost(s->drv, i, &n))
+	for (size_t i = 0; s->drv->ops->buffer && i < s->n; i++)
+		if (p->ev[i].samples &&
+		    !s->drv->ops->buffer->lost(s->drv, i, &n))
 			events += n;
 	return rings > events ? rings : events;
 }

@@ -31,8 +31,8 @@ static bool pebs64(const struct pmu__smpl *m)
 
 static const struct pmu_hwmodel *model_of(const struct pmu_session *s)
 {
-	const char *name = s->drv->ops->model_name
-			   ? s->drv->ops->model_name(s->drv) : NULL;
+	const char *name = s->drv->ops->model
+			   ? s->drv->ops->model->model_name(s->drv) : NULL;
 
 	return name ? pmu__model_find(name) : NULL;
 }

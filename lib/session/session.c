@@ -202,7 +202,7 @@ static const char *default_model(const struct pmu_session *s)
 {
 	const struct pmu__driver_ops *o = s->drv->ops;
 
-	return o->catalog_model ? o->catalog_model(s->drv) : NULL;
+	return o->model ? o->model->catalog_model(s->drv) : NULL;
 }
 
 PMU_API int pmu_session_add(struct pmu_session *s, const char *events,
@@ -309,7 +309,7 @@ PMU_API const char *pmu_session_model(const struct pmu_session *s)
 {
 	const struct pmu__driver_ops *o = s ? s->drv->ops : NULL;
 
-	return o && o->model_name ? o->model_name(s->drv) : NULL;
+	return o && o->model ? o->model->model_name(s->drv) : NULL;
 }
 
 PMU_API int pmu_session_set_cgroup(struct pmu_session *s, size_t i,
@@ -386,8 +386,8 @@ PMU_API int pmu_session_command(struct pmu_session *s, char *const argv[],
 		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
 				  "no session or no command given");
 	o = s->drv->ops;
-	if (o->command)
-		return o->command(s->drv, argv, out, err);
+	if (o->guest)
+		return o->guest->command(s->drv, argv, out, err);
 	*out = copy_argv(argv);
 	return *out ? 0 : pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
 				     "out of memory");

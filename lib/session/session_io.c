@@ -184,11 +184,11 @@ int pmu__session_feed(struct pmu_session *s, const struct pmu__feed *f,
 
 	if (s->sets && s->sets->reg)
 		return pmu__sets_reg_feed(s, f, err);
-	if (!o->feed)
+	if (!o->regs)
 		return pmu__error(err, -EOPNOTSUPP, PMU_ERR_USAGE, NULL, -1,
 				  "the %s driver counts a real program; only "
 				  "a simulated PMU is fed a stream", o->name);
-	return o->feed(s->drv, f, err);
+	return o->regs->feed(s->drv, f, err);
 }
 
 PMU_API int pmu_session_feed(struct pmu_session *s, const char *stream,

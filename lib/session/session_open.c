@@ -87,8 +87,7 @@ static void mark_no_perf(struct pmu_session *s)
 /* A driver that lets the session switch sets itself. */
 static bool has_set_ops(const struct pmu__driver_ops *o)
 {
-	return o->group_ctl && o->read_group && o->notify_fds &&
-	       o->notify_consume && o->set_period;
+	return o->switching != NULL;
 }
 
 /* Several sets: the events the driver opens are the sets' (sets.h). */
@@ -133,7 +132,7 @@ static int open_one(struct pmu_session *s, const struct pmu__target *t,
 		    struct pmu_error *err)
 {
 	const struct pmu__driver_ops *o = s->drv->ops;
-	const char *model = o->catalog_model ? o->catalog_model(s->drv) : NULL;
+	const char *model = o->model ? o->model->catalog_model(s->drv) : NULL;
 	int ret = alloc_open_state(s, model != NULL, s->n);
 	struct pmu__target tt = *t;
 	struct pmu__ev *ev = s->ev;
@@ -224,9 +223,9 @@ PMU_API int pmu_session_open(struct pmu_session *s,
 		return ret ? ret : name_user_only(s);
 	}
 	if (pmu__sets_on(s) && !has_set_ops(s->drv->ops) &&
-	    !s->drv->ops->open_sets)
+	    !s->drv->ops->guest)
 		return pmu__session_sets_reg_open(s, &t, err);
-	if (pmu__sets_on(s) && s->drv->ops->open_sets)
+	if (pmu__sets_on(s) && s->drv->ops->guest)
 		ret = pmu__sets_drv_open(s, &t, err);
 	else
 		ret = pmu__sets_on(s) ? open_sets(s, &t, err)

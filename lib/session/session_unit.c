@@ -14,7 +14,7 @@ PMU_API size_t pmu_session_nunits(const struct pmu_session *s)
 	if (!s || !s->open)
 		return 0;
 	o = s->drv->ops;
-	return o->nunits ? o->nunits(s->drv) : 1;
+	return o->units ? o->units->nunits(s->drv) : 1;
 }
 
 PMU_API int pmu_session_unit_info(const struct pmu_session *s, size_t u,
@@ -29,7 +29,7 @@ PMU_API int pmu_session_unit_info(const struct pmu_session *s, size_t u,
 		return -EINVAL;
 	o = s->drv->ops;
 	/* a driver without units is one: the program it counts */
-	ret = o->unit_info ? o->unit_info(s->drv, u, &du) : 0;
+	ret = o->units ? o->units->unit_info(s->drv, u, &du) : 0;
 	if (ret)
 		return ret;
 	i.cpu = du.cpu;
@@ -82,7 +82,7 @@ PMU_API ssize_t pmu_session_read_unit(struct pmu_session *s, size_t u,
 	if (pmu__sets_on(s))
 		return -EOPNOTSUPP;
 	o = s->drv->ops;
-	if (!o->read_unit)
+	if (!o->units)
 		return pmu_session_read(s, vals, n);
 	if (n > s->n)
 		n = s->n;
@@ -90,7 +90,7 @@ PMU_API ssize_t pmu_session_read_unit(struct pmu_session *s, size_t u,
 		return 0;
 	if (!(stride = value_stride(vals)))
 		return -EINVAL;
-	ret = o->read_unit(s->drv, u, s->cnt, sizeof(*s->cnt), n);
+	ret = o->units->read_unit(s->drv, u, s->cnt, sizeof(*s->cnt), n);
 	if (ret < 0)
 		return ret;
 	if (s->ntool)
@@ -105,9 +105,9 @@ PMU_API ssize_t pmu_session_nmarks(struct pmu_session *s)
 {
 	if (!s || !s->open)
 		return -EINVAL;
-	if (!s->drv->ops->nmarks)
+	if (!s->drv->ops->guest)
 		return -EOPNOTSUPP;
-	return s->drv->ops->nmarks(s->drv);
+	return s->drv->ops->guest->nmarks(s->drv);
 }
 
 /* Tool events (duration_time...) measure wall time: not at a mark. */
@@ -123,13 +123,13 @@ PMU_API ssize_t pmu_session_read_mark(struct pmu_session *s, size_t k,
 	if (!s || !s->open || (!vals && n))
 		return -EINVAL;
 	o = s->drv->ops;
-	if (!o->read_mark)
+	if (!o->guest)
 		return -EOPNOTSUPP;
 	if (n > s->n)
 		n = s->n;
 	if (n && !(stride = value_stride(vals)))
 		return -EINVAL;
-	ret = o->read_mark(s->drv, k, &at, s->cnt, sizeof(*s->cnt), n);
+	ret = o->guest->read_mark(s->drv, k, &at, s->cnt, sizeof(*s->cnt), n);
 	if (ret < 0)
 		return ret;
 	if (insns)

@@ -98,7 +98,7 @@ static int open_all(struct pmu_session *s, const struct pmu__target *t,
 		ret = place_one(s, k, ds[k].dsg, pl, st, err);
 	}
 	if (!ret)
-		ret = s->drv->ops->open_sets(s->drv, ev, next, pl, ds,
+		ret = s->drv->ops->guest->open_sets(s->drv, ev, next, pl, ds,
 					     s->sets->n, t, st, err);
 	if (!ret) {
 		memcpy(s->st, st, s->n * sizeof(*st));
@@ -137,7 +137,7 @@ int pmu__sets_drv_open(struct pmu_session *s, const struct pmu__target *t,
 int pmu__sets_drv_info(struct pmu_session *s, size_t k,
 		       struct pmu_set_info *info)
 {
-	int ret = s->drv->ops->set_info(s->drv, k, &info->runs,
+	int ret = s->drv->ops->guest->set_info(s->drv, k, &info->runs,
 					&info->duration);
 
 	info->timeout_left = 0;

@@ -294,7 +294,8 @@ static int make_pollfds(struct pmu_session *s, size_t k)
 	struct pmu__set *set = &ss->set[k];
 	const struct pmu__driver_ops *o = s->drv->ops;
 	ssize_t i = set->notify_ev;
-	ssize_t n = set->ngrp ? o->notify_fds(s->drv, (size_t)i, NULL, 0) : 0;
+	ssize_t n = set->ngrp ? o->switching->notify_fds(s->drv, (size_t)i,
+							 NULL, 0) : 0;
 
 	if (n < 0)
 		return (int)n;
@@ -308,7 +309,7 @@ static int make_pollfds(struct pmu_session *s, size_t k)
 
 		if (!fds)
 			return -ENOMEM;
-		o->notify_fds(s->drv, (size_t)i, fds, (size_t)n);
+		o->switching->notify_fds(s->drv, (size_t)i, fds, (size_t)n);
 		for (ssize_t j = 0; j < n; j++)
 			set->pfd[j + 1] = (struct pollfd){ .fd = fds[j],
 							   .events = POLLIN };

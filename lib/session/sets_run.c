@@ -17,7 +17,7 @@
 
 static int ctl(struct pmu_session *s, size_t g, bool on, int ret)
 {
-	int r = s->drv->ops->group_ctl(s->drv, g, on);
+	int r = s->drv->ops->switching->group_ctl(s->drv, g, on);
 
 	return ret ? ret : r;
 }
@@ -67,9 +67,9 @@ static void clock_follow(struct pmu_session *s, const struct pmu__set *a,
 	    (a->eff->kind == PMU_SWITCH_TIME &&
 	     b->eff->timeout_ns == ss->clock_period))
 		return;
-	o->set_period(s->drv, (size_t)ss->clock, b->eff->timeout_ns);
+	o->switching->set_period(s->drv, (size_t)ss->clock, b->eff->timeout_ns);
 	ss->clock_period = b->eff->timeout_ns;
-	o->notify_consume(s->drv, (size_t)ss->clock);
+	o->switching->notify_consume(s->drv, (size_t)ss->clock);
 }
 
 /* Turns' worth of time a TIME set had. */
@@ -104,7 +104,8 @@ static bool owed(struct pmu_session *s, struct pmu__set *b, double least)
 {
 	if (b->eff->kind == PMU_SWITCH_TIME)
 		return served(b) < least + 1;
-	b->carry += s->drv->ops->notify_consume(s->drv, (size_t)b->notify_ev);
+	b->carry += s->drv->ops->switching->notify_consume(s->drv,
+							   (size_t)b->notify_ev);
 	if (b->carry < b->count)
 		return true;
 	b->carry -= b->count;
@@ -135,7 +136,7 @@ static int read_set(struct pmu_session *s, struct pmu__set *set)
 	uint64_t dur = 0;
 
 	for (size_t j = 0; j < set->ngrp; j++) {
-		int r = o->read_group(s->drv, set->grp[j], s->cnt,
+		int r = o->switching->read_group(s->drv, set->grp[j], s->cnt,
 				      sizeof(*s->cnt));
 
 		if (r < 0)
@@ -214,7 +215,7 @@ static void do_switch(struct pmu_session *s, uint64_t mask)
 /* What the monitor found: end the active set's turn if it is over. */
 static void turn_check(struct pmu_session *s, struct pmu__set *a)
 {
-	a->turn_ovfl += s->drv->ops->notify_consume(s->drv,
+	a->turn_ovfl += s->drv->ops->switching->notify_consume(s->drv,
 						    (size_t)a->notify_ev);
 	if (a->turn_ovfl < a->count)
 		return;

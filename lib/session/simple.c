@@ -252,7 +252,7 @@ int pmu_simple_stats(const struct pmu_simple *dev, struct pmu_simple_stats *st)
 	if (!dev || !pmu__out_ok(st, st ? st->size : 0))
 		return -EINVAL;
 	d = dev->s->drv;
-	if (!d->ops->stats || d->ops->stats(d, &ds))
+	if (!d->ops->regs || d->ops->regs->stats(d, &ds))
 		return -EOPNOTSUPP;
 	all.pmnc_writes = ds.ctl_writes;
 	all.irqs = ds.irqs;
@@ -270,9 +270,9 @@ int pmu_simple_reg_read(struct pmu_simple *dev, unsigned crn, unsigned crm,
 	if (!dev || !val || crn > 15 || crm > 15)
 		return -EINVAL;
 	d = dev->s->drv;
-	if (!dev->xscale || !d->ops->reg_read)
+	if (!dev->xscale || !d->ops->regs)
 		return -EOPNOTSUPP;
-	if (d->ops->reg_read(d, PMU__REG_CP14, PMU_CP14(crn, crm), &v))
+	if (d->ops->regs->reg_read(d, PMU__REG_CP14, PMU_CP14(crn, crm), &v))
 		return -EINVAL;
 	*val = (uint32_t)v;
 	return 0;
