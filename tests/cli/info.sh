@@ -109,8 +109,10 @@ if [ -f "$SHIM" ]; then
 	echo "ns" >"$D/cpu/events/cpu-cycles.unit"
 	echo "event=0x00" >"$D/msr/events/tsc"
 	echo "event=0x10,umask=0x1" >"$D/uncore_cha_2/events/clockticks"
+	# (a sanitizer build's runtime need not come first: the shim does)
 	fixture() { # OUT ERR ARGS...
 		local out=$1 err=$2; shift 2
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
 		PMU_INJECT_SYSFS=$TMP/sys LD_PRELOAD=$SHIM "$PMU" "$@" >"$out" 2>"$err"
 		RC=$?
 	}
