@@ -23,20 +23,6 @@ static const struct pmu_cmd commands[] = {
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
-void pmu_tool_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("pmu: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-bool pmu_tool_verbose;
-const char *pmu_tool_self = "pmu";
-
 /* The library's diagnostics: warnings always, the rest with -v. */
 static int tool_log(enum pmu_log_level level, const char *fmt, va_list ap)
 {
