@@ -14,7 +14,7 @@
 
 #include "drivers/emu_drv.h"
 #include "drivers/emu_map.h"
-#include "drivers/sim_run.h"
+#include "drivers/sim_api.h"
 #include "util/error.h"
 
 static struct emu_drv *emu_of(struct pmu__drv *d)

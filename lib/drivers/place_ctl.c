@@ -13,7 +13,7 @@
 #include <pmu/sim.h>
 
 #include "drivers/driver.h"
-#include "drivers/sim_run.h"
+#include "drivers/sim_api.h"
 #include "model/control.h"
 #include "sim/xscale.h"
 

@@ -12,7 +12,7 @@
  */
 
 #include "drivers/driver.h"
-#include "drivers/sim_run.h"
+#include "drivers/sim_api.h"
 
 struct sim_pfm;
 struct pmu__pfm_hw;

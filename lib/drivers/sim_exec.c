@@ -8,7 +8,7 @@
 
 #include <pmu/sim.h>
 
-#include "drivers/sim_run.h"
+#include "drivers/sim_api.h"
 #include "util/error.h"
 #include "util/outstruct.h"
 

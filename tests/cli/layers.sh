@@ -94,8 +94,8 @@ planted "util implements a higher layer's API" lib/util/scale.c '#include <pmu/e
 #include <pmu/session.h>' '^lib/util/scale\.c:2: includes include/pmu/session\.h: lib/util implements no API'
 planted "session reaches into the simulator" lib/session/sets_reg.c '#include "sim/xscale.h"' \
 	'^lib/session/sets_reg\.c:1: includes lib/sim/xscale\.h: a session never reaches into the simulator'
-planted "session includes a driver's internals" lib/session/simple.c '#include "drivers/sim_run.h"' \
-	'^lib/session/simple\.c:1: includes lib/drivers/sim_run\.h: a session knows drivers by their interfaces'
+planted "session includes a driver's internals" lib/session/simple.c '#include "drivers/sim_api.h"' \
+	'^lib/session/simple\.c:1: includes lib/drivers/sim_api\.h: a session knows drivers by their interfaces'
 planted "session compares a driver's name" lib/session/cg.c 'static int cg(const char *n)
 {
 	return !strcmp(n, "perf");

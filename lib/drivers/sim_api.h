@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef PMU_DRIVERS_SIM_RUN_H
-#define PMU_DRIVERS_SIM_RUN_H
+#ifndef PMU_DRIVERS_SIM_API_H
+#define PMU_DRIVERS_SIM_API_H
 
-/* The layout behind the public `struct pmu_sim` (sim_run.c, sim_exec.c). */
+/* The layout behind the public `struct pmu_sim` (sim_api.c, sim_exec.c). */
 
 #include <stdbool.h>
 #include <stdint.h>

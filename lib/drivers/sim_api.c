@@ -10,7 +10,7 @@
 
 #include <pmu/sim.h>
 
-#include "drivers/sim_run.h"
+#include "drivers/sim_api.h"
 #include "util/error.h"
 
 #define SERVICE "pmu sim"
