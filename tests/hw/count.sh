@@ -72,13 +72,17 @@ done
 
 # starting the command takes no CPU from it: pmu learns whether the exec
 # worked when the command ends, so the exec wakes nobody (on one CPU a
-# wake-up would preempt the command as its counting starts)
-pcs=0 fcs=0
-for i in 1 2 3 4 5; do
-	pcs=$((pcs + $(pmu_count context-switches "$HWLOOP" loop $N1)))
-	fcs=$((fcs + $(perf_count context-switches "$HWLOOP" loop $N1)))
+# wake-up would preempt the command as its counting starts).  A wake-up
+# of pmu's own would add a switch to every run; a timer or another task
+# adds one to some runs of either tool: the fewest of 7 runs compare.
+pcs= fcs=
+for i in 1 2 3 4 5 6 7; do
+	p=$(pmu_count context-switches "$HWLOOP" loop $N1)
+	f=$(perf_count context-switches "$HWLOOP" loop $N1)
+	[ -z "$pcs" ] || [ "$p" -lt "$pcs" ] && pcs=$p
+	[ -z "$fcs" ] || [ "$f" -lt "$fcs" ] && fcs=$f
 done
-check "context switches of the command, 5 runs: pmu's no more than perf's ($pcs, $fcs)" \
+check "context switches of the command, fewest of 7 runs: pmu's no more than perf's ($pcs, $fcs)" \
 	test "$pcs" -le "$fcs"
 
 # pmu info names the processor as the kernel does (arm64: its MIDR)
