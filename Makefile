@@ -85,7 +85,7 @@ SHARED_LIB  := $(BUILD)/libpmu.so.$(VERSION)
 PMU_BIN     := $(BUILD)/pmu
 PC_FILE     := $(BUILD)/libpmu.pc
 
-.PHONY: all check check-build check-noshared check-hw check-guest hw-build \
+.PHONY: all check check-build check-noshared check-hw check-guest hw-build bench-build \
 	bench fuzz install uninstall clean tables kernel-tables freestanding-check
 .DEFAULT_GOAL := all
 
@@ -247,14 +247,19 @@ check-build: all $(TESTS) $(API_PROBE) $(ABI_TEST) $(TEST_HELPERS) $(FUZZ_REPLAY
 
 # Default check: the plain build (unit tests also under valgrind) and the
 # ASan/UBSan build; SANITIZE=1 check runs only the sanitizer build.
+# The benchmarks are built (not run) too, so that a change of the
+# internals they time cannot break `make bench` unseen.
 ifeq ($(SANITIZE),1)
 check: check-build
 	@tests/run-tests.sh --build $(BUILD) --sanitized
 else
-check: check-build
+check: check-build bench-build
 	@$(MAKE) --no-print-directory SANITIZE=1 check-build >/dev/null
 	@tests/run-tests.sh --build $(BUILD) --valgrind --also build-san --guest
 endif
+
+bench-build: all
+	@$(MAKE) --no-print-directory -C bench BUILD=$(abspath $(BUILD)) build >/dev/null
 
 # The hardware suite on this machine's own PMU against its own perf (a
 # real host; each test says why it skips where the host lacks something).

@@ -113,7 +113,12 @@ int pmu__smpl_perf_stats(struct pmu_session *s, struct pmu_sample_stats *st);
 ssize_t pmu__smpl_perf_event(const struct pmu_session *s, unsigned ev);
 ssize_t pmu__smpl_perf_values(const struct pmu_session *s, size_t ev,
 			      size_t *idx, size_t max);
+/* The decoder and the rings of an open perf sampling session, for
+ * benchmarks that time the decoding alone. */
+struct pmu__smpl_dec *pmu__smpl_perf_decoder(struct pmu_session *s);
 struct pmu__ring;
+int pmu__smpl_perf_rings(struct pmu_session *s, struct pmu__ring **rings,
+			 size_t *n);
 
 /* ---- sample_decode.c: PERF_RECORD_SAMPLE -> default-format entry ---- */
 

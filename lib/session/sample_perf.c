@@ -470,3 +470,21 @@ void pmu__smpl_perf_close(struct pmu_session *s)
 	s->smpl->perf = NULL;
 }
 
+struct pmu__smpl_dec *pmu__smpl_perf_decoder(struct pmu_session *s)
+{
+	struct pmu__smpl_perf *p = perf_of(s);
+
+	return p ? &p->dec : NULL;
+}
+
+int pmu__smpl_perf_rings(struct pmu_session *s, struct pmu__ring **rings,
+			 size_t *n)
+{
+	struct pmu__smpl_perf *p = perf_of(s);
+
+	if (!p)
+		return -EINVAL;
+	*rings = p->rings;
+	*n = p->nrings;
+	return 0;
+}
