@@ -42,7 +42,11 @@ check "host listing: a description under every entry" awk '
 if [ -d /sys/kernel/tracing/events/sched ] || [ -d /sys/kernel/debug/tracing/events/sched ]; then
 	run_pmu "$TMP/out" "$TMP/err" list sched
 	expect_match "pmu list sched: the sched tracepoints" "$TMP/out" '^  sched:sched_switch +\[Tracepoint event\]$'
-	expect_match "pmu list sched: a tracepoint's fields" "$TMP/out" '^       \[fields: .*prev_pid.*\]$'
+	expect_match "pmu list sched: each with a line on it" "$TMP/out" '^       \[a tracepoint of the kernel.s sched subsystem\]$'
+	check "pmu list sched: not the subsystem's enable and filter files" \
+		test "$(grep -c '^  sched:\(enable\|filter\) ' "$TMP/out")" = 0
+	run_pmu "$TMP/out" "$TMP/err" list --long sched
+	expect_match "pmu list --long sched: a tracepoint's fields" "$TMP/out" '^       \[fields: .*prev_pid.*\]$'
 else
 	skip "no tracefs here"
 fi

@@ -51,10 +51,11 @@ bool pmu_tool_host_note(char *buf, size_t sz);
 /* pmu list's PATTERN: a case-insensitive glob or substring of name. */
 bool pmu_tool_list_match(const char *pat, const char *name);
 /* pmu list without --model, in perf list's sections: 1 when something
- * matched PATTERN (NULL: everything); MODEL and VENDOR are catalog
+ * matched PATTERN (NULL: everything), with --long (lng) a tracepoint's
+ * fields; MODEL and VENDOR are catalog
  * models whose events follow (or -1). */
-int pmu_tool_list_perf(const char *pattern, bool json, ssize_t model,
-		       ssize_t vendor);
+int pmu_tool_list_perf(const char *pattern, bool json, bool lng,
+		       ssize_t model, ssize_t vendor);
 
 /* A whole file of at most `max` bytes ("-": standard input),
  * NUL-terminated; NULL with errno (EFBIG when larger). */

@@ -478,7 +478,7 @@ static int list_host(ssize_t m, const struct list_args *a)
 	int shown;
 
 	pmu_tool_host_note(note, sizeof(note));
-	shown = pmu_tool_list_perf(a->pattern, a->json, m, v);
+	shown = pmu_tool_list_perf(a->pattern, a->json, a->lng, m, v);
 	/* Said when it explains something: a PMU_EVENTS_MODEL that is
 	 * ignored, or a search that found nothing (which catalog stood for
 	 * this CPU, if any); 'pmu list --models' marks the host's always. */

@@ -80,6 +80,7 @@ static const char *const op_name[3] = { "load", "store", "prefetch" };
 struct out {
 	const char *pat;
 	bool json, first;
+	bool lng;              /* --long: a tracepoint's fields too */
 	size_t shown;
 };
 
@@ -159,8 +160,10 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The names of a directory's entries (not . and ..), sorted. */
-static char **dir_names(const char *path, size_t *n)
+/* The names of a directory's entries (not . and ..), sorted; with
+ * dirs_only, of its subdirectories alone (a tracepoint is a directory,
+ * "enable" and "filter" beside it are files). */
+static char **dir_names(const char *path, bool dirs_only, size_t *n)
 {
 	DIR *d = opendir(path);
 	struct dirent *e;
@@ -169,7 +172,8 @@ static char **dir_names(const char *path, size_t *n)
 
 	*n = 0;
 	while (d && (e = readdir(d))) {
-		if (e->d_name[0] == '.')
+		if (e->d_name[0] == '.' ||
+		    (dirs_only && e->d_type != DT_DIR && e->d_type != DT_UNKNOWN))
 			continue;
 		if (*n == cap) {
 			cap = cap ? 2 * cap : 64;
@@ -273,14 +277,14 @@ static void list_tracepoints(struct out *o)
 
 	for (size_t r = 0; r < 2 && !ns; r++) {
 		free_names(sys, ns);
-		sys = dir_names(roots[r], &ns);
+		sys = dir_names(roots[r], true, &ns);
 		root = roots[r];
 	}
 	for (size_t s = 0; s < ns; s++) {
 		char **evs;
 
 		snprintf(path, sizeof(path), "%s/%s", root, sys[s]);
-		evs = dir_names(path, &ne);
+		evs = dir_names(path, true, &ne);
 		for (size_t e = 0; e < ne; e++) {
 			char *name;
 
@@ -310,9 +314,15 @@ static void list_tracepoints(struct out *o)
 
 		snprintf(path, sizeof(path), "%s/%.*s/%s", root,
 			 (int)(colon - all[i]), all[i], colon + 1);
-		tp_fields(path, desc, sizeof(desc));
-		if (desc[0])           /* not "enable", "filter" */
-			entry(o, all[i], "Tracepoint event", desc, NULL, NULL);
+		/* the fields are read from each tracepoint's format file,
+		 * which the kernel writes out anew: only when asked */
+		if (o->lng)
+			tp_fields(path, desc, sizeof(desc));
+		else
+			snprintf(desc, sizeof(desc), "a tracepoint of the "
+				 "kernel's %.*s subsystem",
+				 (int)(colon - all[i]), all[i]);
+		entry(o, all[i], "Tracepoint event", desc, NULL, NULL);
 	}
 	free_names(all, n);
 }
@@ -406,11 +416,12 @@ static void list_model(struct out *o, ssize_t m)
 	}
 }
 
-int pmu_tool_list_perf(const char *pattern, bool json, ssize_t model,
-		       ssize_t vendor)
+int pmu_tool_list_perf(const char *pattern, bool json, bool lng,
+		       ssize_t model, ssize_t vendor)
 {
 	struct pmu_host_info h = { .size = sizeof(h) };
-	struct out o = { .pat = pattern, .json = json, .first = true };
+	struct out o = { .pat = pattern, .json = json, .first = true,
+			 .lng = lng };
 	/* as perf: hardware events where there is hardware to count them */
 	bool hw = pmu_host_info(&h) == 0 && h.has_hw_pmu;
 
