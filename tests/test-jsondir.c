@@ -224,7 +224,7 @@ static void test_counters_and_descs(void **state)
 	assert_null(pmu__jsondir_long_desc(jd, tiny, ev, ev->numasks));
 	ev = pmu__model_event(zen, "ex_ret_instr", 12);
 	assert_non_null(ev);
-	assert_string_equal(pmu__str(zen, ev->desc), "Retired instruction count.");
+	assert_string_equal(pmu__str(zen, ev->desc), "Instructions the core retired.");
 	assert_string_equal(pmu__jsondir_long_desc(jd, zen, ev, -1),
 			    "Instructions retired, counted once each when "
 			    "they leave the machine.");

@@ -123,7 +123,7 @@ expect_eq "--events-dir --models exits 0" "$RC" 0
 expect_match "fixture kernel-layout model" "$TMP/out" '^tinyzen '
 expect_match "fixture Intel-layout model" "$TMP/out" '^tiny '
 run_pmu "$TMP/out" "$TMP/err" list --events-dir "$FIX" --model tinyzen --long ex_ret_instr
-expect_match "short vendor description" "$TMP/out" '^tinyzen::ex_ret_instr +Retired instruction count\.$'
+expect_match "short vendor description" "$TMP/out" '^tinyzen::ex_ret_instr +Instructions the core retired\.$'
 expect_match "full vendor description with --long" "$TMP/out" '^    Instructions retired, counted once each'
 PMU_EVENTS_DIR="$FIX" run_pmu "$TMP/out" "$TMP/err" list --model tiny --json INST_RETIRED
 check "PMU_EVENTS_DIR listing as JSON" python3 -c '
