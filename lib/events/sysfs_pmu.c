@@ -11,8 +11,11 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include <pmu/host.h>
+
 #include "events/catalog.h"
 #include "events/evparse.h"
+#include "util/outstruct.h"
 #include "util/sysfs_pmus.h"
 
 bool pmu__name_is_safe(const char *name, size_t len)
@@ -402,4 +405,72 @@ int pmu__sysfs_alias_expand(const char *root, const char *name,
 	}
 	pmu__strv_free(pmus, n);
 	return r;
+}
+
+/* ---- the kernel's PMUs and aliases, for <pmu/host.h> ---- */
+
+/* Element k of a caller's array whose elements are esz bytes apart. */
+static void *elem(void *out, size_t esz, size_t k)
+{
+	return (char *)out + k * esz;
+}
+
+PMU_API ssize_t pmu_kernel_pmus(struct pmu_kernel_pmu *out, size_t max)
+{
+	size_t esz = max && out ? out[0].size : 0, n = 0;
+	char **names;
+	int r;
+
+	if (max && !pmu__out_ok(out, esz))
+		return -EINVAL;
+	if ((r = pmu__sysfs_pmus(NULL, NULL, NULL, &names, &n)))
+		return r;
+	for (size_t i = 0; i < n && i < max; i++) {
+		struct pmu_kernel_pmu p = { .size = sizeof(p), .type = -1 };
+		uint32_t type;
+
+		snprintf(p.name, sizeof(p.name), "%s", names[i]);
+		if (!pmu__sysfs_pmu_type(NULL, names[i], &type) &&
+		    type <= INT32_MAX)
+			p.type = (int)type;
+		p.core = pmu__sysfs_core_pmu(names[i]);
+		pmu__out_copy(elem(out, esz, i), esz, &p, sizeof(p));
+	}
+	pmu__strv_free(names, n);
+	return (ssize_t)n;
+}
+
+/* NAME.unit, NAME.scale: properties of alias NAME, not aliases. */
+static bool alias_file(const char *name, const void *arg)
+{
+	(void)arg;
+	return !strchr(name, '.');
+}
+
+PMU_API ssize_t pmu_kernel_aliases(const char *pmu,
+				   struct pmu_kernel_alias *out, size_t max)
+{
+	size_t esz = max && out ? out[0].size : 0, n = 0;
+	char dir[PATH_MAX], **v;
+	int r;
+
+	if (!pmu || !pmu__name_is_safe(pmu, strlen(pmu)) ||
+	    (max && !pmu__out_ok(out, esz)))
+		return -EINVAL;
+	if (pmu__sysfs_path(dir, sizeof(dir), NULL, pmu, "events"))
+		return 0;
+	if ((r = pmu__dir_names(dir, alias_file, NULL, &v, &n)))
+		return r;
+	for (size_t i = 0; i < n && i < max; i++) {
+		struct pmu_kernel_alias a = { .size = sizeof(a) };
+		char path[PATH_MAX + NAME_MAX + 2];
+
+		snprintf(a.name, sizeof(a.name), "%s", v[i]);
+		snprintf(path, sizeof(path), "%s/%s", dir, v[i]);
+		if (pmu__read_small(path, a.terms, sizeof(a.terms)) < 0)
+			a.terms[0] = '\0';
+		pmu__out_copy(elem(out, esz, i), esz, &a, sizeof(a));
+	}
+	pmu__strv_free(v, n);
+	return (ssize_t)n;
 }

@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <pmu/host.h>
-
 #include "util/sysfs_pmus.h"
 
 int pmu__strcmp_natural(const char *x, const char *y)
@@ -52,20 +50,18 @@ bool pmu__sysfs_core_pmu(const char *name)
 	       !strncmp(name, "armv8", 5) || !strncmp(name, "armv7_cortex", 12);
 }
 
-int pmu__sysfs_pmus(const char *sysfs_root,
-		    bool (*keep)(const char *name, const void *arg),
-		    const void *arg, char ***names, size_t *n)
+int pmu__dir_names(const char *dir,
+		   bool (*keep)(const char *name, const void *arg),
+		   const void *arg, char ***names, size_t *n)
 {
-	char path[4096], **v = NULL;
+	char **v = NULL;
 	struct dirent *de;
 	size_t cap = 0;
 	DIR *d;
-	int len = snprintf(path, sizeof(path), "%s/bus/event_source/devices",
-			   sysfs_root ? sysfs_root : "/sys");
 
 	*n = 0;
 	*names = NULL;
-	if (len < 0 || (size_t)len >= sizeof(path) || !(d = opendir(path)))
+	if (!(d = opendir(dir)))
 		return 0;
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.' || (keep && !keep(de->d_name, arg)))
@@ -93,106 +89,17 @@ int pmu__sysfs_pmus(const char *sysfs_root,
 	return 0;
 }
 
-/* Reads the first line of a file into buf (sz bytes), without its
- * newline; "" when it cannot. */
-static void first_line(const char *path, char *buf, size_t sz)
+int pmu__sysfs_pmus(const char *sysfs_root,
+		    bool (*keep)(const char *name, const void *arg),
+		    const void *arg, char ***names, size_t *n)
 {
-	FILE *f = fopen(path, "re");
+	char path[4096];
+	int len = snprintf(path, sizeof(path), "%s/bus/event_source/devices",
+			   sysfs_root ? sysfs_root : "/sys");
 
-	buf[0] = '\0';
-	if (f) {
-		if (!fgets(buf, (int)sz, f))
-			buf[0] = '\0';
-		fclose(f);
-	}
-	buf[strcspn(buf, "\n")] = '\0';
-}
-
-/* out[k] of elements esz bytes apart, filled up to esz from `mine`. */
-static void put_elem(void *out, size_t esz, size_t k, const void *mine,
-		     size_t mine_sz)
-{
-	char *dst = (char *)out + k * esz;
-	size_t n = esz < mine_sz ? esz : mine_sz;
-
-	memcpy(dst + sizeof(size_t), (const char *)mine + sizeof(size_t),
-	       n - sizeof(size_t));
-}
-
-PMU_API ssize_t pmu_kernel_pmus(struct pmu_kernel_pmu *out, size_t max)
-{
-	size_t esz = max ? out ? out[0].size : 0 : sizeof(*out), n = 0;
-	char **names;
-	int r;
-
-	if (max && (!out || esz <= sizeof(size_t)))
-		return -EINVAL;
-	if ((r = pmu__sysfs_pmus(NULL, NULL, NULL, &names, &n)))
-		return r;
-	for (size_t i = 0; i < n && i < max; i++) {
-		struct pmu_kernel_pmu p = { .size = sizeof(p), .type = -1 };
-		char path[4200], v[32];
-
-		snprintf(p.name, sizeof(p.name), "%s", names[i]);
-		snprintf(path, sizeof(path),
-			 "/sys/bus/event_source/devices/%s/type", names[i]);
-		first_line(path, v, sizeof(v));
-		if (v[0] >= '0' && v[0] <= '9')
-			p.type = (int)strtol(v, NULL, 10);
-		p.core = pmu__sysfs_core_pmu(names[i]);
-		put_elem(out, esz, i, &p, sizeof(p));
-	}
-	pmu__strv_free(names, n);
-	return (ssize_t)n;
-}
-
-PMU_API ssize_t pmu_kernel_aliases(const char *pmu,
-				   struct pmu_kernel_alias *out, size_t max)
-{
-	size_t esz = max ? out ? out[0].size : 0 : sizeof(*out), n = 0,
-	       cap = 0;
-	char dir[4200], **v = NULL;
-	struct dirent *de;
-	DIR *d;
-
-	if (!pmu || !*pmu || strchr(pmu, '/') || !strcmp(pmu, "..") ||
-	    (max && (!out || esz <= sizeof(size_t))))
-		return -EINVAL;
-	snprintf(dir, sizeof(dir), "/sys/bus/event_source/devices/%s/events",
-		 pmu);
-	if (!(d = opendir(dir)))
+	*n = 0;
+	*names = NULL;
+	if (len < 0 || (size_t)len >= sizeof(path))
 		return 0;
-	while ((de = readdir(d))) {
-		/* NAME.unit, NAME.scale: properties of NAME */
-		if (de->d_name[0] == '.' || strchr(de->d_name, '.'))
-			continue;
-		if (n == cap) {
-			char **nv = realloc(v, (cap = cap ? 2 * cap : 16) *
-					       sizeof(*v));
-			if (!nv)
-				break;
-			v = nv;
-		}
-		if (!(v[n] = strdup(de->d_name)))
-			break;
-		n++;
-	}
-	closedir(d);
-	if (de) {
-		pmu__strv_free(v, n);
-		return -ENOMEM;
-	}
-	if (n)
-		qsort(v, n, sizeof(*v), cmp_natural);
-	for (size_t i = 0; i < n && i < max; i++) {
-		struct pmu_kernel_alias a = { .size = sizeof(a) };
-		char path[4500];
-
-		snprintf(a.name, sizeof(a.name), "%s", v[i]);
-		snprintf(path, sizeof(path), "%s/%s", dir, v[i]);
-		first_line(path, a.terms, sizeof(a.terms));
-		put_elem(out, esz, i, &a, sizeof(a));
-	}
-	pmu__strv_free(v, n);
-	return (ssize_t)n;
+	return pmu__dir_names(path, keep, arg, names, n);
 }

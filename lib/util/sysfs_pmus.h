@@ -6,6 +6,16 @@
 #include <stddef.h>
 
 /*
+ * The entries of directory dir that keep accepts (NULL: all; never the
+ * hidden ones), in natural order: 0 with *names (free with
+ * pmu__strv_free) and *n, 0 with none when dir cannot be read, or
+ * -ENOMEM.
+ */
+int pmu__dir_names(const char *dir,
+		   bool (*keep)(const char *name, const void *arg),
+		   const void *arg, char ***names, size_t *n);
+
+/*
  * The one reader of the kernel's PMU directory: the names under
  * SYSFS/bus/event_source/devices (sysfs_root NULL: "/sys") that keep
  * accepts (NULL: all), in natural order ("uncore_cha_2" before
