@@ -146,9 +146,10 @@ struct pmu_derived {
  * counts[i] (scaled or raw, as printed) and status[i] of event i,
  * cgroups[i] its cgroup's name (cgroups NULL, or an entry NULL: none),
  * wall_ns the wall time (for CPUs utilized); out[i] for every event,
- * elements out[0].size bytes apart.  0, or -EINVAL.
+ * elements out[0].size bytes apart.  0, or -EINVAL.  The engine keeps
+ * its working state in st: one call at a time on one st.
  */
-PMU_API int pmu_stat_derive(const struct pmu_stat *st, const double *counts,
+PMU_API int pmu_stat_derive(struct pmu_stat *st, const double *counts,
 			    const enum pmu_event_status *status,
 			    const char *const *cgroups, double wall_ns,
 			    struct pmu_derived *out);

@@ -149,11 +149,13 @@ static int build(struct pmu_stat *st, int cache_level)
 	st->unit_aggr = calloc(nu ? nu : 1, sizeof(*st->unit_aggr));
 	st->head = calloc(ne ? ne : 1, sizeof(*st->head));
 	st->tmp = calloc(ne ? ne : 1, sizeof(*st->tmp));
-	st->kind = calloc(ne ? ne : 1, sizeof(*st->kind));
-	if (!st->aggs || !st->unit_aggr || !st->head || !st->tmp || !st->kind)
+	st->rows = calloc(ne ? ne : 1, sizeof(*st->rows));
+	if (!st->aggs || !st->unit_aggr || !st->head || !st->tmp || !st->rows)
 		return -ENOMEM;
-	for (size_t i = 0; i < ne; i++)
-		pmu__stat_evkind(st->s, i, &st->kind[i]);
+	for (size_t i = 0; i < ne; i++) {
+		pmu__stat_evkind(st->s, i, &st->rows[i].ev);
+		st->rows[i].name = pmu_session_event_name(st->s, i);
+	}
 	for (size_t i = 0; i < ne; i++)
 		st->head[i] = st->no_merge ? i : merge_head(st->s, i);
 	switch (st->mode) {
@@ -230,7 +232,7 @@ PMU_API void pmu_stat_free(struct pmu_stat *st)
 	free(st->unit_aggr);
 	free(st->head);
 	free(st->tmp);
-	free(st->kind);
+	free(st->rows);
 	free(st);
 }
 

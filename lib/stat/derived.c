@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <linux/perf_event.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <pmu/event.h>
@@ -134,15 +133,6 @@ void pmu__stat_evkind(const struct pmu_session *s, size_t i,
 		out->kind = PMU__K_CLOCK;
 }
 
-/* One event of the aggregate, as the rules see it. */
-struct drow {
-	struct pmu__evkind ev;
-	const char *name;
-	const char *cgroup;
-	double count;
-	bool ok;
-};
-
 /* Compare an event name without its ":mods" suffix against `base`. */
 static bool name_is(const char *name, const char *base)
 {
@@ -154,16 +144,16 @@ static bool name_is(const char *name, const char *base)
 
 /* Figures pair events of the same cgroup only, and ratios (not rates)
  * events of the same context, as perf's do. */
-static bool paired(const struct drow *a, const struct drow *b, bool any_ctx)
+static bool paired(const struct pmu__drow *a, const struct pmu__drow *b, bool any_ctx)
 {
 	return (any_ctx || a->ev.ctx == b->ev.ctx) &&
 	       (a->cgroup == b->cgroup ||
 		(a->cgroup && b->cgroup && !strcmp(a->cgroup, b->cgroup)));
 }
 
-static const struct drow *find_ok(const struct drow *rows, size_t n,
+static const struct pmu__drow *find_ok(const struct pmu__drow *rows, size_t n,
 				  enum pmu__kind kind, const char *name,
-				  const struct drow *of)
+				  const struct pmu__drow *of)
 {
 	for (size_t i = 0; i < n; i++)
 		if (rows[i].ok &&
@@ -175,11 +165,11 @@ static const struct drow *find_ok(const struct drow *rows, size_t n,
 }
 
 /* perf's aborted cycles: transactions begun but not committed. */
-static bool apply_aborted(const struct drow *r, const struct drow *rows,
+static bool apply_aborted(const struct pmu__drow *r, const struct pmu__drow *rows,
 			  size_t n, struct pmu_derived *d)
 {
-	const struct drow *t = find_ok(rows, n, 0, "cpu/cycles-t/", r);
-	const struct drow *c = find_ok(rows, n, PMU__K_CYCLES, NULL, r);
+	const struct pmu__drow *t = find_ok(rows, n, 0, "cpu/cycles-t/", r);
+	const struct pmu__drow *c = find_ok(rows, n, PMU__K_CYCLES, NULL, r);
 	double diff;
 
 	if (!name_is(r->name, "cpu/cycles-ct/") || !t || !c)
@@ -192,12 +182,12 @@ static bool apply_aborted(const struct drow *r, const struct drow *rows,
 	return true;
 }
 
-static bool apply_ratio(const struct drow *r, const struct drow *rows,
+static bool apply_ratio(const struct pmu__drow *r, const struct pmu__drow *rows,
 			size_t n, struct pmu_derived *d)
 {
 	for (size_t k = 0; k < NRULES; k++) {
 		const struct ratio_rule *q = &ratio_rules[k];
-		const struct drow *b;
+		const struct pmu__drow *b;
 
 		if (q->event_name ? !name_is(r->name, q->event_name)
 				  : r->ev.kind != q->event)
@@ -221,7 +211,7 @@ static bool apply_ratio(const struct drow *r, const struct drow *rows,
 }
 
 /* perf's habit: counts per second of task-clock, with a K/M/G prefix. */
-static void apply_rate(const struct drow *r, const struct drow *clock,
+static void apply_rate(const struct pmu__drow *r, const struct pmu__drow *clock,
 		       struct pmu_derived *d)
 {
 	double secs = clock->count * 1e-9;
@@ -247,13 +237,13 @@ static void apply_rate(const struct drow *r, const struct drow *clock,
 	d->value = rate;
 }
 
-PMU_API int pmu_stat_derive(const struct pmu_stat *st, const double *counts,
+PMU_API int pmu_stat_derive(struct pmu_stat *st, const double *counts,
 			    const enum pmu_event_status *status,
 			    const char *const *cgroups, double wall_ns,
 			    struct pmu_derived *out)
 {
+	struct pmu__drow *rows;
 	size_t n, esz;
-	struct drow *rows;
 
 	if (!st || (st->nevents && (!counts || !status || !out)))
 		return -EINVAL;
@@ -262,20 +252,17 @@ PMU_API int pmu_stat_derive(const struct pmu_stat *st, const double *counts,
 		return 0;
 	if ((esz = out[0].size) <= sizeof(size_t))
 		return -EINVAL;
-	if (!(rows = calloc(n, sizeof(*rows))))
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		rows[i] = (struct drow){
-			.ev = st->kind[i],
-			.name = pmu_session_event_name(st->s, i),
-			.cgroup = cgroups ? cgroups[i] : NULL,
-			.count = counts[i],
-			.ok = status[i] == PMU_EVENT_OK };
+	rows = st->rows;
+	for (size_t i = 0; i < n; i++) {
+		rows[i].cgroup = cgroups ? cgroups[i] : NULL;
+		rows[i].count = counts[i];
+		rows[i].ok = status[i] == PMU_EVENT_OK;
+	}
 	for (size_t i = 0; i < n; i++) {
 		struct pmu_derived d = { .size = sizeof(d) };
-		const struct drow *r = &rows[i];
-		const struct drow *clock = find_ok(rows, n, PMU__K_CLOCK, NULL,
-						   r);
+		const struct pmu__drow *r = &rows[i];
+		const struct pmu__drow *clock = find_ok(rows, n, PMU__K_CLOCK,
+							NULL, r);
 		size_t m = esz < sizeof(d) ? esz : sizeof(d);
 
 		if (!r->ok) {
@@ -291,6 +278,5 @@ PMU_API int pmu_stat_derive(const struct pmu_stat *st, const double *counts,
 		memcpy((char *)out + i * esz + sizeof(size_t),
 		       (const char *)&d + sizeof(size_t), m - sizeof(size_t));
 	}
-	free(rows);
 	return 0;
 }

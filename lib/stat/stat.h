@@ -38,6 +38,16 @@ struct pmu__evkind {
 	unsigned ctx;
 };
 
+/* One event as the derived figures' rules see it: what it is (set once)
+ * and one aggregate's figures (set by each pmu_stat_derive()). */
+struct pmu__drow {
+	struct pmu__evkind ev;
+	const char *name;
+	const char *cgroup;
+	double count;
+	bool ok;
+};
+
 struct pmu_stat {
 	struct pmu_session *s;
 	enum pmu_aggr_mode mode;
@@ -49,7 +59,7 @@ struct pmu_stat {
 	size_t *head;           /* [nevents]: where event i's count adds up */
 	size_t nevents;
 	struct pmu_value *tmp;  /* [nevents]: one unit's reading */
-	struct pmu__evkind *kind; /* [nevents] */
+	struct pmu__drow *rows; /* [nevents]: for pmu_stat_derive() */
 };
 
 /* derived.c: event i's kind and context, from the session. */

@@ -303,7 +303,8 @@ static int alloc_arrays(struct stat_ctx *c)
 	c->copy_of = calloc(n, sizeof(*c->copy_of));
 	c->mname = calloc(n, sizeof(*c->mname));
 	if (!c->cur || !c->prev || !c->rows || !c->acc ||
-	    !c->iacc || !c->order || !c->hidden || !c->copy_of || !c->mname) {
+	    !c->iacc || !c->order || !c->hidden || !c->copy_of || !c->mname ||
+	    stat_derive_alloc(&c->derive, n)) {
 		pmu_tool_err("out of memory");
 		return EXIT_PMU_INPUT;
 	}
@@ -460,6 +461,7 @@ static void ctx_free(struct stat_ctx *c)
 	free(c->order);
 	free(c->hidden);
 	free(c->copy_of);
+	stat_derive_free(&c->derive);
 	for (size_t i = 0; c->mname && i < c->n; i++)
 		free(c->mname[i]);
 	free(c->mname);

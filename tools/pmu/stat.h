@@ -128,9 +128,19 @@ struct stat_times {
 };
 
 /* stat_metrics.c: fill metric fields of every row (one aggregate's, of
- * st's session); wall_ns = elapsed. */
-void stat_metrics_compute(const struct pmu_stat *st, struct stat_row *rows,
-			  size_t n, double wall_ns);
+ * st's session); wall_ns = elapsed.  The figures go through arrays of
+ * one aggregate's events, allocated once a run (stat_derive_alloc: 0,
+ * or -1 out of memory). */
+struct stat_derive {
+	double *counts;
+	enum pmu_event_status *status;
+	const char **cgroups;
+	struct pmu_derived *d;
+};
+int stat_derive_alloc(struct stat_derive *b, size_t n);
+void stat_derive_free(struct stat_derive *b);
+void stat_metrics_compute(struct pmu_stat *st, struct stat_derive *b,
+			  struct stat_row *rows, size_t n, double wall_ns);
 /* What --metric-only shows: perf leaves out the per-second rates and
  * CPUs utilized. */
 bool stat_metric_shown_alone(const struct stat_row *r);

@@ -39,6 +39,7 @@ struct stat_ctx {
 	size_t nagg;
 	struct pmu_value *cur, *prev; /* [nagg * n] */
 	struct stat_row *rows;     /* [nagg * n] */
+	struct stat_derive derive; /* [n]: the derived figures' arrays */
 	struct stat_acc *acc;      /* runs, [nagg * n] */
 	struct stat_acc *iacc;     /* intervals of -I -r, [nagg * n] */
 	struct stat_acc elapsed;

@@ -7,14 +7,28 @@
 
 #include "stat.h"
 
-/* Each row's derived figure, from the counting engine. */
-void stat_metrics_compute(const struct pmu_stat *st, struct stat_row *rows,
-			  size_t n, double wall_ns)
+int stat_derive_alloc(struct stat_derive *b, size_t n)
 {
-	double *counts = calloc(n ? n : 1, sizeof(*counts));
-	enum pmu_event_status *status = calloc(n ? n : 1, sizeof(*status));
-	const char **cgroups = calloc(n ? n : 1, sizeof(*cgroups));
-	struct pmu_derived *d = calloc(n ? n : 1, sizeof(*d));
+	n = n ? n : 1;
+	b->counts = calloc(n, sizeof(*b->counts));
+	b->status = calloc(n, sizeof(*b->status));
+	b->cgroups = calloc(n, sizeof(*b->cgroups));
+	b->d = calloc(n, sizeof(*b->d));
+	return b->counts && b->status && b->cgroups && b->d ? 0 : -1;
+}
+
+void stat_derive_free(struct stat_derive *b)
+{
+	free(b->counts);
+	free(b->status);
+	free(b->cgroups);
+	free(b->d);
+}
+
+/* Each row's derived figure, from the counting engine. */
+void stat_metrics_compute(struct pmu_stat *st, struct stat_derive *b,
+			  struct stat_row *rows, size_t n, double wall_ns)
+{
 	static const enum stat_mfmt fmt[] = {
 		[PMU_DERIVED_RATE] = STAT_MF_RATE, [PMU_DERIVED_PCT] = STAT_MF_PCT,
 		[PMU_DERIVED_IPC] = STAT_MF_IPC, [PMU_DERIVED_PCT5] = STAT_MF_PCT5,
@@ -25,29 +39,25 @@ void stat_metrics_compute(const struct pmu_stat *st, struct stat_row *rows,
 		rows[i].metric_unit = NULL;
 		rows[i].metric_is_pct = false;
 	}
-	if (!st || !n || !counts || !status || !cgroups || !d)
-		goto out;
+	if (!st || !n)
+		return;
 	for (size_t i = 0; i < n; i++) {
-		counts[i] = rows[i].count;
-		status[i] = rows[i].status;
-		cgroups[i] = rows[i].cgroup;
+		b->counts[i] = rows[i].count;
+		b->status[i] = rows[i].status;
+		b->cgroups[i] = rows[i].cgroup;
 	}
-	d[0].size = sizeof(*d);
-	if (pmu_stat_derive(st, counts, status, cgroups, wall_ns, d))
-		goto out;
+	b->d[0].size = sizeof(*b->d);
+	if (pmu_stat_derive(st, b->counts, b->status, b->cgroups, wall_ns,
+			    b->d))
+		return;
 	for (size_t i = 0; i < n; i++) {
-		if (!d[i].unit)
+		if (!b->d[i].unit)
 			continue;
-		rows[i].metric = d[i].value;
-		rows[i].metric_unit = d[i].unit;
-		rows[i].metric_is_pct = d[i].pct;
-		rows[i].metric_fmt = fmt[d[i].fmt];
+		rows[i].metric = b->d[i].value;
+		rows[i].metric_unit = b->d[i].unit;
+		rows[i].metric_is_pct = b->d[i].pct;
+		rows[i].metric_fmt = fmt[b->d[i].fmt];
 	}
-out:
-	free(counts);
-	free(status);
-	free(cgroups);
-	free(d);
 }
 
 bool stat_metric_shown_alone(const struct stat_row *r)

@@ -142,7 +142,8 @@ static void print_rows(struct stat_ctx *c, double wall_ns, const double *ts)
 	fold_switch_rows(c);
 
 	for (size_t a = 0; a < c->nagg; a++)
-		stat_metrics_compute(c->st, &c->rows[a * n], n, wall_ns);
+		stat_metrics_compute(c->st, &c->derive, &c->rows[a * n], n,
+				     wall_ns);
 	if (c->o->metric_only) {
 		/* the sets' lines are about counts, which this leaves out */
 		print_metric_only(c, ts);
@@ -217,7 +218,8 @@ static void show_interval(struct stat_ctx *c, double ts, double wall_ns)
 			c->rows[k].noise_pct = pmu_runstat_noise_pct(&c->iacc[k].rs);
 	}
 	for (size_t a = 0; a < c->nagg; a++)
-		stat_metrics_compute(c->st, &c->rows[a * n], n, wall_ns);
+		stat_metrics_compute(c->st, &c->derive, &c->rows[a * n], n,
+				     wall_ns);
 	interval_header(c, &ts);
 	print_rows(c, wall_ns, &ts);
 	c->intervals++;
