@@ -185,12 +185,18 @@ PMU_API struct pmu_stat *pmu_stat_new(struct pmu_session *s,
 		errno = -r;
 		return NULL;
 	}
-	if (!s || (unsigned)mode > PMU_AGGR_CACHE || level < 0) {
+	if (!s) {
+		pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1, "no session");
+		return NULL;
+	}
+	if ((unsigned)mode > PMU_AGGR_CACHE) {
 		pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
-			   !s ? "no session" : level < 0
-			   ? "cache level %d: not a level" :
-			   "aggregation mode %d: no such mode", !s ? 0 :
-			   level < 0 ? level : (int)mode);
+			   "aggregation mode %d: no such mode", (int)mode);
+		return NULL;
+	}
+	if (level < 0) {
+		pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
+			   "cache level %d: not a level", level);
 		return NULL;
 	}
 	if (!(st = calloc(1, sizeof(*st)))) {
