@@ -12,21 +12,28 @@
 #include "drivers/sim_drv.h"
 #include "util/error.h"
 
-/* Names of the drivers, for messages: "perf, sim, emu". */
-static const char *driver_names(void)
-{
-	return "perf, sim, emu";
-}
-
 static const struct pmu__driver_ops *const registry[] = {
 	&pmu__perf_ops, &pmu__sim_ops, &pmu__emu_ops,
 };
+
+#define NDRIVERS (sizeof(registry) / sizeof(registry[0]))
+
+/* Names of the drivers, for messages: "perf, sim, emu". */
+static void driver_names(char *buf, size_t sz)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < NDRIVERS && used < sz; i++)
+		used += (size_t)snprintf(buf + used, sz - used, "%s%s",
+					 i ? ", " : "", registry[i]->name);
+}
 
 const struct pmu__driver_ops *pmu__driver_find(const char *name)
 {
 	if (!name || !*name)
 		return &pmu__perf_ops;
-	for (size_t i = 0; i < sizeof(registry) / sizeof(registry[0]); i++)
+	for (size_t i = 0; i < NDRIVERS; i++)
 		if (!strcmp(registry[i]->name, name))
 			return registry[i];
 	return NULL;
@@ -42,14 +49,17 @@ int pmu__driver_new_with(const char *name, const char *model,
 			 const char *settings, struct pmu__drv **out,
 			 struct pmu_error *err)
 {
+	const struct pmu__driver_ops *o = pmu__driver_find(name);
+	char names[64];
+
 	*out = NULL;
-	if (name && !strcmp(name, "emu"))
+	if (o == &pmu__emu_ops)
 		return pmu__emu_driver_new(model, settings, out, err);
 	if (settings && *settings)
 		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, settings, -1,
 				  "emulator settings ('%s') only apply to the "
 				  "emu driver", settings);
-	if (!name || !*name || !strcmp(name, "perf")) {
+	if (o == &pmu__perf_ops) {
 		if (model && *model)
 			return pmu__error(err, -EINVAL, PMU_ERR_USAGE, model, -1,
 					  "the perf driver counts this "
@@ -62,11 +72,11 @@ int pmu__driver_new_with(const char *name, const char *model,
 					  -1, "out of memory");
 		return 0;
 	}
-	if (!strcmp(name, "sim"))
+	if (o == &pmu__sim_ops)
 		return pmu__sim_driver_new(model, out, err);
+	driver_names(names, sizeof(names));
 	return pmu__error(err, -ENOENT, PMU_ERR_USAGE, name, -1,
-			  "unknown driver '%s' (drivers: %s)", name,
-			  driver_names());
+			  "unknown driver '%s' (drivers: %s)", name, names);
 }
 
 char *pmu__ev_user_only_name(const char *name)
