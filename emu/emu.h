@@ -17,7 +17,7 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_tooliface.h"
 
-#include "drivers/emu_proto.h"
+#include "proto/emu.h"
 #include "sim/perfctr.h"
 #include "sim/ibs.h"
 #include "sim/sim.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The tool's side of the protocol with pmu (lib/drivers/emu_proto.h):
+ * The tool's side of the protocol with pmu (lib/proto/emu.h):
  * the config file it reads at start-up, the records it writes to pmu's
  * FIFO.  Each record is one write(2) smaller than PIPE_BUF, so the
  * records of every process of the program arrive whole.  The FIFO is

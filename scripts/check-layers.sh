@@ -17,10 +17,10 @@
 #                        no driver's name ("perf", "sim", "emu"): it asks
 #                        for a capability (lib/stat and lib/profile
 #                        neither)
-#   lib/profile          includes of lib/drivers only the interface and
-#                        the record formats of a driver's stream
-#                        (driver.h, perf_ring.h, emu_proto.h), nothing
-#                        of lib/sim
+#   lib/profile          includes nothing of lib/drivers or lib/sim: it
+#                        opens and reads events through sessions
+#   lib/proto            (the emulator's protocol, a wire format both
+#                        sides include) includes only lib/model
 #   lib/stat             (the counting engine) includes only public
 #                        headers and lib/util: a client of the session
 #                        API; nothing below it includes it or
@@ -94,7 +94,7 @@ scan() {
 		if (match(keep, /^[ \t]*#[ \t]*include[ \t]*"[^"]+"/)) {
 			p = substr(keep, RSTART, RLENGTH); sub(/^[^"]*"/, "", p); sub(/"$/, "", p)
 			print "INC", FILENAME, FNR, p
-		} else if (match(keep, /^[ \t]*#[ \t]*include[ \t]*<(model|sim|util|events|drivers|perfmon|session|stat|profile|tools|pmu)\/[^>]+>/)) {
+		} else if (match(keep, /^[ \t]*#[ \t]*include[ \t]*<(model|sim|proto|util|events|drivers|perfmon|session|stat|profile|tools|pmu)\/[^>]+>/)) {
 			# <...> reaches lib/ too, through -Ilib
 			p = substr(keep, RSTART, RLENGTH); sub(/^[^<]*</, "", p); sub(/>$/, "", p)
 			print "INC", FILENAME, FNR, p
@@ -252,12 +252,10 @@ while read -r file line top target; do
 		*) violation "$file" "$line" "includes $target: a session knows drivers by their interfaces (drivers/driver.h) only" ;;
 		esac ;;
 	lib/profile/*:drivers)
-		# the interface and the two record formats a driver's
-		# stream carries: perf's ring, the emulator's records
-		case "$target" in
-		lib/drivers/driver.h|lib/drivers/perf_ring.h|lib/drivers/emu_proto.h) ;;
-		*) violation "$file" "$line" "includes $target: profiles reach drivers through sessions and the driver interface (drivers/driver.h) only" ;;
-		esac ;;
+		violation "$file" "$line" "includes $target: profiles reach drivers through sessions only" ;;
+	lib/proto/*:model) ;;
+	lib/proto/*:*)
+		violation "$file" "$line" "includes $target: a protocol header is freestanding (lib/model only): the emulator includes it too" ;;
 	lib/profile/*:sim)
 		violation "$file" "$line" "includes $target: profiles never reach into the simulator" ;;
 	lib/session/*:sim)

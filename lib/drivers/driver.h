@@ -306,7 +306,7 @@ enum pmu__reg_space {
 /*
  * A driver that produces the measured program's records itself (the emu
  * driver: samples, tasks and maps of a CHILD target, in the format of
- * drivers/emu_proto.h), for profiles.  keep() before the open asks for
+ * proto/emu.h), for profiles.  keep() before the open asks for
  * them; take() moves whole records, oldest first, at most len bytes
  * (the bytes moved, or a negative errno); counter() is the virtual
  * counter of event i (bit i of a sample's mask), or -1; lost() the

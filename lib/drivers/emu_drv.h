@@ -22,7 +22,7 @@
 #include <sys/types.h>
 
 #include "drivers/driver.h"
-#include "drivers/emu_proto.h"
+#include "proto/emu.h"
 #include "model/model.h"
 
 struct emu_settings {

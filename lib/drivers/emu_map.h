@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "drivers/emu_proto.h"
+#include "proto/emu.h"
 
 /* The feed rules of simulated model `model` (NULL, *n = 0: none). */
 const struct pmu_emu_rule *pmu__emu_rules(const char *model, size_t *n);

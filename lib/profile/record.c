@@ -163,13 +163,16 @@ static int parse_events(struct pmu_record *r, const struct pmu_record_opts *o,
 
 static int check_events(struct pmu_record *r, struct pmu_error *err)
 {
-	for (size_t i = 0; i < r->evl.n; i++) {
-		if (!r->st[i].err)
+	for (size_t i = 0; i < r->nev; i++) {
+		const char *name = pmu_session_event_name(r->s, i);
+		int e;
+
+		if (pmu_session_event_status(r->s, i, &e) !=
+		    PMU_EVENT_NOT_SUPPORTED)
 			continue;
-		return pmu__error(err, r->st[i].err, PMU_ERR_NOT_SUPPORTED,
-				  r->evl.ev[i].name, -1,
-				  "cannot sample '%s': %s", r->evl.ev[i].name,
-				  r->st[i].reason);
+		return pmu__error(err, e, PMU_ERR_NOT_SUPPORTED, name, -1,
+				  "cannot sample '%s': %s", name,
+				  pmu_session_event_reason(r->s, i));
 	}
 	return 0;
 }
@@ -194,29 +197,21 @@ static int open_events(struct pmu_record *r, const struct pmu_record_opts *o,
 		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
 				  "recording needs a command, processes, "
 				  "threads or CPUs");
-	r->st = calloc(r->evl.n, sizeof(*r->st));
-	if (!r->st)
+	r->s = pmu_session_new(err);
+	if (!r->s)
+		return -errno;
+	r->nev = r->evl.n;
+	r->evl.ngroups = (int)r->evl.n;
+	if (pmu__session_adopt(r->s, &r->evl))
 		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
 				  "out of memory");
-	if ((ret = pmu__driver_new("perf", NULL, &r->drv, err)))
-		return ret;
-	ret = r->drv->ops->open(r->drv, r->evl.ev, r->evl.n, NULL, &t, r->st,
-				err);
-	/* counted in user space only (perf's paranoid fallback): the file
-	 * says so in the event's attr and name, as perf's does */
-	for (size_t i = 0; !ret && i < r->evl.n; i++)
-		if (r->st[i].user_only && pmu__ev_user_only(&r->evl.ev[i]))
-			return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL,
-					  -1, "out of memory");
-	if (!ret)
-		pmu__user_only_said(r->st, r->evl.n);
+	/* events counted in user space only (perf's paranoid fallback)
+	 * come back named and set as such, and the file says so */
+	ret = pmu__session_open_on(r->s, &t, err);
 	if (!ret)
 		ret = check_events(r, err);
 	if (!ret)
-		ret = r->drv->ops->buffer->map_buffer(r->drv,
-						      pages ? pages : 128,
-						      &r->rings, &r->nrings,
-						      err);
+		ret = pmu__session_rec_map(r->s, pages ? pages : 128, err);
 	return ret;
 }
 
@@ -225,7 +220,7 @@ static void clock_data(struct pmu_record *r)
 {
 	struct timespec w, m;
 
-	if (!r->evl.n || !r->attr[0].use_clockid ||
+	if (!r->nev || !r->attr[0].use_clockid ||
 	    clock_gettime(CLOCK_REALTIME, &w) ||
 	    clock_gettime((clockid_t)r->attr[0].clockid, &m))
 		return;
@@ -239,25 +234,25 @@ static int create_file(struct pmu_record *r, struct pmu_error *err)
 {
 	int ret;
 
-	r->attr = calloc(r->evl.n, sizeof(*r->attr));
-	r->names = calloc(r->evl.n, sizeof(*r->names));
+	r->attr = calloc(r->nev, sizeof(*r->attr));
+	r->names = calloc(r->nev, sizeof(*r->names));
 	if (!r->attr || !r->names)
 		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
 				  "out of memory");
-	for (size_t i = 0; i < r->evl.n; i++) {
-		r->attr[i] = r->evl.ev[i].attr;
+	for (size_t i = 0; i < r->nev; i++) {
+		r->attr[i] = r->s->ev[i].attr;
 		/* as the driver opened it */
 		r->attr[i].inherit = 1;
 		r->attr[i].disabled = 1;
 		r->attr[i].enable_on_exec = 1;
-		r->names[i] = r->evl.ev[i].name;
+		r->names[i] = r->s->ev[i].name;
 	}
-	ret = pmu__pd_write_open(&r->w, r->path, r->evl.n, r->attr, r->names, err);
-	for (size_t i = 0; !ret && i < r->evl.n; i++) {
+	ret = pmu__pd_write_open(&r->w, r->path, r->nev, r->attr, r->names, err);
+	for (size_t i = 0; !ret && i < r->nev; i++) {
 		uint64_t ids[1024];
 		size_t n = 0;
 
-		r->drv->ops->buffer->event_ids(r->drv, i, ids, 1024, &n);
+		pmu__session_rec_ids(r->s, i, ids, 1024, &n);
 		if (n > 1024)
 			n = 1024;
 		if (i == 0 && n)
@@ -300,7 +295,7 @@ static int start(struct pmu_record *r, const struct pmu_record_opts *o)
 		ret = pmu__record_synth_procs(r, NULL, 0, false);
 	/* a child starts at its exec (enable_on_exec); others now */
 	if (!ret && k != PMU_TARGET_CHILD)
-		ret = r->drv->ops->enable(r->drv);
+		ret = pmu_session_start(r->s);
 	return ret;
 }
 
@@ -363,7 +358,7 @@ static void note_time(struct pmu_record *r, const struct perf_event_header *h)
 	uint64_t t;
 
 	/* IP, TID, TIME lead every sample (no IDENTIFIER: one event) */
-	size_t at = 8 + (r->evl.n > 1 ? 8 : 0) + 16;
+	size_t at = 8 + (r->nev > 1 ? 8 : 0) + 16;
 
 	if (at + 8 > h->size)
 		return;
@@ -374,25 +369,18 @@ static void note_time(struct pmu_record *r, const struct perf_event_header *h)
 	r->have_time = true;
 }
 
-static int drain_ring(struct pmu_record *r, struct pmu__ring *g, bool *any)
+/* One record from a ring, into the file. */
+static int keep_record(void *arg, const struct perf_event_header *h)
 {
-	const struct perf_event_header *h;
-	int ret = 0;
+	struct pmu_record *r = arg;
 
-	if (!pmu__ring_begin(g))
-		return 0;
-	*any = true;
-	while (!ret && (h = pmu__ring_next(g))) {
-		if (h->type == PERF_RECORD_SAMPLE) {
-			r->stats.samples++;
-			note_time(r, h);
-		} else {
-			pmu__record_note(r, h);
-		}
-		ret = pmu__pd_write_data(&r->w, h, h->size);
+	if (h->type == PERF_RECORD_SAMPLE) {
+		r->stats.samples++;
+		note_time(r, h);
+	} else {
+		pmu__record_note(r, h);
 	}
-	pmu__ring_end(g);
-	return ret;
+	return pmu__pd_write_data(&r->w, h, h->size);
 }
 
 static int drain(struct pmu_record *r)
@@ -400,10 +388,8 @@ static int drain(struct pmu_record *r)
 	static const struct perf_event_header round = {
 		.type = PD_REC_FINISHED_ROUND, .size = 8 };
 	bool any = false;
-	int ret = 0;
+	int ret = pmu__session_rec_drain(r->s, keep_record, r, &any);
 
-	for (size_t i = 0; !ret && i < r->nrings; i++)
-		ret = drain_ring(r, &r->rings[i], &any);
 	/* no record of a later round is older than this one's: perf
 	 * sorts within rounds */
 	if (!ret && any) {
@@ -415,8 +401,7 @@ static int drain(struct pmu_record *r)
 
 int pmu_record_poll(struct pmu_record *r, int timeout_ms)
 {
-	struct pollfd *pf;
-	int ret;
+	int ret, d;
 
 	if (!r || !r->w.f)
 		return -EINVAL;
@@ -426,26 +411,16 @@ int pmu_record_poll(struct pmu_record *r, int timeout_ms)
 			return -EINTR;
 		return pmu__record_emu_drain(r);
 	}
-	pf = calloc(r->nrings + 1, sizeof(*pf));
-	if (!pf)
-		return -ENOMEM;
-	for (size_t i = 0; i < r->nrings; i++)
-		pf[i] = (struct pollfd){ .fd = r->rings[i].fd, .events = POLLIN };
-	ret = poll(pf, r->nrings, timeout_ms);
-	free(pf);
-	if (ret < 0 && errno != EINTR)
-		return -errno;
-	ret = ret < 0 ? -EINTR : 0;
-	int d = drain(r);
-
+	ret = pmu__session_rec_wait(r->s, timeout_ms);
+	if (ret && ret != -EINTR)
+		return ret;
+	d = drain(r);
 	return d ? d : ret;
 }
 
 static void lost_total(struct pmu_record *r)
 {
-	r->stats.lost = 0;
-	for (size_t i = 0; i < r->nrings; i++)
-		r->stats.lost += r->rings[i].lost;
+	r->stats.lost = pmu__session_rec_lost(r->s);
 }
 
 /* The file's count of lost samples, as perf ends its files: a
@@ -482,7 +457,7 @@ int pmu_record_finish(struct pmu_record *r, struct pmu_record_stats *st,
 	if (r->emu) {
 		ret = pmu__record_emu_stop(r);
 	} else {
-		r->drv->ops->disable(r->drv);
+		pmu_session_stop(r->s);
 		ret = drain(r);
 	}
 	if (ret)
@@ -508,14 +483,14 @@ int pmu_record_finish(struct pmu_record *r, struct pmu_record_stats *st,
 
 static int restart_file(struct pmu_record *r, struct pmu_error *err)
 {
-	int ret = pmu__pd_write_open(&r->w, r->path, r->evl.n, r->attr, r->names,
-				err);
+	int ret = pmu__pd_write_open(&r->w, r->path, r->nev, r->attr, r->names,
+				     err);
 
-	for (size_t i = 0; !ret && i < r->evl.n; i++) {
+	for (size_t i = 0; !ret && i < r->nev; i++) {
 		uint64_t ids[1024];
 		size_t n = 0;
 
-		r->drv->ops->buffer->event_ids(r->drv, i, ids, 1024, &n);
+		pmu__session_rec_ids(r->s, i, ids, 1024, &n);
 		ret = pmu__pd_write_ids(&r->w, i, ids, n > 1024 ? 1024 : n);
 	}
 	if (!ret)
@@ -564,7 +539,8 @@ void pmu_record_free(struct pmu_record *r)
 		return;
 	pmu__pd_write_close(&r->w);
 	pmu__record_emu_free(r);
-	pmu__driver_free(r->drv);
+	/* the names of the file's events are the session's */
+	pmu_session_free(r->s);
 	pmu__evlist_clear(&r->evl);
 	for (int i = 0; i < r->argc; i++)
 		free(r->argv[i]);
@@ -573,7 +549,6 @@ void pmu_record_free(struct pmu_record *r)
 	free(r->files);
 	free(r->argv);
 	free(r->keep);
-	free(r->st);
 	free(r->attr);
 	free(r->names);
 	free(r->path);

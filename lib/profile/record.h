@@ -4,17 +4,14 @@
 
 #include <pmu/profile.h>
 
-#include "drivers/driver.h"
-#include "drivers/perf_ring.h"
 #include "events/evlist.h"
 #include "profile/perfdata.h"
+#include "session/session.h"
 
 struct pmu_record {
-	struct pmu__evlist evl;
-	struct pmu__ev_state *st;
-	struct pmu__drv *drv;
-	struct pmu__ring *rings;
-	size_t nrings;
+	struct pmu__evlist evl;         /* parsed, until the session has them */
+	struct pmu_session *s;          /* perf: the events, their rings */
+	size_t nev;                     /* events on perf (0: the emulator) */
 	struct pd_writer w;
 	char *path;
 	struct perf_event_attr *attr;   /* as opened, for the file */

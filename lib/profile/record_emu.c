@@ -19,7 +19,7 @@
 
 #include <pmu/pmu.h>
 
-#include "drivers/emu_proto.h"
+#include "proto/emu.h"
 #include "profile/record.h"
 #include "session/session.h"
 #include "util/error.h"

@@ -159,7 +159,7 @@ int pmu__record_synth_kernel(struct pmu_record *r)
  * every readable one, as perf synthesizes them. */
 static int synth_maps(struct pmu_record *r, int pid)
 {
-	bool data = r->evl.n && r->evl.ev[0].attr.mmap_data;
+	bool data = r->nev && r->attr[0].mmap_data;
 	char path[64], line[4600];
 	FILE *f;
 	int ret = 0;
@@ -425,7 +425,7 @@ static void put_file(FILE *o, const char *path, int width)
 
 static bool wanted_any(const struct pmu_record *r)
 {
-	for (size_t i = 0; i < r->evl.n; i++)
+	for (size_t i = 0; i < r->nev; i++)
 		if (r->attr[i].type == PERF_TYPE_TRACEPOINT)
 			return true;
 	return false;
@@ -433,7 +433,7 @@ static bool wanted_any(const struct pmu_record *r)
 
 static bool wanted(const struct pmu_record *r, uint64_t id)
 {
-	for (size_t i = 0; i < r->evl.n; i++)
+	for (size_t i = 0; i < r->nev; i++)
 		if (r->attr[i].type == PERF_TYPE_TRACEPOINT &&
 		    r->attr[i].config == id)
 			return true;

@@ -99,6 +99,8 @@ void pmu__session_close(struct pmu_session *s)
 		pmu__sets_close(s);
 	/* after the driver: the rings it unmapped were the decoder's */
 	pmu__smpl_close(s);
+	s->rings = NULL;
+	s->nrings = 0;
 	s->open = false;
 	s->nstart = 0;
 	pmu__session_free_open(s);
@@ -225,22 +227,29 @@ PMU_API int pmu_session_add(struct pmu_session *s, const char *events,
 	l.ngroups = s->ngroups;
 	l.nmerge = s->nmerge;
 	ret = pmu__evlist_parse(&l, events, &ctx, err);
-	if (!ret && reserve(s, l.n))
+	if (!ret && pmu__session_adopt(s, &l))
 		ret = pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
 				 "out of memory");
-	if (!ret) {
-		/* the session owns the names and specs now */
-		memcpy(s->ev + s->n, l.ev, l.n * sizeof(*l.ev));
-		for (size_t i = 0; i < l.n; i++)
-			s->ntool += l.ev[i].tool != PMU__TOOL_NONE;
-		s->in_place_min = s->ntool ? SIZE_MAX : sizeof(struct pmu_value);
-		s->n += l.n;
-		s->ngroups = l.ngroups;
-		s->nmerge = l.nmerge;
-		l.n = 0;
-	}
 	pmu__evlist_clear(&l);
 	return ret;
+}
+
+int pmu__session_adopt(struct pmu_session *s, struct pmu__evlist *l)
+{
+	if (!s || !l || s->open)
+		return -EINVAL;
+	if (reserve(s, l->n))
+		return -ENOMEM;
+	/* the session owns the names and specs now */
+	memcpy(s->ev + s->n, l->ev, l->n * sizeof(*l->ev));
+	for (size_t i = 0; i < l->n; i++)
+		s->ntool += l->ev[i].tool != PMU__TOOL_NONE;
+	s->in_place_min = s->ntool ? SIZE_MAX : sizeof(struct pmu_value);
+	s->n += l->n;
+	s->ngroups = l->ngroups;
+	s->nmerge = l->nmerge;
+	l->n = 0;
+	return 0;
 }
 
 PMU_API size_t pmu_session_nevents(const struct pmu_session *s)

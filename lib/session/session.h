@@ -8,6 +8,7 @@
 
 #include "drivers/driver.h"
 
+struct pmu__evlist;
 struct pmu__sets;
 struct pmu__smpl;
 
@@ -42,6 +43,9 @@ struct pmu_session {
 	unsigned long nstart;    /* times counting was started */
 	struct pmu__sets *sets;  /* event sets (sets.h); NULL: one set */
 	struct pmu__smpl *smpl;  /* sampling (sample.h); NULL: counting */
+	struct pmu__ring *rings; /* raw sampling (session_rec.c): the
+				    driver's, unmapped at close */
+	size_t nrings;
 };
 
 /* A session on driver `drv`; with own, the session destroys it. */
@@ -55,7 +59,44 @@ struct pmu_session *pmu__session_new_on(struct pmu__drv *drv, bool own,
 int pmu__session_add_attr(struct pmu_session *s, const char *name,
 			  const struct perf_event_attr *attr, bool new_group);
 
+/*
+ * Append the events of a parsed list l (parsed with l->ngroups and
+ * l->nmerge starting at the session's): the session owns them then and
+ * l is left empty.  -EINVAL on an open session, -ENOMEM.
+ */
+int pmu__session_adopt(struct pmu_session *s, struct pmu__evlist *l);
+
+/*
+ * Open the events on a target in the driver's own terms (what
+ * pmu_session_open() makes of its options), for callers that set the
+ * target's details themselves (profiles: per-CPU rings, no mmap reads).
+ */
+int pmu__session_open_on(struct pmu_session *s, const struct pmu__target *t,
+			 struct pmu_error *err);
+
+/*
+ * Raw sampling, for profiles that keep the kernel's records as they are
+ * (perf.data; session_rec.c).  The events carry their sampling settings
+ * in their attrs.  After the open: map a ring of `pages` data pages per
+ * CPU or thread (-EOPNOTSUPP: the driver has no buffers); the kernel's
+ * ids of event i; wait up to timeout_ms for a ring to fill (0, -EINTR
+ * or a negative errno); hand every whole record the rings hold to fn,
+ * ring after ring (*any: some ring held records; fn's non-zero return
+ * stops there and is returned); the records the kernel dropped so far.
+ */
+typedef int (*pmu__rec_fn)(void *arg, const struct perf_event_header *h);
+int pmu__session_rec_map(struct pmu_session *s, size_t pages,
+			 struct pmu_error *err);
+int pmu__session_rec_ids(struct pmu_session *s, size_t i, uint64_t *ids,
+			 size_t max, size_t *n);
+int pmu__session_rec_wait(struct pmu_session *s, int timeout_ms);
+int pmu__session_rec_drain(struct pmu_session *s, pmu__rec_fn fn, void *arg,
+			   bool *any);
+uint64_t pmu__session_rec_lost(const struct pmu_session *s);
+
 /* Close the counters (events stay, the session may be opened again). */
+void pmu__session_close(struct pmu_session *s);
+
 /* The driver's record stream (drivers/driver.h, struct pmu__drv_stream),
  * for profiles: -EOPNOTSUPP (counter: -1, lost: 0) on a driver without
  * one. */
@@ -63,8 +104,6 @@ int pmu__session_stream_keep(struct pmu_session *s);
 long pmu__session_stream_take(struct pmu_session *s, void *out, size_t len);
 int pmu__session_stream_counter(const struct pmu_session *s, size_t i);
 uint64_t pmu__session_stream_lost(struct pmu_session *s);
-
-void pmu__session_close(struct pmu_session *s);
 
 /* Free what an open session's counting needs (statuses, placement,
  * scratch counts): closing, or an open that failed. */

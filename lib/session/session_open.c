@@ -196,6 +196,9 @@ static int name_user_only(struct pmu_session *s)
 	return 0;
 }
 
+static int open_target(struct pmu_session *s, const struct pmu__target *tp,
+		       struct pmu_error *err);
+
 PMU_API int pmu_session_open(struct pmu_session *s,
 			     const struct pmu_open_opts *opts,
 			     struct pmu_error *err)
@@ -211,8 +214,30 @@ PMU_API int pmu_session_open(struct pmu_session *s,
 		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
 				  "no events to open: add some first");
 	ret = make_target(s, opts, &t, err);
-	if (!ret)
-		ret = check_uncore(s, &t, err);
+	return ret ? ret : open_target(s, &t, err);
+}
+
+int pmu__session_open_on(struct pmu_session *s, const struct pmu__target *t,
+			 struct pmu_error *err)
+{
+	int ret;
+
+	pmu__error_clear(err);
+	if ((ret = pmu__session_not_open(s, "the session is already open",
+					 err)))
+		return ret;
+	if (s->n == 0)
+		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
+				  "no events to open: add some first");
+	return open_target(s, t, err);
+}
+
+static int open_target(struct pmu_session *s, const struct pmu__target *tp,
+		       struct pmu_error *err)
+{
+	struct pmu__target t = *tp;
+	int ret = check_uncore(s, &t, err);
+
 	if (ret)
 		return ret;
 	/* sets, tool events and sampling are read off the hot path */

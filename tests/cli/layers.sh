@@ -38,6 +38,9 @@ plant "$clean" lib/session/session.c '#include "events/catalog.h"
 /* not the "perf" driver: strcmp(name, "perf") in a comment */
 static const char *msg = "the perf driver";
 static int cg(const struct pmu__driver_ops *o) { return o->caps & 1; }'
+plant "$clean" lib/proto/emu.h '#include "model/desc.h"'
+plant "$clean" lib/profile/record.c '#include "session/session.h"
+#include "proto/emu.h"'
 "$CHECK" --root "$clean" >"$TMP/out" 2>&1
 expect_eq "a clean tree passes (comments and strings do not count)" "$?" 0
 sed 's/^/# /' "$TMP/out"
@@ -104,6 +107,10 @@ planted "profile compares a driver's name" lib/profile/rec.c 'int on_emu = strnc
 	'^lib/profile/rec\.c:1: compares a driver.s name'
 planted "profile includes a driver's internals" lib/profile/rec.c '#include "drivers/driver.h"
 #include "drivers/perf.h"' '^lib/profile/rec\.c:2: includes lib/drivers/perf\.h: profiles reach drivers through'
+planted "profile includes the driver interface" lib/profile/rec.c '#include "session/session.h"
+#include "drivers/driver.h"' '^lib/profile/rec\.c:2: includes lib/drivers/driver\.h: profiles reach drivers through sessions'
+planted "protocol header includes util" lib/proto/emu.h '#include "model/desc.h"
+#include <util/error.h>' '^lib/proto/emu\.h:2: includes lib/util/error\.h: a protocol header is freestanding'
 planted "profile reaches into the simulator" lib/profile/rec.c '#include "sim/pebs.h"' \
 	'^lib/profile/rec\.c:1: includes lib/sim/pebs\.h: profiles never reach'
 planted "perfmon2's engine includes a session" lib/perfmon/pfm_ctx.c '#include "session/session.h"' \

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef PMU_DRIVERS_EMU_PROTO_H
-#define PMU_DRIVERS_EMU_PROTO_H
+#ifndef PMU_PROTO_EMU_H
+#define PMU_PROTO_EMU_H
 
 /*
  * The protocol between the emu driver (in libpmu) and the emulator (the
