@@ -91,9 +91,9 @@ PC_FILE     := $(BUILD)/libpmu.pc
 
 all: $(STATIC_LIB) $(SHARED_LIB) $(PMU_BIN) $(PC_FILE) $(EXAMPLES) freestanding-check
 
-# lib/model and lib/sim must not depend on libc: compile them freestanding,
+# lib/hwmodel and lib/sim must not depend on libc: compile them freestanding,
 # link them together relocatably and fail on any undefined symbol.
-FS_SRCS     := $(sort $(wildcard lib/model/*.c lib/sim/*.c))
+FS_SRCS     := $(sort $(wildcard lib/hwmodel/*.c lib/sim/*.c))
 FS_OBJS     := $(FS_SRCS:%.c=$(BUILD)/freestanding/%.o)
 FS_CFLAGS   := -std=c11 $(WARN) $(OPT) -ffreestanding -fno-builtin -nostdlib \
                -fno-stack-protector -Ilib
@@ -107,7 +107,7 @@ $(BUILD)/freestanding.o: $(FS_OBJS)
 
 freestanding-check: $(BUILD)/freestanding.o
 	@undef=$$(nm -u $<); if [ -n "$$undef" ]; then \
-		echo "freestanding code (lib/model, lib/sim) uses: $$undef" >&2; \
+		echo "freestanding code (lib/hwmodel, lib/sim) uses: $$undef" >&2; \
 		exit 1; fi
 
 -include $(FS_OBJS:.o=.d)

@@ -34,7 +34,7 @@ struct name {
 static struct name *collect(size_t *n)
 {
 	size_t nm, cap = 1024, k = 0;
-	const struct pmu__model *const *ms = pmu__catalog_models(&nm);
+	const struct pmu__catmodel *const *ms = pmu__catalog_models(&nm);
 	struct name *v = malloc(cap * sizeof(*v));
 
 	for (size_t i = 0; v && i < nm; i++)
@@ -59,11 +59,11 @@ static struct name *collect(size_t *n)
 static struct name *collect_vendor(size_t *n)
 {
 	size_t nm, cap = 1024, k = 0;
-	const struct pmu__model *const *ms = pmu__catalog_models(&nm);
+	const struct pmu__catmodel *const *ms = pmu__catalog_models(&nm);
 	struct name *v = malloc(cap * sizeof(*v));
 
 	for (size_t i = 0; v && i < nm; i++) {
-		const struct pmu__model *m = ms[i];
+		const struct pmu__catmodel *m = ms[i];
 		for (uint32_t e = 0; m->vhash && e < m->nevents; e++) {
 			const struct pmu__event *ev = &m->events[e];
 			const struct pmu__umask *u = pmu__event_umasks(m, ev);
@@ -114,9 +114,9 @@ static double pmu_round(const struct name *v, size_t n, size_t *found)
 
 	*found = 0;
 	for (size_t i = 0; i < n; i++) {
-		const struct pmu__model *m =
+		const struct pmu__catmodel *m =
 			pmu__catalog_find(v[i].model, v[i].mlen);
-		*found += m && pmu__model_event(m, v[i].event, v[i].elen);
+		*found += m && pmu__catmodel_event(m, v[i].event, v[i].elen);
 	}
 	return (double)(bench_now_ns() - t0) / (double)n;
 }
@@ -129,9 +129,10 @@ static double vendor_round(const struct name *v, size_t n, size_t *found)
 
 	*found = 0;
 	for (size_t i = 0; i < n; i++) {
-		const struct pmu__model *m =
+		const struct pmu__catmodel *m =
 			pmu__catalog_find(v[i].model, v[i].mlen);
-		*found += m && pmu__model_vname(m, v[i].full, v[i].elen, &um);
+		*found += m && pmu__catmodel_vname(m, v[i].full, v[i].elen,
+						   &um);
 	}
 	return (double)(bench_now_ns() - t0) / (double)n;
 }
@@ -205,7 +206,7 @@ static double uncore_round(const struct name *v, size_t n, size_t *found)
 
 	*found = 0;
 	for (size_t i = 0; i < n; i++) {
-		const struct pmu__model *m =
+		const struct pmu__catmodel *m =
 			pmu__catalog_find(v[i].model, v[i].mlen);
 		*found += m && pmu__uncore_find(m, v[i].event, v[i].elen);
 	}
@@ -215,7 +216,7 @@ static double uncore_round(const struct name *v, size_t n, size_t *found)
 static int uncore_bench(void)
 {
 	size_t nm, cap = 1024, n = 0, found = 0;
-	const struct pmu__model *const *ms = pmu__catalog_models(&nm);
+	const struct pmu__catmodel *const *ms = pmu__catalog_models(&nm);
 	struct name *v = malloc(cap * sizeof(*v));
 	double t[ROUNDS];
 	char what[160];

@@ -54,7 +54,7 @@ static double time_base(struct base *b, uint64_t calls, uint64_t n)
 
 static int setup(struct pmu__sim *s)
 {
-	const struct pmu_hwmodel *m = pmu__model_find("p6");
+	const struct pmu_hwmodel *m = pmu__hwmodel_find("p6");
 
 	if (!m || pmu__sim_init(s, m))
 		return -1;

@@ -4,7 +4,7 @@
 
 /*
  * The emulator: a Valgrind tool that runs pmu's simulated PMU (lib/sim,
- * lib/model, unchanged) on what a real program does.  One process of the
+ * lib/hwmodel, unchanged) on what a real program does.  One process of the
  * program is one emulated CPU: its instructions, branches and memory
  * accesses go through the cache and branch-predictor models and become
  * events of the simulated model, fed to every counter context of the

@@ -3,7 +3,7 @@
 # Built out of tree against the installed valgrind: its headers and the
 # static libcoregrind/libvex it ships (Debian: the valgrind package), found
 # through valgrind.pc.  Without them the tool is skipped with a message and
-# 'pmu stat --emulate' says what to install.  The tool links lib/model and
+# 'pmu stat --emulate' says what to install.  The tool links lib/hwmodel and
 # lib/sim as the freestanding check builds them ($(BUILD)/freestanding.o).
 #
 # $(BUILD)/emu/ holds the tool and a link to valgrind's preload library:

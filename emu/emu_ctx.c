@@ -392,7 +392,7 @@ static Int init_ctx(struct emu_ctx *c, const struct pmu_emu_context *cfg)
 
 	VG_(memcpy)(name, cfg->model, sizeof(cfg->model));
 	name[sizeof(cfg->model)] = 0;
-	c->m = pmu__model_find(name);
+	c->m = pmu__hwmodel_find(name);
 	if (!c->m || cfg->nrules > PMU_EMU_MAX_RULES)
 		return -PMU_EINVAL;
 	for (UInt r = 0; r < cfg->nrules; r++)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks that dependencies in lib/ point down the layers (DEVELOPERS.md):
 #
-#   lib/model, lib/sim   include nothing from util, events, drivers,
+#   lib/hwmodel, lib/sim include nothing from util, events, drivers,
 #                        session or tools (they are freestanding)
 #   lib/util             includes nothing from events, drivers, session,
 #                        and of the public headers only error.h and
@@ -20,7 +20,7 @@
 #   lib/profile          includes nothing of lib/drivers or lib/sim: it
 #                        opens and reads events through sessions
 #   lib/proto            (the emulator's protocol, a wire format both
-#                        sides include) includes only lib/model
+#                        sides include) includes only lib/hwmodel
 #   lib/stat             (the counting engine) includes only public
 #                        headers and lib/util: a client of the session
 #                        API; nothing below it includes it or
@@ -94,7 +94,7 @@ scan() {
 		if (match(keep, /^[ \t]*#[ \t]*include[ \t]*"[^"]+"/)) {
 			p = substr(keep, RSTART, RLENGTH); sub(/^[^"]*"/, "", p); sub(/"$/, "", p)
 			print "INC", FILENAME, FNR, p
-		} else if (match(keep, /^[ \t]*#[ \t]*include[ \t]*<(model|sim|proto|util|events|drivers|perfmon|session|stat|profile|tools|pmu)\/[^>]+>/)) {
+		} else if (match(keep, /^[ \t]*#[ \t]*include[ \t]*<(hwmodel|sim|proto|util|events|drivers|perfmon|session|stat|profile|tools|pmu)\/[^>]+>/)) {
 			# <...> reaches lib/ too, through -Ilib
 			p = substr(keep, RSTART, RLENGTH); sub(/^[^<]*</, "", p); sub(/>$/, "", p)
 			print "INC", FILENAME, FNR, p
@@ -218,11 +218,11 @@ violation() { echo "$1:$2: $3"; fail=1; }
 
 while read -r file line top target; do
 	case "$file:$top" in
-	lib/model/*:util|lib/model/*:events|lib/model/*:drivers|\
-	lib/model/*:session|lib/model/*:tools|\
+	lib/hwmodel/*:util|lib/hwmodel/*:events|lib/hwmodel/*:drivers|\
+	lib/hwmodel/*:session|lib/hwmodel/*:tools|\
 	lib/sim/*:util|lib/sim/*:events|lib/sim/*:drivers|\
 	lib/sim/*:session|lib/sim/*:tools)
-		violation "$file" "$line" "includes $target: lib/model and lib/sim are freestanding and include only each other" ;;
+		violation "$file" "$line" "includes $target: lib/hwmodel and lib/sim are freestanding and include only each other" ;;
 	lib/util/*:events|lib/util/*:drivers|lib/util/*:session)
 		violation "$file" "$line" "includes $target: lib/util is below the event, driver and session layers" ;;
 	lib/util/*:pmu)
@@ -237,7 +237,7 @@ while read -r file line top target; do
 	lib/drivers/*:events|lib/drivers/*:session)
 		violation "$file" "$line" "includes $target: a driver never parses event names nor knows sessions" ;;
 	lib/util/*:profile|lib/drivers/*:profile|lib/events/*:profile|\
-	lib/session/*:profile|lib/model/*:profile|lib/sim/*:profile)
+	lib/session/*:profile|lib/hwmodel/*:profile|lib/sim/*:profile)
 		violation "$file" "$line" "includes $target: profiles sit above the sessions; nothing below includes them" ;;
 	lib/events/*:drivers)
 		[ "$target" = lib/drivers/driver.h ] ||
@@ -253,9 +253,9 @@ while read -r file line top target; do
 		esac ;;
 	lib/profile/*:drivers)
 		violation "$file" "$line" "includes $target: profiles reach drivers through sessions only" ;;
-	lib/proto/*:model) ;;
+	lib/proto/*:hwmodel) ;;
 	lib/proto/*:*)
-		violation "$file" "$line" "includes $target: a protocol header is freestanding (lib/model only): the emulator includes it too" ;;
+		violation "$file" "$line" "includes $target: a protocol header is freestanding (lib/hwmodel only): the emulator includes it too" ;;
 	lib/profile/*:sim)
 		violation "$file" "$line" "includes $target: profiles never reach into the simulator" ;;
 	lib/session/*:sim)
@@ -273,18 +273,18 @@ while read -r file line top target; do
 	lib/perfmon/*:sim)
 		[ "$target" = lib/sim/pebs.h ] ||
 		violation "$file" "$line" "includes $target: perfmon2's engine never reaches into the simulator" ;;
-	lib/util/*:perfmon|lib/model/*:perfmon|lib/sim/*:perfmon|\
+	lib/util/*:perfmon|lib/hwmodel/*:perfmon|lib/sim/*:perfmon|\
 	lib/drivers/*:perfmon|lib/events/*:perfmon)
 		violation "$file" "$line" "includes $target: perfmon2's engine sits above the drivers and events" ;;
 	lib/stat/*:perfmon)
 		violation "$file" "$line" "includes $target: the counting engine is a client of the public session API" ;;
 	lib/stat/*:drivers|lib/stat/*:sim|lib/stat/*:session|\
-	lib/stat/*:events|lib/stat/*:model)
+	lib/stat/*:events|lib/stat/*:hwmodel)
 		violation "$file" "$line" "includes $target: the counting engine is a client of the public session API" ;;
-	lib/util/*:stat|lib/model/*:stat|lib/sim/*:stat|lib/drivers/*:stat|\
+	lib/util/*:stat|lib/hwmodel/*:stat|lib/sim/*:stat|lib/drivers/*:stat|\
 	lib/events/*:stat|lib/session/*:stat)
 		violation "$file" "$line" "includes $target: the counting engine sits above the sessions" ;;
-	lib/util/*:pmu|lib/model/*:pmu|lib/sim/*:pmu|lib/drivers/*:pmu|\
+	lib/util/*:pmu|lib/hwmodel/*:pmu|lib/sim/*:pmu|lib/drivers/*:pmu|\
 	lib/events/*:pmu|lib/session/*:pmu)
 		[ "$target" = include/pmu/stat.h ] &&
 		violation "$file" "$line" "includes $target: the counting engine sits above the sessions" ;;

@@ -152,7 +152,7 @@ static void emit_pool(FILE *out)
 
 /* ---- one model ---- */
 
-static const char *str(const struct pmu__model *m, uint32_t off)
+static const char *str(const struct pmu__catmodel *m, uint32_t off)
 {
 	return off ? m->strings + off : NULL;
 }
@@ -166,7 +166,7 @@ static void ident(char *buf, size_t sz, const char *name)
 	buf[i] = '\0';
 }
 
-static void emit_events(FILE *out, const struct pmu__model *m)
+static void emit_events(FILE *out, const struct pmu__catmodel *m)
 {
 	fputs("\t.events = {\n", out);
 	for (uint32_t i = 0; i < m->nevents; i++) {
@@ -183,7 +183,7 @@ static void emit_events(FILE *out, const struct pmu__model *m)
 	fputs("\t},\n", out);
 }
 
-static void emit_umasks(FILE *out, const struct pmu__model *m)
+static void emit_umasks(FILE *out, const struct pmu__catmodel *m)
 {
 	fputs("\t.umasks = {\n", out);
 	for (uint32_t i = 0; i < m->numasks; i++) {
@@ -198,7 +198,7 @@ static void emit_umasks(FILE *out, const struct pmu__model *m)
 	fputs("\t\t{ 0 }\n\t},\n", out);
 }
 
-static void emit_hash(FILE *out, const struct pmu__model *m)
+static void emit_hash(FILE *out, const struct pmu__catmodel *m)
 {
 	fputs("\t.hash = {", out);
 	for (uint32_t i = 0; i < m->hash_size; i++)
@@ -206,7 +206,7 @@ static void emit_hash(FILE *out, const struct pmu__model *m)
 	fputs("\n\t},\n", out);
 }
 
-static void emit_vhash(FILE *out, const struct pmu__model *m)
+static void emit_vhash(FILE *out, const struct pmu__catmodel *m)
 {
 	fputs("\t.vhash = {", out);
 	for (uint32_t i = 0; i < m->vhash_size; i++)
@@ -214,7 +214,7 @@ static void emit_vhash(FILE *out, const struct pmu__model *m)
 	fputs("\n\t},\n", out);
 }
 
-static void emit_metrics(FILE *out, const struct pmu__model *m)
+static void emit_metrics(FILE *out, const struct pmu__catmodel *m)
 {
 	fputs("\t.metrics = {\n", out);
 	for (uint32_t i = 0; i < m->nmetrics; i++) {
@@ -237,7 +237,7 @@ struct hdr {
 	uint32_t name, desc, pmu, patterns, hybrid, twin;
 };
 
-static void emit_header(FILE *out, const struct pmu__model *m,
+static void emit_header(FILE *out, const struct pmu__catmodel *m,
 			const struct hdr *h, uint32_t modmsk)
 {
 	fprintf(out, "\t.t = {\n\t\t.name = %u,\n\t\t.desc = %u,\n"
@@ -259,7 +259,7 @@ static void emit_header(FILE *out, const struct pmu__model *m,
 		m->nmetrics, m->vhash_size);
 }
 
-static void model_desc(char *buf, size_t sz, const struct pmu__model *m,
+static void model_desc(char *buf, size_t sz, const struct pmu__catmodel *m,
 		       const char *path)
 {
 	snprintf(buf, sz, "kernel pmu-events %s%s%s", path, m->pmu && strcmp(m->pmu, "cpu")
@@ -267,7 +267,7 @@ static void model_desc(char *buf, size_t sz, const struct pmu__model *m,
 								 : "");
 }
 
-static void write_model(const char *dir, const struct pmu__model *m,
+static void write_model(const char *dir, const struct pmu__catmodel *m,
 			const char *path)
 {
 	char id[96], fn[4096], desc[160], *body = NULL;
@@ -364,7 +364,7 @@ static void emit_u16(FILE *f, const char *name, const uint16_t *v, size_t n)
 	fputs("\n};\n\n", f);
 }
 
-static void write_uncore(const char *dir, const struct pmu__model **ms,
+static void write_uncore(const char *dir, const struct pmu__catmodel **ms,
 			 size_t n)
 {
 	uint16_t *list = NULL, *hash = NULL;
@@ -379,8 +379,8 @@ static void write_uncore(const char *dir, const struct pmu__model **ms,
 	    !first || !hfirst || !hsize)
 		exit(1);
 	for (size_t k = 0; k < n; k++) {
-		const struct pmu__model *m = ms[k];
-		struct pmu__model t = { 0 };
+		const struct pmu__catmodel *m = ms[k];
+		struct pmu__catmodel t = { 0 };
 		uint32_t size = m->uhash_size;
 
 		first[k] = nlist;
@@ -438,7 +438,7 @@ static void write_uncore(const char *dir, const struct pmu__model **ms,
 	for (size_t k = 0; k < n; k++)
 		fprintf(f, "\t{ %zu, %u, %zu, %u },\n", first[k],
 			ms[k]->nuncore, hfirst[k], hsize[k]);
-	fprintf(f, "};\n\nvoid pmu__kuncore_fill(size_t k, struct pmu__model "
+	fprintf(f, "};\n\nvoid pmu__kuncore_fill(size_t k, struct pmu__catmodel "
 		"*m)\n{\n\tif (k >= %zu || !models[k].n)\n\t\treturn;\n"
 		"\tm->uev = uev;\n\tm->ulist = ulist + models[k].list;\n"
 		"\tm->nuncore = models[k].n;\n"
@@ -458,8 +458,8 @@ static void write_uncore(const char *dir, const struct pmu__model **ms,
 
 /* ---- the index ---- */
 
-static size_t index_of(const struct pmu__model **ms, size_t n,
-		       const struct pmu__model *m)
+static size_t index_of(const struct pmu__catmodel **ms, size_t n,
+		       const struct pmu__catmodel *m)
 {
 	for (size_t i = 0; i < n; i++)
 		if (ms[i] == m)
@@ -470,10 +470,10 @@ static size_t index_of(const struct pmu__model **ms, size_t n,
 
 /* The rows of every mapfile in order, for detection without tables. */
 static void write_rows(FILE *f, const struct pmu__jsondir *jd,
-		       const struct pmu__model **ms, size_t n)
+		       const struct pmu__catmodel **ms, size_t n)
 {
 	size_t nr = pmu__jsondir_nrows(jd), off = 0;
-	const struct pmu__model *m;
+	const struct pmu__catmodel *m;
 
 	fputs("static const char patterns[] =", f);
 	for (size_t i = 0; i < nr; i++) {
@@ -499,7 +499,7 @@ static void write_rows(FILE *f, const struct pmu__jsondir *jd,
 }
 
 static void write_index(const char *dir, const struct pmu__jsondir *jd,
-			const struct pmu__model **ms, size_t n)
+			const struct pmu__catmodel **ms, size_t n)
 {
 	char fn[4096], id[96];
 	FILE *f;
@@ -548,7 +548,7 @@ int main(int argc, char **argv)
 {
 	struct pmu_error err = { .size = sizeof(err) };
 	struct pmu__jsondir *jd;
-	const struct pmu__model **ms;
+	const struct pmu__catmodel **ms;
 	size_t n, k = 0;
 
 	if (argc != 3) {
@@ -563,7 +563,7 @@ int main(int argc, char **argv)
 	ms = calloc(n, sizeof(*ms));
 	/* Each hybrid part's atom model right after its core model. */
 	for (size_t i = 0; i < n; i++) {
-		const struct pmu__model *m = pmu__jsondir_model_at(jd, i);
+		const struct pmu__catmodel *m = pmu__jsondir_model_at(jd, i);
 		if (m->pmu && !strcmp(m->pmu, "cpu_atom"))
 			continue;
 		ms[k++] = m;

@@ -13,7 +13,7 @@
 #include <pmu/assign.h>
 
 #include "events/assign.h"
-#include "model/control.h"
+#include "hwmodel/control.h"
 
 int pmu__control_parse(const char *text, size_t len, struct pmu_control *c,
 		       struct pmu_error *err);

@@ -24,11 +24,11 @@
 #define FIXTURE "tests/fixtures/events"
 
 static size_t nstatic;
-static const struct pmu__model *first_static, *last_static;
+static const struct pmu__catmodel *first_static, *last_static;
 
 static void test_before_loading(void **state)
 {
-	const struct pmu__model *const *ms = pmu__catalog_models(&nstatic);
+	const struct pmu__catmodel *const *ms = pmu__catalog_models(&nstatic);
 
 	(void)state;
 	assert_true(nstatic >= 19 + 16);   /* libpfm4 tables, seed models */
@@ -41,7 +41,7 @@ static void test_before_loading(void **state)
 
 static void test_after_loading(void **state)
 {
-	const struct pmu__model *const *ms;
+	const struct pmu__catmodel *const *ms;
 	size_t n;
 
 	(void)state;

@@ -14,8 +14,8 @@
 
 #include <cmocka.h>
 
-#include "model/control.h"
-#include "model/model.h"
+#include "hwmodel/control.h"
+#include "hwmodel/model.h"
 
 struct row {
 	int line;
@@ -365,7 +365,7 @@ static void test_rows(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		const struct row *r = &rows[i];
-		const struct pmu_hwmodel *m = pmu__model_find(r->model);
+		const struct pmu_hwmodel *m = pmu__hwmodel_find(r->model);
 		struct pmu_control_result res;
 		int rc;
 
@@ -435,7 +435,7 @@ static void test_images(void **state)
 		const struct image_row *r = &images[i];
 		struct pmu_control_result res;
 
-		if (pmu__control_check(pmu__model_find(r->model), &r->c, false,
+		if (pmu__control_check(pmu__hwmodel_find(r->model), &r->c, false,
 				       &res))
 			fail_msg("line %d: rejected by %s", r->line, res.rule);
 		if (res.p5_cesr != r->p5_cesr || res.ppc_mmcr[0] != r->mmcr0 ||
@@ -462,7 +462,7 @@ static void test_per_counter(void **state)
 	struct pmu_control_result r;
 
 	(void)state;
-	assert_int_equal(pmu__control_check(pmu__model_find("p4"), &c, false, &r), 0);
+	assert_int_equal(pmu__control_check(pmu__hwmodel_find("p4"), &c, false, &r), 0);
 	assert_int_equal(r.hw_ctr[0], 12);
 	assert_int_equal(r.map[0], FAST(12));
 	assert_int_equal(r.p4_escr_msr[0], 0x3B8);  /* CRU_ESCR0 */
@@ -500,7 +500,7 @@ static void test_failure_stops(void **state)
 	struct pmu_control_result r;
 
 	(void)state;
-	assert_int_equal(pmu__control_check(pmu__model_find("p6"), &c, false, &r),
+	assert_int_equal(pmu__control_check(pmu__hwmodel_find("p6"), &c, false, &r),
 			 -PMU_EPERM);
 	assert_int_equal(r.cstatus, 0);
 	assert_string_equal(r.field, "evntsel");

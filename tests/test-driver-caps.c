@@ -42,7 +42,7 @@ static void test_tables(void **state)
 		assert_true(o->open && o->close && o->enable && o->disable &&
 			    o->reset && o->read && o->destroy);
 		WHOLE(o, units);
-		WHOLE(o, model);
+		WHOLE(o, hwmodel);
 		WHOLE(o, regs);
 		WHOLE(o, pfm);
 		WHOLE(o, switching);
@@ -50,7 +50,7 @@ static void test_tables(void **state)
 		WHOLE(o, guest);
 		WHOLE(o, stream);
 		/* a driver that counts a model says so, and has the table */
-		assert_int_equal(!!(o->caps & PMU__DRV_MODEL), o->model != NULL);
+		assert_int_equal(!!(o->caps & PMU__DRV_HWMODEL), o->hwmodel != NULL);
 	}
 	assert_ptr_equal(pmu__driver_find(NULL), pmu__driver_find("perf"));
 	assert_ptr_equal(pmu__driver_find(""), pmu__driver_find("perf"));

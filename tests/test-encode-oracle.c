@@ -294,7 +294,7 @@ static bool perf_only(const char *mods, bool perf_model)
 			       has_mod(mods, "h")));
 }
 
-static void check_event(const struct pmu__model *m,
+static void check_event(const struct pmu__catmodel *m,
 			const struct pmu__event *ev, struct counts *c)
 {
 	const struct pmu__umask *u = pmu__event_umasks(m, ev);
@@ -334,11 +334,11 @@ static void check_event(const struct pmu__model *m,
 /* ---- hard strings: generated probes of every class ---- */
 
 /* One probe: raw, raw-only and perf encodings against libpfm4's. */
-static void probe(const struct pmu__model *m, const struct pmu__event *ev,
+static void probe(const struct pmu__catmodel *m, const struct pmu__event *ev,
 		  enum hard cls, struct counts *c, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
-static void probe(const struct pmu__model *m, const struct pmu__event *ev,
+static void probe(const struct pmu__catmodel *m, const struct pmu__event *ev,
 		  enum hard cls, struct counts *c, const char *fmt, ...)
 {
 	bool perf_model = m->kind == PMU__ENC_PERF ||
@@ -365,7 +365,7 @@ static void probe(const struct pmu__model *m, const struct pmu__event *ev,
 }
 
 /* The first n umasks of ev that are not aliases. */
-static int plain_umasks(const struct pmu__model *m,
+static int plain_umasks(const struct pmu__catmodel *m,
 			const struct pmu__event *ev, const char **names,
 			int n)
 {
@@ -378,7 +378,7 @@ static int plain_umasks(const struct pmu__model *m,
 	return k;
 }
 
-static void hard_umasks(const struct pmu__model *m,
+static void hard_umasks(const struct pmu__catmodel *m,
 			const struct pmu__event *ev, struct counts *c)
 {
 	/* also past the offcore response register's 38 bits and past
@@ -412,7 +412,7 @@ static void hard_umasks(const struct pmu__model *m,
 }
 
 /* Boolean modifiers of ev, model ones and the perf ones it takes. */
-static int bools_of(const struct pmu__model *m, const struct pmu__event *ev,
+static int bools_of(const struct pmu__catmodel *m, const struct pmu__event *ev,
 		    const char **names, int max)
 {
 	int n = 0;
@@ -430,7 +430,7 @@ static int bools_of(const struct pmu__model *m, const struct pmu__event *ev,
 	return n;
 }
 
-static void hard_bools(const struct pmu__model *m,
+static void hard_bools(const struct pmu__catmodel *m,
 		       const struct pmu__event *ev, uint32_t idx,
 		       struct counts *c)
 {
@@ -449,7 +449,7 @@ static void hard_bools(const struct pmu__model *m,
 		      vals[v]);
 }
 
-static void hard_malformed(const struct pmu__model *m,
+static void hard_malformed(const struct pmu__catmodel *m,
 			   const struct pmu__event *ev, struct counts *c)
 {
 	static const char *const tails[] = {
@@ -461,7 +461,7 @@ static void hard_malformed(const struct pmu__model *m,
 }
 
 /* A umask whose code fixes the counter mask (Intel: bits 16+), or -1. */
-static int fixed_c_umask(const struct pmu__model *m,
+static int fixed_c_umask(const struct pmu__catmodel *m,
 			 const struct pmu__event *ev, unsigned *cval)
 {
 	const struct pmu__umask *u = pmu__event_umasks(m, ev);
@@ -477,7 +477,7 @@ static int fixed_c_umask(const struct pmu__model *m,
 	return -1;
 }
 
-static void hard_perf(const struct pmu__model *m,
+static void hard_perf(const struct pmu__catmodel *m,
 		      const struct pmu__event *ev, struct counts *c)
 {
 	static const char *const tails[] = {
@@ -508,7 +508,7 @@ static void hard_perf(const struct pmu__model *m,
  * some repeats of another value it lets through.  (A umask it keeps
  * twice so counts twice in its group, which only a flag its tables do
  * not show decides: three umasks of which two repeat are not probed.) */
-static void hard_alias(const struct pmu__model *m,
+static void hard_alias(const struct pmu__catmodel *m,
 		       const struct pmu__event *ev, struct counts *c)
 {
 	const struct pmu__umask *u = pmu__event_umasks(m, ev);
@@ -534,7 +534,7 @@ static void hard_alias(const struct pmu__model *m,
 		probe(m, ev, H_ALIAS, c, ":%s%s", alias, *t);
 }
 
-static void check_hard(const struct pmu__model *m,
+static void check_hard(const struct pmu__catmodel *m,
 		       const struct pmu__event *ev, uint32_t idx,
 		       struct counts *c)
 {
@@ -582,7 +582,7 @@ static void pmu_perf_mods(int m, int ev, char *b, size_t n)
 	}
 }
 
-static void cmp_perf_mods(const struct pmu__model *m, struct counts *c)
+static void cmp_perf_mods(const struct pmu__catmodel *m, struct counts *c)
 {
 	int mi = pmu_catalog_find(m->name);
 	char s[160], want[160], got[160];
@@ -618,7 +618,7 @@ static bool force(const char *name)
 
 static void test_model(void **state)
 {
-	const struct pmu__model *m = *state;
+	const struct pmu__catmodel *m = *state;
 	struct counts c = { 0 };
 
 	if (!force(m->name))
@@ -642,7 +642,7 @@ static void test_model(void **state)
 int main(void)
 {
 	size_t n;
-	const struct pmu__model *const *ms = pmu__catalog_models(&n);
+	const struct pmu__catmodel *const *ms = pmu__catalog_models(&n);
 	struct CMUnitTest tests[64];
 	size_t nt = 0;
 

@@ -457,13 +457,13 @@ static void test_iterate(void **state)
 static void test_hash(void **state)
 {
 	size_t n;
-	const struct pmu__model *const *ms = pmu__catalog_models(&n);
+	const struct pmu__catmodel *const *ms = pmu__catalog_models(&n);
 
 	(void)state;
 	for (size_t i = 0; i < n; i++)
 		for (uint32_t j = 0; j < ms[i]->nevents; j++) {
 			const char *s = pmu__ev_name(ms[i], &ms[i]->events[j]);
-			assert_ptr_equal(pmu__model_event(ms[i], s, strlen(s)),
+			assert_ptr_equal(pmu__catmodel_event(ms[i], s, strlen(s)),
 					 &ms[i]->events[j]);
 		}
 }

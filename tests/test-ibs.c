@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "model/model.h"
+#include "hwmodel/model.h"
 #include "sim/ibs.h"
 #include "sim/sim.h"
 
@@ -61,7 +61,7 @@ static void on_irq(struct pmu__sim *sim, void *arg, enum pmu_sim_irq src,
 
 static void rig_init(struct rig *r, uint32_t seed, bool rearm)
 {
-	assert_int_equal(pmu__sim_init(&r->sim, pmu__model_find("fam10h")), 0);
+	assert_int_equal(pmu__sim_init(&r->sim, pmu__hwmodel_find("fam10h")), 0);
 	assert_int_equal(pmu__sim_ibs_attach(&r->sim, &r->ibs, seed), 0);
 	pmu__sim_set_irq(&r->sim, on_irq, r);
 	assert_int_equal(pmu__sim_reg_write(&r->sim, PMU_SIM_REG_APIC,
@@ -280,7 +280,7 @@ static void test_reserved_bits(void **state)
 	wr(&r, PMU_MSR_IBS_CTL, ~0ull);
 	assert_int_equal(rd(&r, PMU_MSR_IBS_CTL), 0x10F);
 	/* Models without IBS reject the attach and the MSRs. */
-	assert_int_equal(pmu__sim_init(&r.sim, pmu__model_find("k8")), 0);
+	assert_int_equal(pmu__sim_init(&r.sim, pmu__hwmodel_find("k8")), 0);
 	assert_int_equal(pmu__sim_ibs_attach(&r.sim, &r.ibs, 1), -PMU_EINVAL);
 	assert_int_equal(pmu__sim_wrmsr(&r.sim, PMU_MSR_IBS_OP_CTL, 0),
 			 -PMU_EINVAL);

@@ -45,7 +45,7 @@ static struct pmu__jsondir *load_fixture(void)
 	return jd;
 }
 
-static int encode(const struct pmu__model *m, const char *s, uint64_t *code)
+static int encode(const struct pmu__catmodel *m, const char *s, uint64_t *code)
 {
 	struct pmu_encode_opts o = { .sz = sizeof(o) };
 	struct pmu_encoding enc = { .size = sizeof(enc) };
@@ -99,7 +99,7 @@ static void test_lookup(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(lookups) / sizeof(lookups[0]); i++) {
-		const struct pmu__model *m = pmu__jsondir_model(jd,
+		const struct pmu__catmodel *m = pmu__jsondir_model(jd,
 								lookups[i].key);
 		const char *got = m ? m->name : "(none)";
 		const char *want = lookups[i].model ? lookups[i].model
@@ -163,7 +163,7 @@ static void test_encode(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(encodings) / sizeof(encodings[0]); i++) {
-		const struct pmu__model *m = pmu__jsondir_model(
+		const struct pmu__catmodel *m = pmu__jsondir_model(
 			jd, encodings[i].model);
 		uint64_t code;
 		int rc;
@@ -180,7 +180,7 @@ static void test_encode(void **state)
 	pmu__jsondir_free(jd);
 }
 
-static const struct pmu__umask *umask_of(const struct pmu__model *m,
+static const struct pmu__umask *umask_of(const struct pmu__catmodel *m,
 					 const struct pmu__event *ev,
 					 const char *name, int *idx)
 {
@@ -196,8 +196,8 @@ static const struct pmu__umask *umask_of(const struct pmu__model *m,
 static void test_counters_and_descs(void **state)
 {
 	struct pmu__jsondir *jd = load_fixture();
-	const struct pmu__model *zen = pmu__jsondir_model(jd, "tinyzen");
-	const struct pmu__model *tiny = pmu__jsondir_model(jd, "tiny");
+	const struct pmu__catmodel *zen = pmu__jsondir_model(jd, "tinyzen");
+	const struct pmu__catmodel *tiny = pmu__jsondir_model(jd, "tiny");
 	const struct pmu__event *ev;
 	const struct pmu__umask *u;
 	int ui = -1;
@@ -206,10 +206,10 @@ static void test_counters_and_descs(void **state)
 	assert_int_equal(zen->ncounters, 6);
 	assert_int_equal(tiny->ncounters, 4);
 	assert_int_equal(tiny->nfixed, 1);
-	ev = pmu__model_event(tiny, "INST_RETIRED_ANY", 16);
+	ev = pmu__catmodel_event(tiny, "INST_RETIRED_ANY", 16);
 	assert_non_null(ev);
 	assert_int_equal(ev->cntmsk, 1ull << 32);
-	ev = pmu__model_event(tiny, "inst_retired", 12);
+	ev = pmu__catmodel_event(tiny, "inst_retired", 12);
 	assert_non_null(ev);
 	assert_int_equal(ev->cntmsk, 0xf);
 	assert_true(ev->flags & PMU__EV_PREC);
@@ -222,14 +222,14 @@ static void test_counters_and_descs(void **state)
 			    "distribution.");
 	assert_null(pmu__jsondir_long_desc(jd, tiny, ev, -1));
 	assert_null(pmu__jsondir_long_desc(jd, tiny, ev, ev->numasks));
-	ev = pmu__model_event(zen, "ex_ret_instr", 12);
+	ev = pmu__catmodel_event(zen, "ex_ret_instr", 12);
 	assert_non_null(ev);
 	assert_string_equal(pmu__str(zen, ev->desc), "Instructions the core retired.");
 	assert_string_equal(pmu__jsondir_long_desc(jd, zen, ev, -1),
 			    "Instructions retired, counted once each when "
 			    "they leave the machine.");
 	/* Without a long text the short one stands in. */
-	ev = pmu__model_event(zen, "ls_dispatch", 11);
+	ev = pmu__catmodel_event(zen, "ls_dispatch", 11);
 	assert_non_null(umask_of(zen, ev, "store_dispatch", &ui));
 	assert_string_equal(pmu__jsondir_long_desc(jd, zen, ev, ui),
 			    "Store operations dispatched.");
@@ -435,7 +435,7 @@ static bool countable(const struct pmu_json *o)
 /* The vendor name exactly as the vendor spells it: dots within the name
  * ("A.B.C") and names the loader split off into an event of their own
  * (INST_RETIRED.ANY) must both resolve. */
-static int encode_vendor(const struct pmu__model *m, const char *name,
+static int encode_vendor(const struct pmu__catmodel *m, const char *name,
 			 uint64_t *code)
 {
 	return encode(m, name, code);
@@ -454,7 +454,7 @@ static bool seen_before(const struct pmu_json *recs, size_t k)
 	return false;
 }
 
-static int check_file(const struct pmu__model *m, const char *path,
+static int check_file(const struct pmu__catmodel *m, const char *path,
 		      bool intel, int *checked)
 {
 	struct pmu_error err = { .size = sizeof(err) };
@@ -515,7 +515,7 @@ static int check_vendor_dir(const char *dir, const char *sub, int *checked)
 	if (!jd)
 		fail_msg("%s: %s", dir, err.message);
 	for (size_t v = 0; v < sizeof(vendor) / sizeof(vendor[0]); v++) {
-		const struct pmu__model *m;
+		const struct pmu__catmodel *m;
 		if (strcmp(vendor[v].sub, sub))
 			continue;
 		m = pmu__jsondir_model(jd, vendor[v].model);

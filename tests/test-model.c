@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "model/model.h"
+#include "hwmodel/model.h"
 
 static const char *const names[] = {
 	"generic", "p5", "p5mmx", "mii", "wcc6", "p6", "pii", "piii", "pentm",
@@ -22,21 +22,21 @@ static const char *const names[] = {
 static void test_find_all(void **state)
 {
 	(void)state;
-	assert_int_equal(pmu__model_count(), sizeof(names) / sizeof(names[0]));
+	assert_int_equal(pmu__hwmodel_count(), sizeof(names) / sizeof(names[0]));
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		const struct pmu_hwmodel *m = pmu__model_find(names[i]);
+		const struct pmu_hwmodel *m = pmu__hwmodel_find(names[i]);
 
 		if (!m || strcmp(m->name, names[i]))
 			fail_msg("model %s not found", names[i]);
 	}
-	assert_null(pmu__model_find("p7"));
-	assert_null(pmu__model_find(""));
-	assert_null(pmu__model_find("P6"));
-	assert_null(pmu__model_find(NULL));
-	assert_null(pmu__model_at(pmu__model_count()));
-	for (size_t i = 1; i < pmu__model_count(); i++)
-		assert_true(strcmp(pmu__model_at(i - 1)->name,
-				   pmu__model_at(i)->name) < 0);
+	assert_null(pmu__hwmodel_find("p7"));
+	assert_null(pmu__hwmodel_find(""));
+	assert_null(pmu__hwmodel_find("P6"));
+	assert_null(pmu__hwmodel_find(NULL));
+	assert_null(pmu__hwmodel_at(pmu__hwmodel_count()));
+	for (size_t i = 1; i < pmu__hwmodel_count(); i++)
+		assert_true(strcmp(pmu__hwmodel_at(i - 1)->name,
+				   pmu__hwmodel_at(i)->name) < 0);
 }
 
 static void check_regs(const struct pmu_hwmodel *m, const struct pmu_reg_desc *r,
@@ -65,8 +65,8 @@ static void check_regs(const struct pmu_hwmodel *m, const struct pmu_reg_desc *r
 static void test_desc_sanity(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < pmu__model_count(); i++) {
-		const struct pmu_hwmodel *m = pmu__model_at(i);
+	for (size_t i = 0; i < pmu__hwmodel_count(); i++) {
+		const struct pmu_hwmodel *m = pmu__hwmodel_at(i);
 
 		assert_true(m->nr_pmcs <= PMU_MODEL_MAX_PMCS);
 		assert_true(m->nr_pmds <= PMU_MODEL_MAX_PMDS);
@@ -124,7 +124,7 @@ static void test_perfctr_facts(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(facts) / sizeof(facts[0]); i++) {
 		const struct fact *f = &facts[i];
-		const struct pmu_hwmodel *m = pmu__model_find(f->name);
+		const struct pmu_hwmodel *m = pmu__hwmodel_find(f->name);
 
 		if (!m || m->arch != f->arch || m->cpu_type != f->cpu_type ||
 		    m->nr_ctrs != f->nr_ctrs || m->ctr_width != f->width ||
@@ -136,7 +136,7 @@ static void test_perfctr_facts(void **state)
 
 static const struct pmu_reg_desc *reg(const char *model, bool pmd, unsigned i)
 {
-	const struct pmu_hwmodel *m = pmu__model_find(model);
+	const struct pmu_hwmodel *m = pmu__hwmodel_find(model);
 
 	assert_non_null(m);
 	assert_true(i < (pmd ? m->nr_pmds : m->nr_pmcs));
@@ -192,11 +192,11 @@ static void test_register_facts(void **state)
 			fail_msg("line %d: %s %s%u is %s 0x%x", f->line, f->model,
 				 f->pmd ? "pmd" : "pmc", f->index, r->name, r->addr);
 	}
-	assert_int_equal(pmu__model_find("p4")->nr_pmcs, 65);
-	assert_int_equal(pmu__model_find("p4")->nr_pmds, 18);
-	assert_int_equal(pmu__model_find("p4ht")->nr_pmcs, 32);
-	assert_int_equal(pmu__model_find("p4ht")->nr_pmds, 9);
-	assert_int_equal(pmu__model_find("fam10h")->nr_pmds, 14);
+	assert_int_equal(pmu__hwmodel_find("p4")->nr_pmcs, 65);
+	assert_int_equal(pmu__hwmodel_find("p4")->nr_pmds, 18);
+	assert_int_equal(pmu__hwmodel_find("p4ht")->nr_pmcs, 32);
+	assert_int_equal(pmu__hwmodel_find("p4ht")->nr_pmds, 9);
+	assert_int_equal(pmu__hwmodel_find("fam10h")->nr_pmds, 14);
 	/* P6 EVNTSEL: 63:32, 21 and 19 reserved (seed 000), INT forced on;
 	 * EVNTSEL1 also reserves the global enable bit 22. */
 	assert_int_equal(reg("p6", false, 0)->rsvd_msk, 0xFFFFFFFF00380000ull);
@@ -211,8 +211,8 @@ static void test_register_facts(void **state)
 	assert_int_equal(~reg("fam10h", false, 5)->rsvd_msk, 0x2FFFFull);
 	/* P4 CCCR default OVF_PMI_T0 | ACTIVE_THREAD = 3 */
 	assert_int_equal(reg("p4", false, 31)->dfl_val, 0x04030000);
-	assert_int_equal(pmu__model_find("p6")->emul_width, 31);
-	assert_int_equal(pmu__model_find("k8")->emul_width, 47);
+	assert_int_equal(pmu__hwmodel_find("p6")->emul_width, 31);
+	assert_int_equal(pmu__hwmodel_find("k8")->emul_width, 47);
 }
 
 struct escr_row { int line; unsigned pmc, sel; uint32_t msr; };
@@ -247,21 +247,21 @@ static void test_p4_escr_table(void **state)
 
 static void test_counter_addresses(void **state)
 {
-	const struct pmu_hwmodel *p5 = pmu__model_find("p5");
-	const struct pmu_hwmodel *p4 = pmu__model_find("p4");
-	const struct pmu_hwmodel *k7 = pmu__model_find("k7");
-	const struct pmu_hwmodel *ppc = pmu__model_find("ppc7450");
+	const struct pmu_hwmodel *p5 = pmu__hwmodel_find("p5");
+	const struct pmu_hwmodel *p4 = pmu__hwmodel_find("p4");
+	const struct pmu_hwmodel *k7 = pmu__hwmodel_find("k7");
+	const struct pmu_hwmodel *ppc = pmu__hwmodel_find("ppc7450");
 
 	(void)state;
-	assert_int_equal(pmu__model_ctl_addr(p5, 1), 0x11);
-	assert_int_equal(pmu__model_ctr_addr(p5, 1), 0x13);
-	assert_int_equal(pmu__model_ctr_addr(p5, 2), 0);
-	assert_int_equal(pmu__model_ctr_addr(p4, 17), 0x311);
-	assert_int_equal(pmu__model_ctl_addr(p4, 12), 0x36C);
-	assert_int_equal(pmu__model_ctl_addr(k7, 3), 0xC0010003);
-	assert_int_equal(pmu__model_ctr_addr(ppc, 5), 0x3B2);
-	assert_int_equal(pmu__model_ctl_addr(ppc, 2), 0x3BC);
-	assert_int_equal(pmu__model_ctr_addr(pmu__model_find("vc3"), 1), 0xC2);
+	assert_int_equal(pmu__hwmodel_ctl_addr(p5, 1), 0x11);
+	assert_int_equal(pmu__hwmodel_ctr_addr(p5, 1), 0x13);
+	assert_int_equal(pmu__hwmodel_ctr_addr(p5, 2), 0);
+	assert_int_equal(pmu__hwmodel_ctr_addr(p4, 17), 0x311);
+	assert_int_equal(pmu__hwmodel_ctl_addr(p4, 12), 0x36C);
+	assert_int_equal(pmu__hwmodel_ctl_addr(k7, 3), 0xC0010003);
+	assert_int_equal(pmu__hwmodel_ctr_addr(ppc, 5), 0x3B2);
+	assert_int_equal(pmu__hwmodel_ctl_addr(ppc, 2), 0x3BC);
+	assert_int_equal(pmu__hwmodel_ctr_addr(pmu__hwmodel_find("vc3"), 1), 0xC2);
 }
 
 /* Which CPUs mask LVTPC themselves when they deliver a PMI (seed-semantics
@@ -282,7 +282,7 @@ static void test_lvtpc_automask_quirk(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < sizeof(lvt_rows) / sizeof(lvt_rows[0]); i++) {
-		const struct pmu_hwmodel *m = pmu__model_find(lvt_rows[i].name);
+		const struct pmu_hwmodel *m = pmu__hwmodel_find(lvt_rows[i].name);
 
 		if (!m || ((m->quirks & PMU_QUIRK_LVTPC_AUTOMASK) != 0) !=
 			      lvt_rows[i].automask)

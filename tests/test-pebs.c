@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "model/model.h"
+#include "hwmodel/model.h"
 #include "sim/pebs.h"
 #include "sim/sim.h"
 
@@ -81,7 +81,7 @@ static void rig_init(struct rig *r, const char *model, bool mode64,
 	r->buf = (struct pmu__pebs_buf){ .mem = r->arena, .size = size,
 					 .base = base, .mode64 = mode64 };
 	assert_int_equal(pmu__pebs_fmt_init(&r->buf, arg), 0);
-	assert_int_equal(pmu__sim_init(&r->sim, pmu__model_find(model)), 0);
+	assert_int_equal(pmu__sim_init(&r->sim, pmu__hwmodel_find(model)), 0);
 	assert_int_equal(pmu__sim_pebs_attach(&r->sim, &r->pebs, &r->buf), 0);
 	pmu__sim_set_irq(&r->sim, on_irq, r);
 	assert_int_equal(pmu__sim_reg_write(&r->sim, PMU_SIM_REG_APIC,
@@ -467,9 +467,9 @@ static void test_attach(void **state)
 	struct pmu__pebs_buf b = { r.arena, 64, 0, true };
 
 	(void)state;
-	assert_int_equal(pmu__sim_init(&r.sim, pmu__model_find("p6")), 0);
+	assert_int_equal(pmu__sim_init(&r.sim, pmu__hwmodel_find("p6")), 0);
 	assert_int_equal(pmu__sim_pebs_attach(&r.sim, &r.pebs, &b), -PMU_EINVAL);
-	assert_int_equal(pmu__sim_init(&r.sim, pmu__model_find("p4")), 0);
+	assert_int_equal(pmu__sim_init(&r.sim, pmu__hwmodel_find("p4")), 0);
 	assert_int_equal(pmu__sim_pebs_attach(&r.sim, &r.pebs, &b), 0);
 	wr(&r, PMU_MSR_DS_AREA, 0x1234);
 	assert_int_equal(rd(&r, PMU_MSR_DS_AREA), 0x1234);

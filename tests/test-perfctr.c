@@ -29,7 +29,7 @@ struct rig {
 
 static void rig_init(struct rig *r, const char *model)
 {
-	const struct pmu_hwmodel *m = pmu__model_find(model);
+	const struct pmu_hwmodel *m = pmu__hwmodel_find(model);
 
 	memset(r, 0, sizeof(*r));
 	assert_non_null(m);

@@ -79,7 +79,7 @@ static void test_encode(void **state)
 static void test_tables(void **state)
 {
 	size_t n;
-	const struct pmu__model *const *m = pmu__seed_models(&n);
+	const struct pmu__catmodel *const *m = pmu__seed_models(&n);
 
 	(void)state;
 	assert_int_equal(n, 16);
@@ -91,7 +91,7 @@ static void test_tables(void **state)
 		for (uint32_t e = 0; e < m[i]->nevents; e++) {
 			const struct pmu__event *ev = &m[i]->events[e];
 			const char *name = pmu__ev_name(m[i], ev);
-			if (pmu__model_event(m[i], name, strlen(name)) != ev)
+			if (pmu__catmodel_event(m[i], name, strlen(name)) != ev)
 				fail_msg("%s::%s not found", m[i]->name, name);
 			if (ev->cntmsk & ~((1ull << si->nctrs) - 1) || !ev->cntmsk)
 				fail_msg("%s::%s counters", m[i]->name, name);

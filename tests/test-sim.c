@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "sim/sim.h"
-#include "model/control.h"
+#include "hwmodel/control.h"
 
 #define MSR PMU_SIM_REG_MSR
 #define SPR PMU_SIM_REG_SPR
@@ -237,7 +237,7 @@ static void test_rows(void **unused)
 	(void)unused;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		const struct row *r = &rows[i];
-		const struct pmu_hwmodel *m = pmu__model_find(r->model);
+		const struct pmu_hwmodel *m = pmu__hwmodel_find(r->model);
 		struct pmu__sim s;
 
 		if (!m)
@@ -288,7 +288,7 @@ static void test_bad_registers(void **unused)
 		struct pmu__sim s;
 		int got;
 
-		assert_int_equal(pmu__sim_init(&s, pmu__model_find(bad[i].model)), 0);
+		assert_int_equal(pmu__sim_init(&s, pmu__hwmodel_find(bad[i].model)), 0);
 		got = pmu__sim_reg_write(&s, bad[i].kind, bad[i].addr, 0);
 		if (got != bad[i].want)
 			fail_msg("line %d: got %d want %d", bad[i].line, got,
@@ -331,7 +331,7 @@ static void test_p6_interrupt(void **unused)
 	struct irqlog log = { 0 };
 
 	(void)unused;
-	assert_int_equal(pmu__sim_init(&s, pmu__model_find("p6")), 0);
+	assert_int_equal(pmu__sim_init(&s, pmu__hwmodel_find("p6")), 0);
 	pmu__sim_set_irq(&s, on_irq, &log);
 	pmu__sim_wrmsr(&s, 0xC1, (uint64_t)-3);      /* -3: 3 events */
 	pmu__sim_wrmsr(&s, 0x186, 0x005300C0);       /* EN INT OS USR */
@@ -361,7 +361,7 @@ static void test_p4_interrupt(void **unused)
 	uint64_t v;
 
 	(void)unused;
-	assert_int_equal(pmu__sim_init(&s, pmu__model_find("p4")), 0);
+	assert_int_equal(pmu__sim_init(&s, pmu__hwmodel_find("p4")), 0);
 	pmu__sim_set_irq(&s, on_irq, &log);
 	pmu__sim_reg_write(&s, PMU_SIM_REG_APIC, PMU_SIM_APIC_LVTPC, 0xEE);
 	pmu__sim_wrmsr(&s, P4_CRU_ESCR0, P4_ESCR_USR);
@@ -404,7 +404,7 @@ static void test_lvtpc_automask(void **unused)
 		struct irqlog log = { 0 };
 		uint64_t v = 0;
 
-		assert_int_equal(pmu__sim_init(&s, pmu__model_find(automask_rows[i].model)), 0);
+		assert_int_equal(pmu__sim_init(&s, pmu__hwmodel_find(automask_rows[i].model)), 0);
 		pmu__sim_set_irq(&s, on_irq, &log);
 		pmu__sim_reg_write(&s, PMU_SIM_REG_APIC, PMU_SIM_APIC_LVTPC, 0xEE);
 		pmu__sim_wrmsr(&s, automask_rows[i].ctr, (uint64_t)-1);
@@ -438,7 +438,7 @@ static void test_bulk_overflows(void **unused)
 	uint64_t v;
 
 	(void)unused;
-	assert_int_equal(pmu__sim_init(&s, pmu__model_find("k8")), 0);
+	assert_int_equal(pmu__sim_init(&s, pmu__hwmodel_find("k8")), 0);
 	pmu__sim_set_irq(&s, on_irq_reload, &n);
 	pmu__sim_reg_write(&s, PMU_SIM_REG_APIC, PMU_SIM_APIC_LVTPC, 0xEE);
 	pmu__sim_wrmsr(&s, 0xC0010004, (uint64_t)-1000);
@@ -457,16 +457,16 @@ static void test_rdpmc(void **unused)
 	uint64_t v = 0;
 
 	(void)unused;
-	assert_int_equal(pmu__sim_init(&s, pmu__model_find("p4")), 0);
+	assert_int_equal(pmu__sim_init(&s, pmu__hwmodel_find("p4")), 0);
 	pmu__sim_wrmsr(&s, P4_IQ_CTR0, 0xAB12345678ull);
 	assert_int_equal(pmu__sim_rdpmc(&s, 12, &v), 0);
 	assert_int_equal(v, 0xAB12345678ull);
 	assert_int_equal(pmu__sim_rdpmc(&s, 12 | 0x80000000u, &v), 0);
 	assert_int_equal(v, 0x12345678u);
 	assert_int_equal(pmu__sim_rdpmc(&s, 18, &v), -PMU_EINVAL);
-	assert_int_equal(pmu__sim_init(&s, pmu__model_find("p5")), 0);
+	assert_int_equal(pmu__sim_init(&s, pmu__hwmodel_find("p5")), 0);
 	assert_int_equal(pmu__sim_rdpmc(&s, 0, &v), -PMU_ENOSYS);
-	assert_int_equal(pmu__sim_init(&s, pmu__model_find("p5mmx")), 0);
+	assert_int_equal(pmu__sim_init(&s, pmu__hwmodel_find("p5mmx")), 0);
 	assert_int_equal(pmu__sim_rdpmc(&s, 1, &v), 0);
 }
 

@@ -148,7 +148,7 @@ static void test_loader(void **state)
 	struct pmu_error err = { .size = sizeof(err) };
 	struct pmu__jsondir *jd = pmu__jsondir_load("tests/fixtures/events",
 						     &err);
-	const struct pmu__model *m;
+	const struct pmu__catmodel *m;
 	const struct pmu__uevent *u;
 
 	(void)state;

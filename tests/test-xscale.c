@@ -9,8 +9,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "model/control.h"
-#include "model/model.h"
+#include "hwmodel/control.h"
+#include "hwmodel/model.h"
 #include "sim/sim.h"
 #include "sim/xscale.h"
 
@@ -34,7 +34,7 @@ static void on_irq(struct pmu__sim *sim, void *arg, enum pmu_sim_irq src,
 
 static void rig_init(struct rig *r, const char *model)
 {
-	const struct pmu_hwmodel *m = pmu__model_find(model);
+	const struct pmu_hwmodel *m = pmu__hwmodel_find(model);
 
 	assert_non_null(m);
 	assert_int_equal(pmu__sim_init(&r->sim, m), 0);
@@ -261,7 +261,7 @@ static void test_addresses(void **state)
 	assert_true(pmu__sim_reg_write(&r.sim, PMU_SIM_REG_CP14,
 				       PMU_CP14_XSC1_PMN1, 1) < 0);
 	assert_int_equal(pmu__sim_xscale_attach(&r.sim, NULL), -PMU_EINVAL);
-	assert_int_equal(pmu__sim_init(&r.sim, pmu__model_find("p6")), 0);
+	assert_int_equal(pmu__sim_init(&r.sim, pmu__hwmodel_find("p6")), 0);
 	assert_int_equal(pmu__sim_xscale_attach(&r.sim, &r.xs), -PMU_EINVAL);
 }
 

@@ -6,7 +6,7 @@
 
 #include <pmu/error.h>
 
-#include "model/control.h"
+#include "hwmodel/control.h"
 #include "util/json.h"
 
 /* Fill *c (zeroed first) from a parsed JSON object; 0 or -EINVAL with

@@ -292,9 +292,9 @@ struct pmu__ring;      /* drivers/perf_ring.h */
 
 /* What a driver can do beyond the operations every driver has; the
  * session asks for these, never for a driver's name. */
-#define PMU__DRV_CGROUP 0x1u   /* counts per cgroup (perf) */
-#define PMU__DRV_MODEL  0x2u   /* counts a model's PMU, named at creation
-				  (sim, emu) */
+#define PMU__DRV_CGROUP  0x1u  /* counts per cgroup (perf) */
+#define PMU__DRV_HWMODEL 0x2u  /* counts a hardware model's PMU, named
+				  at creation (sim, emu) */
 
 /* Register address spaces of reg_read (the simulator's numbering). */
 enum pmu__reg_space {
@@ -330,13 +330,14 @@ struct pmu__drv_units {
 			 size_t stride, size_t n);
 };
 
-/* A catalog model the driver counts (sim, emu). */
-struct pmu__drv_model {
+/* The simulated processor (a hardware model, lib/hwmodel) the driver
+ * counts on (sim, emu). */
+struct pmu__drv_hwmodel {
 	/* The catalog model events must be encoded for, and placed on
 	 * counters of, before open (register-level drivers). */
 	const char *(*catalog_model)(const struct pmu__drv *d);
 	/* The simulated model's own name, for messages ("k8"). */
-	const char *(*model_name)(const struct pmu__drv *d);
+	const char *(*hwmodel_name)(const struct pmu__drv *d);
 };
 
 /* A simulated PMU's registers and program (sim). */
@@ -483,7 +484,7 @@ struct pmu__driver_ops {
 	/* Capabilities: NULL where a driver has no such thing; a table it
 	 * has is whole. */
 	const struct pmu__drv_units *units;
-	const struct pmu__drv_model *model;
+	const struct pmu__drv_hwmodel *hwmodel;
 	const struct pmu__drv_regs *regs;
 	const struct pmu__drv_pfm *pfm;
 	const struct pmu__drv_switching *switching;

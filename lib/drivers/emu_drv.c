@@ -534,9 +534,9 @@ static const struct pmu__drv_stream emu_stream = {
 	.lost = pmu__emu_lost,
 };
 
-static const struct pmu__drv_model emu_model = {
+static const struct pmu__drv_hwmodel emu_model = {
 	.catalog_model = emu_catalog,
-	.model_name = emu_model_name,
+	.hwmodel_name = emu_model_name,
 };
 
 static const struct pmu__drv_guest emu_guest = {
@@ -549,7 +549,7 @@ static const struct pmu__drv_guest emu_guest = {
 
 const struct pmu__driver_ops pmu__emu_ops = {
 	.name = "emu",
-	.caps = PMU__DRV_MODEL,
+	.caps = PMU__DRV_HWMODEL,
 	.stream = &emu_stream,
 	.open = emu_open,
 	.close = emu_close,
@@ -558,7 +558,7 @@ const struct pmu__driver_ops pmu__emu_ops = {
 	.reset = emu_reset,
 	.read = emu_read,
 	.destroy = emu_destroy,
-	.model = &emu_model,
+	.hwmodel = &emu_model,
 	.guest = &emu_guest,
 };
 
@@ -634,7 +634,7 @@ int pmu__emu_driver_new(const char *model, const char *settings,
 			struct pmu__drv **out, struct pmu_error *err)
 {
 	bool given = model && *model;
-	const struct pmu_hwmodel *m = pmu__model_find(given ? model
+	const struct pmu_hwmodel *m = pmu__hwmodel_find(given ? model
 							    : DEFAULT_MODEL);
 	struct emu_drv *d;
 	int rc;

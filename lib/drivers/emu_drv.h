@@ -3,7 +3,7 @@
 #define PMU_DRIVERS_EMU_DRV_H
 
 /*
- * The emu driver: a simulated PMU (any model of lib/model) counting a
+ * The emu driver: a simulated PMU (any model of lib/hwmodel) counting a
  * real program, which runs under the project's Valgrind tool (emu/).
  * The session places events on the model's counters, as for the sim
  * driver; this driver turns the placement into a perfctr control,
@@ -23,7 +23,7 @@
 
 #include "drivers/driver.h"
 #include "proto/emu.h"
-#include "model/model.h"
+#include "hwmodel/model.h"
 
 struct emu_settings {
 	struct pmu_emu_cache_geom i1, d1, ll;

@@ -249,9 +249,10 @@ static const struct {
 	{ "xscale1 xscale2", G(32, 32, 32), G(32, 32, 32), G(0, 0, 0) },
 };
 
-int pmu__emu_model_caches(const char *model, struct pmu_emu_cache_geom *i1,
-			  struct pmu_emu_cache_geom *d1,
-			  struct pmu_emu_cache_geom *ll)
+int pmu__emu_hwmodel_caches(const char *model,
+			    struct pmu_emu_cache_geom *i1,
+			    struct pmu_emu_cache_geom *d1,
+			    struct pmu_emu_cache_geom *ll)
 {
 	for (size_t i = 0; i < sizeof(caches) / sizeof(caches[0]); i++)
 		if (in_list(caches[i].models, model)) {

@@ -39,7 +39,7 @@ static void defaults(const struct pmu_hwmodel *m, bool model_given,
 	s->predictor = PMU_EMU_BP_GSHARE;
 	s->costs = (struct pmu_emu_costs){ 1, 10, 100, 15, 200 };
 	if (model_given &&
-	    !pmu__emu_model_caches(m->name, &s->i1, &s->d1, &s->ll))
+	    !pmu__emu_hwmodel_caches(m->name, &s->i1, &s->d1, &s->ll))
 		return;
 	if (pmu__host_caches(NULL, &h[0], &h[1], &h[2]))
 		return;

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-/* Public face of the simulated PMU models (lib/model is freestanding). */
+/* Public face of the simulated PMU models (lib/hwmodel is freestanding). */
 #include <errno.h>
 #include <string.h>
 
 #include <pmu/model.h>
 
-#include "model/model.h"
+#include "hwmodel/model.h"
 #include "util/outstruct.h"
 
 PMU_API const struct pmu_hwmodel *pmu_hwmodel_find(const char *name)
 {
-	const struct pmu_hwmodel *m = pmu__model_find(name);
+	const struct pmu_hwmodel *m = pmu__hwmodel_find(name);
 
 	if (!m)
 		errno = ENOENT;
@@ -19,12 +19,12 @@ PMU_API const struct pmu_hwmodel *pmu_hwmodel_find(const char *name)
 
 PMU_API size_t pmu_hwmodel_count(void)
 {
-	return pmu__model_count();
+	return pmu__hwmodel_count();
 }
 
 PMU_API const struct pmu_hwmodel *pmu_hwmodel_at(size_t i)
 {
-	return pmu__model_at(i);
+	return pmu__hwmodel_at(i);
 }
 
 static const char *arch_name(enum pmu_arch a)
@@ -133,5 +133,5 @@ PMU_API const struct pmu_hwmodel *pmu_hwmodel_closest(const char *vendor,
 		name = family == 5 ? "wcc6" : family == 6 ? "vc3" : NULL;
 	else if (!strcmp(vendor, "CyrixInstead"))
 		name = "mii";
-	return name ? pmu__model_find(name) : NULL;
+	return name ? pmu__hwmodel_find(name) : NULL;
 }

@@ -22,7 +22,7 @@
 
 #include <pmu/error.h>
 
-#include "model/model.h"
+#include "hwmodel/model.h"
 
 #define PMU__PFM_BV 5   /* u64 words of a register bit vector (320 bits) */
 

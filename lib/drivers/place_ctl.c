@@ -14,7 +14,7 @@
 
 #include "drivers/driver.h"
 #include "drivers/sim_api.h"
-#include "model/control.h"
+#include "hwmodel/control.h"
 #include "sim/xscale.h"
 
 bool pmu__place_put(const struct pmu_hwmodel *m, const struct pmu__place *pl,

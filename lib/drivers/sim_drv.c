@@ -358,9 +358,9 @@ static void sim_destroy(struct pmu__drv *dd)
 	free(d);
 }
 
-static const struct pmu__drv_model sim_model = {
+static const struct pmu__drv_hwmodel sim_model = {
 	.catalog_model = sim_catalog,
-	.model_name = sim_model_name,
+	.hwmodel_name = sim_model_name,
 };
 
 static const struct pmu__drv_regs sim_regs = {
@@ -376,7 +376,7 @@ static const struct pmu__drv_pfm sim_pfm = {
 
 const struct pmu__driver_ops pmu__sim_ops = {
 	.name = "sim",
-	.caps = PMU__DRV_MODEL,
+	.caps = PMU__DRV_HWMODEL,
 	.open = sim_open,
 	.close = sim_close,
 	.enable = sim_enable,
@@ -384,7 +384,7 @@ const struct pmu__driver_ops pmu__sim_ops = {
 	.reset = sim_reset,
 	.read = sim_read,
 	.destroy = sim_destroy,
-	.model = &sim_model,
+	.hwmodel = &sim_model,
 	.regs = &sim_regs,
 	.pfm = &sim_pfm,
 };
@@ -392,7 +392,7 @@ const struct pmu__driver_ops pmu__sim_ops = {
 int pmu__sim_driver_new(const char *model, struct pmu__drv **out,
 			struct pmu_error *err)
 {
-	const struct pmu_hwmodel *m = model ? pmu__model_find(model) : NULL;
+	const struct pmu_hwmodel *m = model ? pmu__hwmodel_find(model) : NULL;
 	struct sim_drv *d;
 
 	*out = NULL;

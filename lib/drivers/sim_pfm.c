@@ -15,7 +15,7 @@
 
 #include "drivers/pfm_hw.h"
 #include "drivers/sim_drv.h"
-#include "model/control.h"
+#include "hwmodel/control.h"
 #include "sim/ibs.h"
 #include "sim/pebs.h"
 #include "sim/xscale.h"

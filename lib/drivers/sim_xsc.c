@@ -14,7 +14,7 @@
 #include <stdio.h>
 
 #include "drivers/sim_drv.h"
-#include "model/control.h"
+#include "hwmodel/control.h"
 #include "sim/xscale.h"
 
 #define XSC_EVT_BRANCH 0x05u

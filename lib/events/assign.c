@@ -32,10 +32,10 @@ static const struct {
 
 #define NPC (sizeof(pc_names) / sizeof(pc_names[0]))
 
-static const struct pmu__model *resolve_model(const char *name,
+static const struct pmu__catmodel *resolve_model(const char *name,
 					      const char **ctl_name)
 {
-	const struct pmu__model *m;
+	const struct pmu__catmodel *m;
 
 	*ctl_name = "";
 	for (size_t i = 0; i < NPC; i++)
@@ -66,7 +66,7 @@ static void add_cand(struct pmu__asg_req *r, int ctr, uint16_t res)
 
 /* Narrow msk by the umasks named in the ':' fields from p on; a field
  * with '=' is a modifier.  Returns how many umasks matched. */
-static int narrow_by_names(const struct pmu__model *m,
+static int narrow_by_names(const struct pmu__catmodel *m,
 			   const struct pmu__event *ev, const char *p,
 			   uint64_t *msk)
 {
@@ -93,7 +93,7 @@ static int narrow_by_names(const struct pmu__model *m,
  * alias (TOTAL_CYCLES = PREC_DIST:i=1:c=10) has counters of its own.
  * Without any, the umasks the encoder chose (defaults, or those of an
  * alias event) are the ones its full string spells out. */
-static uint64_t umask_cntmsk(const struct pmu__model *m,
+static uint64_t umask_cntmsk(const struct pmu__catmodel *m,
 			     const struct pmu__event *ev, const char *str,
 			     const char *fstr, uint64_t msk)
 {
@@ -110,7 +110,7 @@ static uint64_t umask_cntmsk(const struct pmu__model *m,
 
 /* Candidates in preference order: fixed counters first (they spare the
  * generic ones), then generic counters from 0 up. */
-static void build_cands(const struct pmu__model *m,
+static void build_cands(const struct pmu__catmodel *m,
 			const struct pmu__event *ev,
 			const char *str, const struct pmu_encoding *enc,
 			struct pmu__asg_req *r)
@@ -155,7 +155,7 @@ static uint64_t fixed_ctrl(uint64_t evtsel, int n)
 	return f << (4 * n);
 }
 
-static void fill_codes(const struct pmu__model *m,
+static void fill_codes(const struct pmu__catmodel *m,
 		       const struct pmu_encoding *enc, int ctr,
 		       struct pmu_assigned_event *a)
 {
@@ -181,7 +181,7 @@ static void fill_codes(const struct pmu__model *m,
 	}
 }
 
-static int encode_one(const struct pmu__model *m, const char *str, int idx,
+static int encode_one(const struct pmu__catmodel *m, const char *str, int idx,
 		      unsigned dfl_plm, struct pmu_encoding *enc,
 		      const struct pmu__event **ev, struct pmu_error *err)
 {
@@ -192,7 +192,7 @@ static int encode_one(const struct pmu__model *m, const char *str, int idx,
 
 	if (sep) {
 		const char *cn;
-		const struct pmu__model *pm;
+		const struct pmu__catmodel *pm;
 		char pfx[64];
 		snprintf(pfx, sizeof(pfx), "%.*s", (int)(sep - str), str);
 		pm = resolve_model(pfx, &cn);
@@ -208,7 +208,7 @@ static int encode_one(const struct pmu__model *m, const char *str, int idx,
 	rc = pmu__encode(m, str, &eo, enc, err);
 	if (rc)
 		return rc;
-	*ev = pmu__model_event(m, enc->event, strlen(enc->event));
+	*ev = pmu__catmodel_event(m, enc->event, strlen(enc->event));
 	if (!*ev)
 		return pmu__error(err, -ENOENT, PMU_ERR_UNKNOWN_EVENT, str, 0,
 				  "%s is not an event of %s", str, m->name);
@@ -223,7 +223,7 @@ static void ctr_name(char *buf, size_t sz, int ctr)
 		snprintf(buf, sz, "%d", ctr);
 }
 
-static void conflict_reason(const struct pmu__model *m,
+static void conflict_reason(const struct pmu__catmodel *m,
 			    const struct pmu__asg_req *req,
 			    struct pmu_assignment *out)
 {
@@ -258,7 +258,7 @@ static void conflict_reason(const struct pmu__model *m,
 /* The events fit, but can a perfctr control carry them?  The XScale
  * simple API counts the 80200 bus events that perfctr's driver refuses:
  * say so rather than let a control file fail 'pmu check' later. */
-static void control_note(const struct pmu__model *m,
+static void control_note(const struct pmu__catmodel *m,
 			 struct pmu_assignment *out)
 {
 	const struct pmu__seed_info *si = pmu__seed_info(m);
@@ -287,7 +287,7 @@ static void control_note(const struct pmu__model *m,
 	}
 }
 
-static int place(const struct pmu__model *m, struct pmu__asg_req *req,
+static int place(const struct pmu__catmodel *m, struct pmu__asg_req *req,
 		 const struct pmu_encoding *enc, struct pmu_assignment *out)
 {
 	int choice[PMU_ASSIGN_MAX_EVENTS] = { 0 }, set[PMU_ASSIGN_MAX_EVENTS];
@@ -323,7 +323,7 @@ static void init_entry(struct pmu_assigned_event *a, const char *str,
 }
 
 /* Encode and place events[0, n) on model `m` into *out (a whole one). */
-static int assign_into(const struct pmu__model *m, const char *ctl,
+static int assign_into(const struct pmu__catmodel *m, const char *ctl,
 		       const char *const *events, int n, unsigned dfl_plm,
 		       struct pmu_assignment *out, struct pmu_error *err)
 {
@@ -362,7 +362,7 @@ PMU_API int pmu_assign(const char *const *events, size_t n,
 		       struct pmu_assignment *out, struct pmu_error *err)
 {
 	const char *name = PMU__OPTS_GET(opts, model, NULL), *ctl;
-	const struct pmu__model *m;
+	const struct pmu__catmodel *m;
 	struct pmu_assignment *a;
 	int rc = PMU__OPTS_CHECK(opts, pmu_assign_opts, err);
 

@@ -33,12 +33,12 @@ enum { NBUILTIN_ = 0 BUILTIN(COUNT) };
  * relocation-free read-only data; only these few structs hold pointers,
  * and they are set up on first use instead of by the dynamic loader.
  */
-static struct pmu__model builtin_m[NBUILTIN_];
+static struct pmu__catmodel builtin_m[NBUILTIN_];
 static const char *builtin_aliases[NBUILTIN_][PMU__TABLE_ALIASES + 1];
-static const struct pmu__model *builtin[NBUILTIN_];
+static const struct pmu__catmodel *builtin[NBUILTIN_];
 static pthread_once_t builtin_once = PTHREAD_ONCE_INIT;
 
-void pmu__table_model(const struct pmu__table *t, struct pmu__model *m,
+void pmu__table_model(const struct pmu__table *t, struct pmu__catmodel *m,
 		      const char **aliases)
 {
 	const char *base = (const char *)t;
@@ -146,21 +146,21 @@ static void fill_builtin(void)
  * published after the slots it covers are written, and slots below a
  * published count never change: readers need no lock.
  */
-static const struct pmu__model *all[MAXMODELS];
+static const struct pmu__catmodel *all[MAXMODELS];
 static size_t nstatic, kfirst, nkernel;
 static _Atomic size_t nall;
 static atomic_flag registered = ATOMIC_FLAG_INIT;
 static pthread_once_t all_once = PTHREAD_ONCE_INIT;
 
-static struct pmu__model kmodels[MAXKERNEL];
+static struct pmu__catmodel kmodels[MAXKERNEL];
 static const char *kaliases[MAXKERNEL][PMU__TABLE_ALIASES + 1];
-static _Atomic(const struct pmu__model *) kslot[MAXKERNEL];
+static _Atomic(const struct pmu__catmodel *) kslot[MAXKERNEL];
 static pthread_mutex_t kmutex = PTHREAD_MUTEX_INITIALIZER;
 
 static void init_all(void)
 {
 	size_t ns = 0, n = 0;
-	const struct pmu__model *const *seed = pmu__seed_models(&ns);
+	const struct pmu__catmodel *const *seed = pmu__seed_models(&ns);
 
 	pthread_once(&builtin_once, fill_builtin);
 	for (size_t i = 0; i < NBUILTIN; i++)
@@ -176,9 +176,9 @@ static void init_all(void)
 }
 
 /* Kernel model k, filled from its table on first use. */
-static const struct pmu__model *kernel_model(size_t k)
+static const struct pmu__catmodel *kernel_model(size_t k)
 {
-	const struct pmu__model *m =
+	const struct pmu__catmodel *m =
 		atomic_load_explicit(&kslot[k], memory_order_acquire);
 
 	if (m)
@@ -202,7 +202,7 @@ size_t pmu__catalog_count(void)
 	return atomic_load_explicit(&nall, memory_order_acquire);
 }
 
-const struct pmu__model *pmu__catalog_at(size_t i)
+const struct pmu__catmodel *pmu__catalog_at(size_t i)
 {
 	size_t n = pmu__catalog_count();
 
@@ -232,7 +232,7 @@ static void fill_kernel(void)
 		all[kfirst + k] = kernel_model(k);
 }
 
-const struct pmu__model *const *pmu__catalog_models(size_t *n)
+const struct pmu__catmodel *const *pmu__catalog_models(size_t *n)
 {
 	pthread_once(&all_once, init_all);
 	/* Whoever wants every model pays for filling every one. */
@@ -241,7 +241,7 @@ const struct pmu__model *const *pmu__catalog_models(size_t *n)
 	return all;
 }
 
-int pmu__catalog_register(const struct pmu__model *const *ms, size_t n)
+int pmu__catalog_register(const struct pmu__catmodel *const *ms, size_t n)
 {
 	size_t k;
 
@@ -306,7 +306,7 @@ static void index_names(void)
 {
 	pthread_once(&all_once, init_all);
 	for (size_t i = 0; i < NBUILTIN; i++) {
-		const struct pmu__model *m = builtin[i];
+		const struct pmu__catmodel *m = builtin[i];
 		add_name(m->name, i);
 		for (size_t a = 0; m->aliases && m->aliases[a]; a++)
 			add_name(m->aliases[a], i);
@@ -348,7 +348,7 @@ ssize_t pmu__catalog_find_index(const char *name, size_t n)
 	return -1;
 }
 
-const struct pmu__model *pmu__catalog_find(const char *name, size_t n)
+const struct pmu__catmodel *pmu__catalog_find(const char *name, size_t n)
 {
 	ssize_t i = pmu__catalog_find_index(name, n);
 
@@ -377,7 +377,7 @@ const char *pmu__catalog_suggest(const char *name, size_t n)
 	return near.best;
 }
 
-static bool event_is(const struct pmu__model *m, const struct pmu__event *ev,
+static bool event_is(const struct pmu__catmodel *m, const struct pmu__event *ev,
 		     const char *name, size_t n)
 {
 	const char *s = pmu__ev_name(m, ev);
@@ -387,7 +387,7 @@ static bool event_is(const struct pmu__model *m, const struct pmu__event *ev,
 	return ev->name_len == n && pmu__name_eq_n(s, name, n);
 }
 
-const struct pmu__event *pmu__model_event(const struct pmu__model *m,
+const struct pmu__event *pmu__catmodel_event(const struct pmu__catmodel *m,
 					  const char *name, size_t n)
 {
 	if (!m->hash || !m->hash_size) {
@@ -409,7 +409,7 @@ const struct pmu__event *pmu__model_event(const struct pmu__model *m,
 	return NULL;
 }
 
-int pmu__model_index(const struct pmu__model *m, uint32_t *slots,
+int pmu__catmodel_index(const struct pmu__catmodel *m, uint32_t *slots,
 		     uint32_t size)
 {
 	if (!size || (size & (size - 1)) || size <= m->nevents ||

@@ -8,9 +8,9 @@
  * scripts/gen-seed-events.py for the seed models), with their name hash
  * precomputed so that using a model costs no start-up work, and without
  * pointers (struct pmu__table) so that they need no relocations; the
- * catalog turns them into struct pmu__model once.  Models built at run
+ * catalog turns them into struct pmu__catmodel once.  Models built at run
  * time (vendor JSON directories) fill the same structs in allocated
- * memory, call pmu__model_index() once to build the hash and join the
+ * memory, call pmu__catmodel_index() once to build the hash and join the
  * registry through pmu__catalog_register().  A model is immutable once
  * published, so lookups are thread-safe without locks.  The catalog
  * calls nothing above it: the encoder, the loaders and the parser use
@@ -116,7 +116,7 @@ const struct pmu__moddesc *pmu__mod_desc(enum pmu__enc_kind k,
 
 /*
  * Names and descriptions are 32-bit offsets into the model's string pool
- * (pmu__model.strings) rather than pointers, so that the generated tables
+ * (pmu__catmodel.strings) rather than pointers, so that the generated tables
  * are pure read-only data: a pointer in a table of a position-independent
  * executable costs a relocation (and a copy-on-write page) at every start.
  * Offset 0 means "none" (the pool starts with an empty string).
@@ -209,7 +209,7 @@ struct pmu__uevent {
 				   watchdog on */
 #define PMU__MET_NO_SMT   0x4u  /* ... _SMT: ungrouped with SMT on */
 
-struct pmu__model {
+struct pmu__catmodel {
 	const char *name;          /* libpfm4 name */
 	const char *desc;
 	const char *const *aliases;/* NULL-terminated, may be NULL */
@@ -267,26 +267,26 @@ struct pmu__model {
 
 /* Uncore event of m named name (n bytes, case ignored), or NULL; its
  * position in m's name order, or -1. */
-ssize_t pmu__uncore_pos(const struct pmu__model *m, const char *name,
+ssize_t pmu__uncore_pos(const struct pmu__catmodel *m, const char *name,
 			size_t n);
-const struct pmu__uevent *pmu__uncore_find(const struct pmu__model *m,
+const struct pmu__uevent *pmu__uncore_find(const struct pmu__catmodel *m,
 					   const char *name, size_t n);
 
 /* Uncore event i of m (0 .. m->nuncore), in name order. */
 static inline const struct pmu__uevent *
-pmu__uncore_at(const struct pmu__model *m, size_t i)
+pmu__uncore_at(const struct pmu__catmodel *m, size_t i)
 {
 	return i < m->nuncore ? &m->uev[m->ulist[i]] : NULL;
 }
 
-static inline const char *pmu__ustr(const struct pmu__model *m, uint32_t off)
+static inline const char *pmu__ustr(const struct pmu__catmodel *m, uint32_t off)
 {
 	return off ? m->ustrings + off : NULL;
 }
 
 /* Fill hash (size a power of two > 2 * m->nuncore... any size above
  * nuncore) for m's ulist; -E2BIG past 65534 events. */
-int pmu__uncore_index(const struct pmu__model *m, uint16_t *hash,
+int pmu__uncore_index(const struct pmu__catmodel *m, uint16_t *hash,
 		      uint32_t size);
 
 /* Does sysfs PMU `inst` stand for the unit's perf PMU `pmu`, as perf
@@ -302,18 +302,18 @@ bool pmu__uncore_pmu_match(const char *pmu, const char *inst);
 const char *pmu__uncore_unit_pmu(const char *unit, char *buf, size_t sz);
 
 /* String at pool offset off, or NULL for 0. */
-static inline const char *pmu__str(const struct pmu__model *m, uint32_t off)
+static inline const char *pmu__str(const struct pmu__catmodel *m, uint32_t off)
 {
 	return off ? m->strings + off : NULL;
 }
 
-static inline const char *pmu__ev_name(const struct pmu__model *m,
+static inline const char *pmu__ev_name(const struct pmu__catmodel *m,
 				       const struct pmu__event *ev)
 {
 	return m->strings + ev->name;
 }
 
-static inline const char *pmu__um_name(const struct pmu__model *m,
+static inline const char *pmu__um_name(const struct pmu__catmodel *m,
 				       const struct pmu__umask *u)
 {
 	return m->strings + u->name;
@@ -346,7 +346,7 @@ struct pmu__table {
 /* Fill m from table t (pointers derived from t's address).  aliases: room
  * for PMU__TABLE_ALIASES + 1 pointers, NULL-terminated on return and used
  * by m afterwards. */
-void pmu__table_model(const struct pmu__table *t, struct pmu__model *m,
+void pmu__table_model(const struct pmu__table *t, struct pmu__catmodel *m,
 		      const char **aliases);
 
 /* Little-endian 8-byte word with ASCII letters folded to lower case
@@ -435,12 +435,12 @@ static inline bool pmu__name_eq_n(const char *a, const char *b, size_t n)
  * pmu-events models, then those registered at run time, in a stable
  * order (indices never change).  Fills every model: listings of all
  * models use it; lookups of one use the calls below. */
-const struct pmu__model *const *pmu__catalog_models(size_t *n);
+const struct pmu__catmodel *const *pmu__catalog_models(size_t *n);
 
 /* Number of models, and model i (filled on first use) or its name
  * (without filling it); NULL past the end. */
 size_t pmu__catalog_count(void);
-const struct pmu__model *pmu__catalog_at(size_t i);
+const struct pmu__catmodel *pmu__catalog_at(size_t i);
 
 /* Index of a model by name or alias (case-insensitive, n bytes), or -1;
  * fills no model. */
@@ -453,17 +453,17 @@ ssize_t pmu__catalog_find_index(const char *name, size_t n);
  * (pmu__jsondir_env_load()); returns 0, or -EBUSY for a second one.
  * Models past the registry's room (64 in all) are left out.
  */
-int pmu__catalog_register(const struct pmu__model *const *ms, size_t n);
+int pmu__catalog_register(const struct pmu__catmodel *const *ms, size_t n);
 
 /* Model by name or alias (case-insensitive, n bytes), or NULL. */
-const struct pmu__model *pmu__catalog_find(const char *name, size_t n);
+const struct pmu__catmodel *pmu__catalog_find(const char *name, size_t n);
 
 /* The model name or alias nearest to the n bytes at `name` (a typo of
  * it), or NULL when none is near. */
 const char *pmu__catalog_suggest(const char *name, size_t n);
 
 /* Event of a model by name (case-insensitive, n bytes), or NULL. */
-const struct pmu__event *pmu__model_event(const struct pmu__model *m,
+const struct pmu__event *pmu__catmodel_event(const struct pmu__catmodel *m,
 					  const char *name, size_t n);
 
 /*
@@ -503,21 +503,21 @@ const char *pmu__arch_name(enum pmu__arch a);
  * in *um the umask index within the event (-1: none named).  NULL when
  * the model has no such name or no index.
  */
-const struct pmu__event *pmu__model_vname(const struct pmu__model *m,
+const struct pmu__event *pmu__catmodel_vname(const struct pmu__catmodel *m,
 					  const char *name, size_t n,
 					  int *um);
 
 /* Build the vendor-name index of m into slots (size a power of two
  * larger than twice the names); 0 or -EINVAL. */
-int pmu__model_vindex(const struct pmu__model *m, uint32_t *slots,
+int pmu__catmodel_vindex(const struct pmu__catmodel *m, uint32_t *slots,
 		      uint32_t size);
 
 /* Number of vendor names of m (the index's entries). */
-uint32_t pmu__model_vnames(const struct pmu__model *m);
+uint32_t pmu__catmodel_vnames(const struct pmu__catmodel *m);
 
 /* Umasks of an event (ev->numasks of them). */
 static inline const struct pmu__umask *
-pmu__event_umasks(const struct pmu__model *m, const struct pmu__event *ev)
+pmu__event_umasks(const struct pmu__catmodel *m, const struct pmu__event *ev)
 {
 	return m->umasks + ev->umask0;
 }
@@ -527,7 +527,7 @@ pmu__event_umasks(const struct pmu__model *m, const struct pmu__event *ev)
  * `size` a power of two > m->nevents); the caller then sets m->hash and
  * m->hash_size.  Returns 0 or -EINVAL.
  */
-int pmu__model_index(const struct pmu__model *m, uint32_t *slots,
+int pmu__catmodel_index(const struct pmu__catmodel *m, uint32_t *slots,
 		     uint32_t size);
 
 #endif

@@ -32,7 +32,7 @@ struct pmu__krow {
 };
 
 /* Set the uncore members of kernel model k (filled from its table). */
-void pmu__kuncore_fill(size_t k, struct pmu__model *m);
+void pmu__kuncore_fill(size_t k, struct pmu__catmodel *m);
 
 size_t pmu__ktable_rows(const struct pmu__krow **rows,
 			const char **patterns);

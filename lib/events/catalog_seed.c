@@ -43,8 +43,8 @@ static const char *const descs[NSEED] = {
 };
 
 /* Filled once by init_models() and read-only afterwards. */
-static struct pmu__model models[NSEED];
-static const struct pmu__model *model_ptrs[NSEED];
+static struct pmu__catmodel models[NSEED];
+static const struct pmu__catmodel *model_ptrs[NSEED];
 static uint32_t hash_slots[NSEED][512];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
@@ -71,7 +71,7 @@ static void init_models(void)
 	};
 
 	for (size_t i = 0; i < NSEED; i++) {
-		struct pmu__model *m = &models[i];
+		struct pmu__catmodel *m = &models[i];
 		uint32_t size = 16;
 
 		pmu__table_model(tables[i], m, NULL);
@@ -82,7 +82,7 @@ static void init_models(void)
 		m->ncounters = infos[i].nctrs;
 		while (size <= 2 * m->nevents && size < 512)
 			size *= 2;
-		if (pmu__model_index(m, hash_slots[i], size) == 0) {
+		if (pmu__catmodel_index(m, hash_slots[i], size) == 0) {
 			m->hash = hash_slots[i];
 			m->hash_size = size;
 		}
@@ -90,17 +90,17 @@ static void init_models(void)
 	}
 }
 
-const struct pmu__model *const *pmu__seed_models(size_t *n)
+const struct pmu__catmodel *const *pmu__seed_models(size_t *n)
 {
 	pthread_once(&once, init_models);
 	*n = NSEED;
 	return model_ptrs;
 }
 
-const struct pmu__model *pmu__seed_model_find(const char *name)
+const struct pmu__catmodel *pmu__seed_model_find(const char *name)
 {
 	size_t n;
-	const struct pmu__model *const *all = pmu__seed_models(&n);
+	const struct pmu__catmodel *const *all = pmu__seed_models(&n);
 
 	for (size_t i = 0; i < n; i++)
 		if (!strcasecmp(all[i]->name, name))
@@ -108,7 +108,7 @@ const struct pmu__model *pmu__seed_model_find(const char *name)
 	return NULL;
 }
 
-const struct pmu__seed_info *pmu__seed_info(const struct pmu__model *m)
+const struct pmu__seed_info *pmu__seed_info(const struct pmu__catmodel *m)
 {
 	if (!m || m < models || m >= models + NSEED)
 		return NULL;

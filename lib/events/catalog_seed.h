@@ -49,13 +49,13 @@ struct pmu__seed_info {
 #define PMU__P5_CLOCKS  0x100u
 
 /* The seed models (hashes built on the first call; thread-safe). */
-const struct pmu__model *const *pmu__seed_models(size_t *n);
+const struct pmu__catmodel *const *pmu__seed_models(size_t *n);
 
 /* Seed model by name (case-insensitive), or NULL. */
-const struct pmu__model *pmu__seed_model_find(const char *name);
+const struct pmu__catmodel *pmu__seed_model_find(const char *name);
 
 /* Register-level facts of a seed model, or NULL for other models. */
-const struct pmu__seed_info *pmu__seed_info(const struct pmu__model *m);
+const struct pmu__seed_info *pmu__seed_info(const struct pmu__catmodel *m);
 
 /*
  * The control-register value for an encoded event placed on hardware

@@ -15,7 +15,8 @@
 
 #define VNAME_MAX 192
 
-static bool is_default(const struct pmu__model *m, const struct pmu__umask *u)
+static bool is_default(const struct pmu__catmodel *m,
+		       const struct pmu__umask *u)
 {
 	return (u->flags & PMU__UM_DFL) && !strcmp(pmu__um_name(m, u),
 						   "DEFAULT");
@@ -23,7 +24,7 @@ static bool is_default(const struct pmu__model *m, const struct pmu__umask *u)
 
 /* The key of (ev, u) into buf: "EVENT" or "EVENT_UMASK"; its length, or
  * 0 when too long. */
-static size_t key_of(const struct pmu__model *m, const struct pmu__event *ev,
+static size_t key_of(const struct pmu__catmodel *m, const struct pmu__event *ev,
 		     const struct pmu__umask *u, char *buf)
 {
 	const char *e = pmu__ev_name(m, ev), *un;
@@ -65,7 +66,7 @@ static int put(uint32_t *slots, uint32_t size, const char *key, size_t n,
 	return -EINVAL;
 }
 
-uint32_t pmu__model_vnames(const struct pmu__model *m)
+uint32_t pmu__catmodel_vnames(const struct pmu__catmodel *m)
 {
 	uint32_t n = 0;
 
@@ -74,12 +75,13 @@ uint32_t pmu__model_vnames(const struct pmu__model *m)
 	return n;
 }
 
-int pmu__model_vindex(const struct pmu__model *m, uint32_t *slots,
+int pmu__catmodel_vindex(const struct pmu__catmodel *m, uint32_t *slots,
 		      uint32_t size)
 {
 	char key[VNAME_MAX];
 
-	if (!size || (size & (size - 1)) || size <= 2 * pmu__model_vnames(m) ||
+	if (!size || (size & (size - 1)) ||
+	    size <= 2 * pmu__catmodel_vnames(m) ||
 	    m->nevents > PMU__SLOT_MAX_EVENTS)
 		return -EINVAL;
 	memset(slots, 0, size * sizeof(*slots));
@@ -102,7 +104,7 @@ int pmu__model_vindex(const struct pmu__model *m, uint32_t *slots,
 
 /* Is want (n bytes, '.' already '_') the key of (ev, u)?  Compared in
  * place: no copy of the key. */
-static bool key_eq(const struct pmu__model *m, const struct pmu__event *ev,
+static bool key_eq(const struct pmu__catmodel *m, const struct pmu__event *ev,
 		   const struct pmu__umask *u, const char *want, size_t n)
 {
 	const char *e = pmu__ev_name(m, ev), *un;
@@ -117,7 +119,7 @@ static bool key_eq(const struct pmu__model *m, const struct pmu__event *ev,
 	return !strncasecmp(un, want + el + 1, n) && !un[n];
 }
 
-const struct pmu__event *pmu__model_vname(const struct pmu__model *m,
+const struct pmu__event *pmu__catmodel_vname(const struct pmu__catmodel *m,
 					  const char *name, size_t n,
 					  int *um)
 {

@@ -144,7 +144,7 @@ PMU_API const char *pmu_event_host_model(void)
 	const char *env = getenv("PMU_EVENTS_MODEL");
 
 	if (env && *env) {
-		const struct pmu__model *m;
+		const struct pmu__catmodel *m;
 
 		/* $PMU_EVENTS_MODEL may name a model of $PMU_EVENTS_DIR. */
 		pmu__jsondir_env_load();

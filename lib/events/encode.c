@@ -454,7 +454,7 @@ static int late_error(const struct pmu__enc_req *r, struct pmu_encoding *out,
 		(unsigned long long)r->late_max);
 }
 
-static int not_found(const struct pmu__model *m, const char *name,
+static int not_found(const struct pmu__catmodel *m, const char *name,
 		     struct pmu_encoding *out, struct pmu_error *err)
 {
 	struct pmu__nearest near;
@@ -471,7 +471,7 @@ static int not_found(const struct pmu__model *m, const char *name,
 }
 
 /* perf_raw events are "r" and 1 to 16 hex digits: the config itself. */
-static const struct pmu__event *raw_event(const struct pmu__model *m,
+static const struct pmu__event *raw_event(const struct pmu__catmodel *m,
 					  const char *name,
 					  struct pmu__enc_req *r)
 {
@@ -485,7 +485,7 @@ static const struct pmu__event *raw_event(const struct pmu__model *m,
 	return &m->events[0];
 }
 
-static void init_out(const struct pmu__model *m, struct pmu_encoding *out)
+static void init_out(const struct pmu__catmodel *m, struct pmu_encoding *out)
 {
 	size_t sz = out->size;
 
@@ -554,15 +554,15 @@ static int expand_equiv(struct pmu__enc_req *r, struct pmu_encoding *out,
 	if (!eq || r->m->kind == PMU__ENC_PERF)
 		return 0;
 	n = strcspn(eq, ":");
-	t = pmu__model_event(r->m, eq, n);
+	t = pmu__catmodel_event(r->m, eq, n);
 	if (!t)
 		return 0;
 	r->ev = t;
 	return parse_attrs(r, eq[n] ? eq + n + 1 : NULL, out, err);
 }
 
-static bool has_umask(const struct pmu__model *m, const struct pmu__event *ev,
-		      const char *name, size_t n)
+static bool has_umask(const struct pmu__catmodel *m,
+		      const struct pmu__event *ev, const char *name, size_t n)
 {
 	const struct pmu__umask *u = pmu__event_umasks(m, ev);
 
@@ -581,7 +581,7 @@ static bool has_umask(const struct pmu__model *m, const struct pmu__event *ev,
  * later '.' may still separate a modifier).  Returns the string to parse:
  * str, or buf holding it rewritten as "EVENT_A_B..." or "EVENT:A_B...".
  */
-static const char *vendor_spelling(const struct pmu__model *m,
+static const char *vendor_spelling(const struct pmu__catmodel *m,
 				   const char *str, size_t n, char *buf,
 				   size_t sz)
 {
@@ -590,7 +590,7 @@ static const char *vendor_spelling(const struct pmu__model *m,
 
 	if (str[n] != '.' || len >= sz)
 		return str;
-	base = pmu__model_event(m, str, n);
+	base = pmu__catmodel_event(m, str, n);
 	for (size_t j = k; j > n + 1; j--) {
 		if (j != k && str[j] != '.')
 			continue;
@@ -598,7 +598,7 @@ static const char *vendor_spelling(const struct pmu__model *m,
 		for (size_t i = n; i < j; i++)
 			if (buf[i] == '.')
 				buf[i] = '_';
-		ev = pmu__model_event(m, buf, j);
+		ev = pmu__catmodel_event(m, buf, j);
 		if (ev && (ev->flags & PMU__EV_SPLIT))
 			return buf;
 		buf[n] = ':';
@@ -615,7 +615,7 @@ static const char *vendor_spelling(const struct pmu__model *m,
  * ANY.k").  Sets *n to the run's length, *um and *attrs (what follows
  * the run's separator, NULL at the end).
  */
-static const struct pmu__event *vendor_name(const struct pmu__model *m,
+static const struct pmu__event *vendor_name(const struct pmu__catmodel *m,
 					    const char *str, size_t *n,
 					    int *um, const char **attrs)
 {
@@ -625,7 +625,7 @@ static const struct pmu__event *vendor_name(const struct pmu__model *m,
 		const struct pmu__event *ev;
 		if (j != k && str[j] != '.')
 			continue;
-		if ((ev = pmu__model_vname(m, str, j, um))) {
+		if ((ev = pmu__catmodel_vname(m, str, j, um))) {
 			*n = j;
 			*attrs = str[j] ? str + j + 1 : NULL;
 			return ev;
@@ -634,7 +634,7 @@ static const struct pmu__event *vendor_name(const struct pmu__model *m,
 	return NULL;
 }
 
-int pmu__encode(const struct pmu__model *m, const char *str,
+int pmu__encode(const struct pmu__catmodel *m, const char *str,
 		const struct pmu_encode_opts *opts, struct pmu_encoding *out,
 		struct pmu_error *err)
 {
@@ -673,7 +673,8 @@ int pmu__encode(const struct pmu__model *m, const char *str,
 		str = vendor_spelling(m, str, n, vbuf, sizeof(vbuf));
 		n = strcspn(str, ":.");
 	}
-	r.ev = m->kind == PMU__ENC_PERF_RAW ? NULL : pmu__model_event(m, str, n);
+	r.ev = m->kind == PMU__ENC_PERF_RAW ? NULL
+					    : pmu__catmodel_event(m, str, n);
 	if (!r.ev) {
 		memcpy(name, str, n);
 		name[n] = '\0';
@@ -726,7 +727,7 @@ encode_whole(const char *str, const struct pmu_encode_opts *opts,
 			struct pmu_encoding *out, struct pmu_error *err)
 {
 	const char *dir = PMU__OPTS_GET(opts, events_dir, NULL);
-	const struct pmu__model *m;
+	const struct pmu__catmodel *m;
 	const char *sep, *mname;
 	size_t mlen;
 

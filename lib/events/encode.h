@@ -18,7 +18,7 @@
  * out->error and *err set.  Used by pmu_event_encode() once it has picked
  * the model, and by code holding a run-time model.
  */
-int pmu__encode(const struct pmu__model *m, const char *str,
+int pmu__encode(const struct pmu__catmodel *m, const char *str,
 		const struct pmu_encode_opts *opts, struct pmu_encoding *out,
 		struct pmu_error *err);
 
@@ -61,7 +61,7 @@ void pmu__encode_perf_fstr(const struct pmu__enc_req *r, bool hv,
 /* Seed models (catalog_seed.h): the register image a perfctr control
  * takes.  On failure returns a negative errno with out->error set to the
  * class and *err (may be NULL) naming the reason. */
-int pmu__seed_encode(const struct pmu__model *m, const struct pmu__event *ev,
+int pmu__seed_encode(const struct pmu__catmodel *m, const struct pmu__event *ev,
 		     const uint64_t *umask_codes, size_t nu,
 		     const uint64_t *mods, uint32_t modset,
 		     struct pmu_encoding *out, struct pmu_error *err);
@@ -83,7 +83,7 @@ static inline int pmu__encode_ibs_kind(const char *name, size_t n)
 /* An IBS set-up of kind on model m; rest is what follows the name
  * (":maxcnt=N[:randen|:cnt_ctl]").  Fills out like any encoding, plus
  * perf_pmu and sample_period. */
-int pmu__encode_ibs(const struct pmu__model *m, int kind, const char *rest,
+int pmu__encode_ibs(const struct pmu__catmodel *m, int kind, const char *rest,
 		    const struct pmu_encode_opts *opts,
 		    struct pmu_encoding *out, struct pmu_error *err);
 

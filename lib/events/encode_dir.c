@@ -12,13 +12,13 @@
  * are not registered with the catalog.
  */
 
-static const struct pmu__model *pick(const struct pmu__jsondir *jd,
+static const struct pmu__catmodel *pick(const struct pmu__jsondir *jd,
 				     const char *str, const char **rest,
 				     const struct pmu_encode_opts *opts)
 {
 	const char *sep = strstr(str, "::");
 	char name[PMU__JSONDIR_NAME_MAX], cpuid[64];
-	const struct pmu__model *m;
+	const struct pmu__catmodel *m;
 
 	*rest = str;
 	if (sep) {
@@ -40,7 +40,7 @@ int pmu__encode_dir(const char *dir, const char *str,
 {
 	struct pmu_encode_opts o = *opts;
 	struct pmu__jsondir *jd;
-	const struct pmu__model *m;
+	const struct pmu__catmodel *m;
 	const char *rest;
 	int rc;
 

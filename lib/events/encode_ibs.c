@@ -145,7 +145,7 @@ static int setup_failed(const struct ibs_req *r, const char *model, int rc,
 	return pmu__encode_fail(out, err, cls, why->token, "%s", why->message);
 }
 
-static void fill_out(const struct ibs_req *r, const struct pmu__model *m,
+static void fill_out(const struct ibs_req *r, const struct pmu__catmodel *m,
 		     const struct pmu_ibs_config *c, bool raw_only,
 		     struct pmu_encoding *out)
 {
@@ -163,7 +163,7 @@ static void fill_out(const struct ibs_req *r, const struct pmu__model *m,
 	out->perf.config = c->perf_config;
 }
 
-int pmu__encode_ibs(const struct pmu__model *m, int kind, const char *rest,
+int pmu__encode_ibs(const struct pmu__catmodel *m, int kind, const char *rest,
 		    const struct pmu_encode_opts *opts,
 		    struct pmu_encoding *out, struct pmu_error *err)
 {

@@ -40,7 +40,7 @@ static uint32_t p6_evntsel(uint64_t code, uint64_t umask, const uint64_t *mods,
 /* P6-family EVNTSEL, P5 CESR half and the others: the register image of
  * the event.  PowerPC: the PMCnSEL value, which must fit the selector of
  * at least one counter (PMC1's, the widest). */
-static int seed_value(const struct pmu__model *m,
+static int seed_value(const struct pmu__catmodel *m,
 		      const struct pmu__seed_info *si,
 		      const struct pmu__event *ev, uint64_t umask, bool has_um,
 		      const uint64_t *mods, uint32_t modset, uint32_t *val,
@@ -107,7 +107,8 @@ static void put(char *buf, size_t sz, size_t *l, const char *fmt, ...)
  * Modifiers always carry "=value", which makes the P6 modifiers e and i
  * distinct from the MESI unit masks E and I.
  */
-static void seed_fstr(const struct pmu__model *m, const struct pmu__event *ev,
+static void seed_fstr(const struct pmu__catmodel *m,
+		      const struct pmu__event *ev,
 		      const uint64_t *uc, size_t nu, const uint64_t *mods,
 		      uint32_t modset, char *buf, size_t sz)
 {
@@ -140,7 +141,7 @@ static void seed_fstr(const struct pmu__model *m, const struct pmu__event *ev,
 	}
 }
 
-int pmu__seed_encode(const struct pmu__model *m, const struct pmu__event *ev,
+int pmu__seed_encode(const struct pmu__catmodel *m, const struct pmu__event *ev,
 		     const uint64_t *umask_codes, size_t nu,
 		     const uint64_t *mods, uint32_t modset,
 		     struct pmu_encoding *out, struct pmu_error *err)

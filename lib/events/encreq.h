@@ -33,7 +33,7 @@ enum pmu__pmod {
 };
 
 struct pmu__enc_req {
-	const struct pmu__model *m;
+	const struct pmu__catmodel *m;
 	const struct pmu__event *ev;
 	uint16_t um[PMU__ENC_MAX_UMASKS]; /* chosen umasks, event-relative,
 					     in the event's table order */

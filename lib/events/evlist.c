@@ -80,7 +80,7 @@ static bool other_models(const char *name, char *buf, size_t sz)
 	if (!strchr(name, '.') && !strchr(name, '_'))
 		return false;
 	for (size_t i = 0; i < pmu__catalog_count(); i++) {
-		const struct pmu__model *m = pmu__catalog_at(i);
+		const struct pmu__catmodel *m = pmu__catalog_at(i);
 
 		if (!m || m->arch == PMU__ARCH_NONE ||
 		    (!pmu__uncore_find(m, name, n) && !pmu__evl_name_encodes(m, name, n)))
@@ -277,7 +277,7 @@ static char *pmu_name(const char *pmu, const char *t)
  * group of its own (a group cannot span PMUs).
  */
 static int add_twin(struct parser *p, const char *t, size_t off,
-		    const struct pmu__model *twin, struct pmu__ev *first)
+		    const struct pmu__catmodel *twin, struct pmu__ev *first)
 {
 	struct evbuild b = {
 		.d = { .scale = 1.0, .group = p->group + 1, .leader = true,
@@ -287,7 +287,7 @@ static int add_twin(struct parser *p, const char *t, size_t off,
 	char *n1;
 	int r;
 
-	const struct pmu__model *m1 = pmu__catalog_find(first->model,
+	const struct pmu__catmodel *m1 = pmu__catalog_find(first->model,
 						strlen(first->model));
 
 	if (p->in_group)
@@ -427,7 +427,7 @@ static bool core_takes(struct parser *p, const char *t, size_t off)
 static int expand_uncore(struct parser *p, const char *t, size_t off,
 			 size_t len, const char *c1, struct pmu__expansion *x)
 {
-	const struct pmu__model *m;
+	const struct pmu__catmodel *m;
 	const struct pmu__uevent *u = pmu__evl_uncore_event(p, t, len, &m);
 	char **inst = NULL, text[2 * NAME_MAX + 64];
 	const char *upmu;

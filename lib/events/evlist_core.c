@@ -66,7 +66,7 @@ static const struct fmt riscv_fmt[] = {
 	{ "event", "config:0-47" }, { NULL, NULL },
 };
 
-static const struct fmt *formats(const struct pmu__model *m)
+static const struct fmt *formats(const struct pmu__catmodel *m)
 {
 	switch (m->arch) {
 	case PMU__ARCH_X86:
@@ -112,7 +112,7 @@ static const struct fmt intel_alias[] = {
 	{ NULL, NULL },
 };
 
-const struct pmu__model *pmu__core_host(const struct pmu__parse_ctx *ctx)
+const struct pmu__catmodel *pmu__core_host(const struct pmu__parse_ctx *ctx)
 {
 	const char *name;
 
@@ -123,7 +123,7 @@ const struct pmu__model *pmu__core_host(const struct pmu__parse_ctx *ctx)
 	return pmu__catalog_find(name, strlen(name));
 }
 
-static bool pmu_is(const struct pmu__model *m, const char *pmu)
+static bool pmu_is(const struct pmu__catmodel *m, const char *pmu)
 {
 	if (!m || !m->pmu || m->arch == PMU__ARCH_NONE)
 		return false;
@@ -134,10 +134,10 @@ static bool pmu_is(const struct pmu__model *m, const char *pmu)
 					      !strncmp(pmu, "armv9_", 6));
 }
 
-const struct pmu__model *pmu__core_model(const struct pmu__parse_ctx *ctx,
+const struct pmu__catmodel *pmu__core_model(const struct pmu__parse_ctx *ctx,
 					 const char *pmu)
 {
-	const struct pmu__model *m = pmu__core_host(ctx), *h;
+	const struct pmu__catmodel *m = pmu__core_host(ctx), *h;
 
 	if (pmu_is(m, pmu))
 		return m;
@@ -146,7 +146,7 @@ const struct pmu__model *pmu__core_model(const struct pmu__parse_ctx *ctx,
 	return pmu_is(h, pmu) ? h : NULL;
 }
 
-int pmu__core_format(const struct pmu__model *m, const char *term,
+int pmu__core_format(const struct pmu__catmodel *m, const char *term,
 		     struct pmu__format *f)
 {
 	const struct fmt *t = m ? formats(m) : NULL;
@@ -157,7 +157,7 @@ int pmu__core_format(const struct pmu__model *m, const char *term,
 	return -ENOENT;
 }
 
-void pmu__core_format_list(const struct pmu__model *m, char *buf, size_t sz)
+void pmu__core_format_list(const struct pmu__catmodel *m, char *buf, size_t sz)
 {
 	const struct fmt *t = m ? formats(m) : NULL;
 	size_t used = 0;
@@ -172,7 +172,7 @@ void pmu__core_format_list(const struct pmu__model *m, char *buf, size_t sz)
 	}
 }
 
-int pmu__core_alias(const struct pmu__model *m, const char *name,
+int pmu__core_alias(const struct pmu__catmodel *m, const char *name,
 		    struct pmu__alias *a)
 {
 	const struct fmt *t = m && m->kind == PMU__ENC_INTEL ? intel_alias

@@ -136,7 +136,7 @@ PMU_API ssize_t pmu_event_list_parse(const char *list,
 		/* a kernel model's names are perf's, read with perf's
 		 * syntax as pmu stat reads them ("NAME:u", "cpu/NAME/"),
 		 * its uncore events too */
-		const struct pmu__model *m = pmu__catalog_find(
+		const struct pmu__catmodel *m = pmu__catalog_find(
 			ctx.default_model, strlen(ctx.default_model));
 
 		if (m && m->arch != PMU__ARCH_NONE) {

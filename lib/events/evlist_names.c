@@ -132,7 +132,7 @@ static int resolve_in(struct parser *p, struct evbuild *b, const char *model,
 /* The perf_event type of a kernel model's events: its core PMU's in
  * sysfs (hybrid and arm64 core PMUs have dynamic types), else the
  * model's. */
-static void core_type(struct parser *p, const struct pmu__model *m,
+static void core_type(struct parser *p, const struct pmu__catmodel *m,
 		      struct pmu__ev *d)
 {
 	uint32_t type;
@@ -142,7 +142,8 @@ static void core_type(struct parser *p, const struct pmu__model *m,
 }
 
 /* Does the name part (up to ':') alone encode for m? */
-bool pmu__evl_name_encodes(const struct pmu__model *m, const char *t, size_t n)
+bool pmu__evl_name_encodes(const struct pmu__catmodel *m, const char *t,
+			   size_t n)
 {
 	struct pmu_encoding enc = { .size = sizeof(enc) };
 	char name[160];
@@ -162,11 +163,11 @@ bool pmu__evl_name_encodes(const struct pmu__model *m, const char *t, size_t n)
  * part that knows the name counts it too, as perf counts it on both.
  */
 int pmu__evl_resolve_kernel(struct parser *p, struct evbuild *b,
-			  const struct pmu__model *m)
+			  const struct pmu__catmodel *m)
 {
 	const char *t = b->text, *colon = strchr(t, ':');
 	size_t n = colon ? (size_t)(colon - t) : strlen(t);
-	const struct pmu__model *h = m->hybrid && !p->ctx->model_only ?
+	const struct pmu__catmodel *h = m->hybrid && !p->ctx->model_only ?
 		pmu__catalog_find(m->hybrid, strlen(m->hybrid)) : NULL;
 	/* whether each core type's table has the name: an encoding each */
 	bool in_m = pmu__evl_name_encodes(m, t, n), in_h = h && pmu__evl_name_encodes(h, t, n);
@@ -212,7 +213,7 @@ int pmu__evl_resolve_kernel(struct parser *p, struct evbuild *b,
 
 /* Is name (n bytes) an event alias of m's core PMU, in sysfs or, where
  * sysfs lacks the PMU, as the kernel declares it? */
-static bool core_alias(struct parser *p, const struct pmu__model *m,
+static bool core_alias(struct parser *p, const struct pmu__catmodel *m,
 		       const char *name, size_t n)
 {
 	struct pmu__alias a;
@@ -231,7 +232,7 @@ static bool core_alias(struct parser *p, const struct pmu__model *m,
 /* A bare alias of the core PMU ("topdown-retiring:u"), as perf takes it:
  * "cpu/topdown-retiring/u". */
 static int resolve_alias(struct parser *p, struct evbuild *b,
-			 const struct pmu__model *m)
+			 const struct pmu__catmodel *m)
 {
 	const char *t = b->text, *colon = strchr(t, ':');
 	size_t n = colon ? (size_t)(colon - t) : strlen(t);
@@ -254,7 +255,7 @@ static int resolve_alias(struct parser *p, struct evbuild *b,
 
 int pmu__evl_resolve_default(struct parser *p, struct evbuild *b)
 {
-	const struct pmu__model *m = NULL;
+	const struct pmu__catmodel *m = NULL;
 	int r;
 
 	if (p->ctx && !p->ctx->default_model)

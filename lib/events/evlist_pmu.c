@@ -164,9 +164,9 @@ static int model_term(struct parser *p, struct evbuild *b,
 
 const struct pmu__uevent *pmu__evl_uncore_event(const struct parser *p,
 					      const char *name, size_t n,
-					      const struct pmu__model **mp)
+					      const struct pmu__catmodel **mp)
 {
-	const struct pmu__model *m = pmu__core_host(p->ctx);
+	const struct pmu__catmodel *m = pmu__core_host(p->ctx);
 
 	*mp = m;
 	return m ? pmu__uncore_find(m, name, n) : NULL;
@@ -178,7 +178,7 @@ const struct pmu__uevent *pmu__evl_uncore_event(const struct parser *p,
 static int uncore_term(struct parser *p, struct evbuild *b,
 		       const struct pmuterm *pt, const char *key)
 {
-	const struct pmu__model *m;
+	const struct pmu__catmodel *m;
 	const struct pmu__uevent *u = pmu__evl_uncore_event(p, key, strlen(key), &m);
 	struct pmuterm inner = { .pmu = pt->pmu, .alias = key, .off = pt->off };
 	const char *upmu, *terms, *unit;

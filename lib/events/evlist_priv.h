@@ -55,11 +55,11 @@ struct evbuild {
 	uint64_t cfg[3];       /* config=, config1=, config2= (the last
 				  given of each), under the format terms'
 				  bits, as perf sets them */
-	const struct pmu__model *core; /* pmu/.../ is this kernel model's
+	const struct pmu__catmodel *core; /* pmu/.../ is this kernel model's
 					  core PMU (its events are terms) */
 	bool no_sysfs;         /* ... and sysfs lacks it: the formats
 				  and aliases the kernel declares */
-	const struct pmu__model *twin; /* a bare name of a hybrid part:
+	const struct pmu__catmodel *twin; /* a bare name of a hybrid part:
 					  the other core type has it too */
 	const char *print;     /* printed name when not the token's own */
 	size_t name_len;       /* else the token's first name_len bytes
@@ -101,7 +101,8 @@ int pmu__evl_tracepoint_error(struct parser *p, const char *name, size_t len,
 			      size_t off, int r);
 
 /* Does the name part (up to ':') alone encode for m? */
-bool pmu__evl_name_encodes(const struct pmu__model *m, const char *t, size_t n);
+bool pmu__evl_name_encodes(const struct pmu__catmodel *m, const char *t,
+			   size_t n);
 
 /*
  * perf's syntax for a kernel model: the whole vendor name is the event
@@ -111,7 +112,7 @@ bool pmu__evl_name_encodes(const struct pmu__model *m, const char *t, size_t n);
  * part that knows the name counts it too, as perf counts it on both.
  */
 int pmu__evl_resolve_kernel(struct parser *p, struct evbuild *b,
-			    const struct pmu__model *m);
+			    const struct pmu__catmodel *m);
 
 int pmu__evl_resolve_default(struct parser *p, struct evbuild *b);
 
@@ -121,7 +122,7 @@ int pmu__evl_parse_named(struct parser *p, struct evbuild *b);
 
 const struct pmu__uevent *pmu__evl_uncore_event(const struct parser *p,
 						const char *name, size_t n,
-						const struct pmu__model **mp);
+						const struct pmu__catmodel **mp);
 
 /* "pmu/terms/", "pmu/terms/:mods" or "pmu/terms/mods". */
 int pmu__evl_parse_pmu_event(struct parser *p, struct evbuild *b);

@@ -107,23 +107,23 @@ void pmu__sysfs_alias_list(const char *root, const char *pmu, char *buf,
 
 /* ---- the core PMU of a kernel pmu-events model (evlist_core.c) ---- */
 
-struct pmu__model;
+struct pmu__catmodel;
 
 /* The kernel model of the parse (ctx->core_model, else the host's when
  * ctx->host_names), or NULL. */
-const struct pmu__model *pmu__core_host(const struct pmu__parse_ctx *ctx);
+const struct pmu__catmodel *pmu__core_host(const struct pmu__parse_ctx *ctx);
 
 /* That model, or its hybrid sibling, when `pmu` is its core PMU. */
-const struct pmu__model *pmu__core_model(const struct pmu__parse_ctx *ctx,
+const struct pmu__catmodel *pmu__core_model(const struct pmu__parse_ctx *ctx,
 					 const char *pmu);
 
 /* A format term, event alias or the list of terms of the core PMU as the
  * kernel declares them (for when sysfs lacks the PMU); -ENOENT. */
-int pmu__core_format(const struct pmu__model *m, const char *term,
+int pmu__core_format(const struct pmu__catmodel *m, const char *term,
 		     struct pmu__format *f);
-int pmu__core_alias(const struct pmu__model *m, const char *name,
+int pmu__core_alias(const struct pmu__catmodel *m, const char *name,
 		    struct pmu__alias *a);
-void pmu__core_format_list(const struct pmu__model *m, char *buf, size_t sz);
+void pmu__core_format_list(const struct pmu__catmodel *m, char *buf, size_t sz);
 
 /* ---- tracepoints ---- */
 
@@ -177,7 +177,7 @@ struct pmu__suggestion {
  * model m (may be NULL); fills caller storage. */
 size_t pmu__event_suggest_ex(const char *token,
 			     const struct pmu__parse_ctx *ctx,
-			     const struct pmu__model *m,
+			     const struct pmu__catmodel *m,
 			     struct pmu__suggestion *out, size_t max);
 
 #endif

@@ -65,14 +65,14 @@ size_t pmu__jsondir_count(const struct pmu__jsondir *jd)
 	return jd ? jd->n : 0;
 }
 
-const struct pmu__model *pmu__jsondir_model_at(const struct pmu__jsondir *jd,
+const struct pmu__catmodel *pmu__jsondir_model_at(const struct pmu__jsondir *jd,
 					       size_t i)
 {
 	return jd && i < jd->n ? &jd->models[i]->m : NULL;
 }
 
 static struct jd_model *jd_of(const struct pmu__jsondir *jd,
-			      const struct pmu__model *m)
+			      const struct pmu__catmodel *m)
 {
 	for (size_t i = 0; jd && i < jd->n; i++)
 		if (&jd->models[i]->m == m)
@@ -80,7 +80,7 @@ static struct jd_model *jd_of(const struct pmu__jsondir *jd,
 	return NULL;
 }
 
-const struct pmu__model *pmu__jsondir_model(const struct pmu__jsondir *jd,
+const struct pmu__catmodel *pmu__jsondir_model(const struct pmu__jsondir *jd,
 					    const char *name_or_cpuid)
 {
 	if (!jd || !name_or_cpuid)
@@ -98,7 +98,7 @@ const struct pmu__model *pmu__jsondir_model(const struct pmu__jsondir *jd,
 }
 
 const char *pmu__jsondir_long_desc(const struct pmu__jsondir *jd,
-				   const struct pmu__model *m,
+				   const struct pmu__catmodel *m,
 				   const struct pmu__event *ev, int um)
 {
 	const struct jd_model *jm = jd_of(jd, m);
@@ -115,7 +115,7 @@ const char *pmu__jsondir_long_desc(const struct pmu__jsondir *jd,
 }
 
 const char *pmu__jsondir_model_path(const struct pmu__jsondir *jd,
-				    const struct pmu__model *m)
+				    const struct pmu__catmodel *m)
 {
 	const struct jd_model *jm = jd_of(jd, m);
 
@@ -125,7 +125,7 @@ const char *pmu__jsondir_model_path(const struct pmu__jsondir *jd,
 }
 
 const char *pmu__jsondir_metric_desc(const struct pmu__jsondir *jd,
-				     const struct pmu__model *m, size_t i)
+				     const struct pmu__catmodel *m, size_t i)
 {
 	const struct jd_model *jm = jd_of(jd, m);
 
@@ -268,7 +268,7 @@ size_t pmu__jsondir_nrows(const struct pmu__jsondir *jd)
 }
 
 const char *pmu__jsondir_row(const struct pmu__jsondir *jd, size_t i,
-			     const struct pmu__model **m)
+			     const struct pmu__catmodel **m)
 {
 	if (!jd || i >= jd->nrows)
 		return NULL;

@@ -33,7 +33,7 @@ struct pmu__jsondir *pmu__jsondir_load(const char *dir,
 void pmu__jsondir_free(struct pmu__jsondir *jd);
 
 size_t pmu__jsondir_count(const struct pmu__jsondir *jd);
-const struct pmu__model *pmu__jsondir_model_at(const struct pmu__jsondir *jd,
+const struct pmu__catmodel *pmu__jsondir_model_at(const struct pmu__jsondir *jd,
 					       size_t i);
 
 /*
@@ -42,7 +42,7 @@ const struct pmu__model *pmu__jsondir_model_at(const struct pmu__jsondir *jd,
  * "AuthenticAMD-25-11", "GenuineIntel-6-5E"), matched against the
  * mapfile patterns; NULL if none.
  */
-const struct pmu__model *pmu__jsondir_model(const struct pmu__jsondir *jd,
+const struct pmu__catmodel *pmu__jsondir_model(const struct pmu__jsondir *jd,
 					    const char *name_or_cpuid);
 
 /*
@@ -52,25 +52,25 @@ const struct pmu__model *pmu__jsondir_model(const struct pmu__jsondir *jd,
 /* The description of uncore event pos (name order) of a model the
  * directory built, or NULL. */
 const char *pmu__jsondir_uncore_desc(const struct pmu__jsondir *jd,
-				     const struct pmu__model *m, size_t pos);
+				     const struct pmu__catmodel *m, size_t pos);
 
 const char *pmu__jsondir_long_desc(const struct pmu__jsondir *jd,
-				   const struct pmu__model *m,
+				   const struct pmu__catmodel *m,
 				   const struct pmu__event *ev, int um);
 
 /* Mapfile core rows in order: pattern i and its model (*m). */
 size_t pmu__jsondir_nrows(const struct pmu__jsondir *jd);
 const char *pmu__jsondir_row(const struct pmu__jsondir *jd, size_t i,
-			     const struct pmu__model **m);
+			     const struct pmu__catmodel **m);
 
 /* Where model m's files are, relative to the loaded directory (the
  * first of them; a hybrid atom model's are its core model's). */
 const char *pmu__jsondir_model_path(const struct pmu__jsondir *jd,
-				    const struct pmu__model *m);
+				    const struct pmu__catmodel *m);
 
 /* The vendor's description of metric `i` of model m, or NULL. */
 const char *pmu__jsondir_metric_desc(const struct pmu__jsondir *jd,
-				     const struct pmu__model *m, size_t i);
+				     const struct pmu__catmodel *m, size_t i);
 
 /* ---- building blocks, exposed for tests and the fuzz target ---- */
 

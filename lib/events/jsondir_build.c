@@ -303,13 +303,13 @@ static uint32_t hash_size(uint32_t n)
 /* The vendor-name index: every name as the files spell it. */
 static int build_vindex(struct pmu__jsondir *jd, struct jd_model *jm)
 {
-	uint32_t size = hash_size(pmu__model_vnames(&jm->m));
+	uint32_t size = hash_size(pmu__catmodel_vnames(&jm->m));
 	uint32_t *slots = pmu__jd_alloc(jd, size * sizeof(*slots));
 	int rc;
 
 	if (!slots)
 		return -ENOMEM;
-	if ((rc = pmu__model_vindex(&jm->m, slots, size)))
+	if ((rc = pmu__catmodel_vindex(&jm->m, slots, size)))
 		return rc;
 	jm->m.vhash = slots;
 	jm->m.vhash_size = size;
@@ -351,7 +351,7 @@ int pmu__jd_build(struct pmu__jsondir *jd, struct jd_model *jm,
 	jm->m.hash_size = hash_size(jm->m.nevents);
 	if (!(jm->hash = pmu__jd_alloc(jd, jm->m.hash_size * sizeof(uint32_t))))
 		goto out;
-	rc = pmu__model_index(&jm->m, jm->hash, jm->m.hash_size);
+	rc = pmu__catmodel_index(&jm->m, jm->hash, jm->m.hash_size);
 	jm->m.hash = jm->hash;
 	if (!rc)
 		rc = build_vindex(jd, jm);

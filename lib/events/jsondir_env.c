@@ -20,7 +20,7 @@
 /* Loaded once for the life of the process: models registered with the
  * catalog must outlive every caller. */
 static struct pmu__jsondir *env_jd;
-static const struct pmu__model *env_models[ENV_MAX_MODELS];
+static const struct pmu__catmodel *env_models[ENV_MAX_MODELS];
 static size_t env_n;
 static pthread_once_t env_once = PTHREAD_ONCE_INIT;
 
@@ -115,8 +115,8 @@ static const struct {
 	{ "spr", "GenuineIntel-6-8F" },
 };
 
-static const struct pmu__model *counterpart(const struct pmu__jsondir *jd,
-					    const struct pmu__model *m)
+static const struct pmu__catmodel *counterpart(const struct pmu__jsondir *jd,
+					    const struct pmu__catmodel *m)
 {
 	/* A kernel model's files: the directory's model of that name,
 	 * renamed NAME_json since the built-in one holds the name. */
@@ -132,12 +132,12 @@ static const struct pmu__model *counterpart(const struct pmu__jsondir *jd,
 }
 
 /* Same name, else (vendor names differ from libpfm's on AMD) same code. */
-static const struct pmu__event *same_event(const struct pmu__model *v,
-					   const struct pmu__model *m,
+static const struct pmu__event *same_event(const struct pmu__catmodel *v,
+					   const struct pmu__catmodel *m,
 					   const struct pmu__event *ev)
 {
 	const char *name = pmu__ev_name(m, ev);
-	const struct pmu__event *e = pmu__model_event(v, name, strlen(name));
+	const struct pmu__event *e = pmu__catmodel_event(v, name, strlen(name));
 
 	for (uint32_t i = 0; !e && i < v->nevents; i++)
 		if (v->events[i].code == ev->code)
@@ -145,8 +145,9 @@ static const struct pmu__event *same_event(const struct pmu__model *v,
 	return e;
 }
 
-static int same_umask(const struct pmu__model *v, const struct pmu__event *ve,
-		      const struct pmu__model *m, const struct pmu__umask *u)
+static int same_umask(const struct pmu__catmodel *v,
+		      const struct pmu__event *ve,
+		      const struct pmu__catmodel *m, const struct pmu__umask *u)
 {
 	const struct pmu__umask *vu = pmu__event_umasks(v, ve);
 
@@ -163,7 +164,7 @@ PMU_API const char *pmu_catalog_vendor_desc(size_t model, size_t event,
 					    size_t umask)
 {
 	const struct pmu__jsondir *jd = jsondir_env();
-	const struct pmu__model *m, *v;
+	const struct pmu__catmodel *m, *v;
 	const struct pmu__event *ev, *ve;
 	int attr;
 
@@ -189,7 +190,7 @@ PMU_API const char *pmu_catalog_vendor_desc(size_t model, size_t event,
 PMU_API const char *pmu_catalog_uncore_desc(size_t model, size_t i)
 {
 	const struct pmu__jsondir *jd = jsondir_env();
-	const struct pmu__model *m, *v;
+	const struct pmu__catmodel *m, *v;
 	const char *name, *desc;
 	ssize_t pos;
 
@@ -208,7 +209,7 @@ PMU_API const char *pmu_catalog_uncore_desc(size_t model, size_t i)
 PMU_API ssize_t pmu_events_dir_host_model(void)
 {
 	const struct pmu__jsondir *jd = jsondir_env();
-	const struct pmu__model *m;
+	const struct pmu__catmodel *m;
 	char cpuid[64];
 
 	if (!jd || pmu__jsondir_host_cpuid(cpuid, sizeof(cpuid)) ||
@@ -220,7 +221,7 @@ PMU_API ssize_t pmu_events_dir_host_model(void)
 PMU_API const char *pmu_catalog_metric_desc(size_t model, size_t metric)
 {
 	const struct pmu__jsondir *jd = jsondir_env();
-	const struct pmu__model *m, *v;
+	const struct pmu__catmodel *m, *v;
 	const char *name;
 
 	if (!jd || !(m = pmu__catalog_at(model)) || metric >= m->nmetrics)

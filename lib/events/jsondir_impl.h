@@ -61,7 +61,7 @@ struct jd_unc {
 };
 
 struct jd_model {
-	struct pmu__model m;   /* what the catalog sees */
+	struct pmu__catmodel m;   /* what the catalog sees */
 	char name[JD_NAME_MAX];
 	char desc[160];
 	const char **patterns; /* CPUID patterns of its mapfile rows */

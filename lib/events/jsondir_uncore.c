@@ -247,7 +247,7 @@ int pmu__jd_build_uncore(struct pmu__jsondir *jd, struct jd_model *jm)
 }
 
 const char *pmu__jsondir_uncore_desc(const struct pmu__jsondir *jd,
-				     const struct pmu__model *m, size_t pos)
+				     const struct pmu__catmodel *m, size_t pos)
 {
 	for (size_t i = 0; jd && i < jd->n; i++) {
 		const struct jd_model *jm = jd->models[i];

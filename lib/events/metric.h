@@ -44,7 +44,7 @@ struct pmu_metric_expr {
 };
 
 /* Metric of model m named (n bytes, case-insensitive), or NULL. */
-const struct pmu__metric *pmu__metric_find(const struct pmu__model *m,
+const struct pmu__metric *pmu__metric_find(const struct pmu__catmodel *m,
 					   const char *name, size_t n);
 
 /* Is the n-byte name one of a ';'-separated list (case-insensitive)? */

@@ -12,13 +12,13 @@
 
 /* The metrics of the catalogs' models, as the public API lists them. */
 
-static const struct pmu__model *model_at(size_t idx)
+static const struct pmu__catmodel *model_at(size_t idx)
 {
 	pmu__jsondir_env_load();
 	return pmu__catalog_at(idx);
 }
 
-static const char *str_or_empty(const struct pmu__model *m, uint32_t off)
+static const char *str_or_empty(const struct pmu__catmodel *m, uint32_t off)
 {
 	const char *s = pmu__str(m, off);
 
@@ -27,7 +27,7 @@ static const char *str_or_empty(const struct pmu__model *m, uint32_t off)
 
 PMU_API size_t pmu_catalog_metric_count(size_t model)
 {
-	const struct pmu__model *m = model_at(model);
+	const struct pmu__catmodel *m = model_at(model);
 
 	return m ? m->nmetrics : 0;
 }
@@ -35,7 +35,7 @@ PMU_API size_t pmu_catalog_metric_count(size_t model)
 PMU_API int pmu_catalog_metric_info(size_t model, size_t metric,
 				    struct pmu_metric_info *info)
 {
-	const struct pmu__model *m = model_at(model);
+	const struct pmu__catmodel *m = model_at(model);
 	struct pmu_metric_info o = { .size = sizeof(o) };
 	const struct pmu__metric *x;
 
@@ -57,7 +57,7 @@ PMU_API int pmu_catalog_metric_info(size_t model, size_t metric,
 	return 0;
 }
 
-const struct pmu__metric *pmu__metric_find(const struct pmu__model *m,
+const struct pmu__metric *pmu__metric_find(const struct pmu__catmodel *m,
 					   const char *name, size_t n)
 {
 	for (uint32_t i = 0; m && i < m->nmetrics; i++) {
@@ -70,7 +70,7 @@ const struct pmu__metric *pmu__metric_find(const struct pmu__model *m,
 
 PMU_API ssize_t pmu_catalog_metric_find(size_t model, const char *name)
 {
-	const struct pmu__model *m = model_at(model);
+	const struct pmu__catmodel *m = model_at(model);
 	const struct pmu__metric *x;
 
 	if (!m || !name)

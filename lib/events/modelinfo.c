@@ -15,7 +15,7 @@
  */
 
 /* A model by index, the run-time ones included; filled on first use. */
-static const struct pmu__model *model_at(size_t idx)
+static const struct pmu__catmodel *model_at(size_t idx)
 {
 	pmu__jsondir_env_load();
 	return pmu__catalog_at(idx);
@@ -41,7 +41,7 @@ static const struct {
 
 #define NPERF_MODS (sizeof(perf_mods) / sizeof(perf_mods[0]))
 
-static bool is_perf(const struct pmu__model *m)
+static bool is_perf(const struct pmu__catmodel *m)
 {
 	return m->kind == PMU__ENC_PERF || m->kind == PMU__ENC_PERF_RAW;
 }
@@ -67,7 +67,7 @@ static size_t perf_mod_count(const struct pmu__event *ev)
 	return n;
 }
 
-static size_t mod_count(const struct pmu__model *m, uint32_t mask)
+static size_t mod_count(const struct pmu__catmodel *m, uint32_t mask)
 {
 	size_t n = 0;
 
@@ -103,7 +103,7 @@ PMU_API const char *pmu_catalog_suggest(const char *name)
 
 PMU_API int pmu_catalog_info(size_t model, struct pmu_catalog_info *info)
 {
-	const struct pmu__model *m = model_at(model);
+	const struct pmu__catmodel *m = model_at(model);
 	static const char *const none[] = { NULL };
 	struct pmu_catalog_info o = { .size = sizeof(o) };
 
@@ -127,7 +127,7 @@ PMU_API int pmu_catalog_info(size_t model, struct pmu_catalog_info *info)
 	return 0;
 }
 
-static const struct pmu__event *event_at(const struct pmu__model *m,
+static const struct pmu__event *event_at(const struct pmu__catmodel *m,
 					 size_t ev)
 {
 	return m && ev < m->nevents ? &m->events[ev] : NULL;
@@ -136,7 +136,7 @@ static const struct pmu__event *event_at(const struct pmu__model *m,
 PMU_API int pmu_catalog_event_info(size_t model, size_t event,
 				   struct pmu_event_info *info)
 {
-	const struct pmu__model *m = model_at(model);
+	const struct pmu__catmodel *m = model_at(model);
 	const struct pmu__event *ev = event_at(m, event);
 	struct pmu_event_info o = { .size = sizeof(o) };
 
@@ -157,16 +157,16 @@ PMU_API int pmu_catalog_event_info(size_t model, size_t event,
 
 PMU_API ssize_t pmu_catalog_event_find(size_t model, const char *name)
 {
-	const struct pmu__model *m = model_at(model);
+	const struct pmu__catmodel *m = model_at(model);
 	const struct pmu__event *ev;
 
 	if (!m || !name)
 		return -ENOENT;
-	ev = pmu__model_event(m, name, strlen(name));
+	ev = pmu__catmodel_event(m, name, strlen(name));
 	return ev ? (ssize_t)(ev - m->events) : -ENOENT;
 }
 
-static int mod_attr(const struct pmu__model *m, const struct pmu__event *ev,
+static int mod_attr(const struct pmu__catmodel *m, const struct pmu__event *ev,
 		    size_t idx, struct pmu_attr_info *info)
 {
 	if (is_perf(m)) {
@@ -192,8 +192,8 @@ static int mod_attr(const struct pmu__model *m, const struct pmu__event *ev,
 	return -ENOENT;
 }
 
-static void umask_attr(const struct pmu__model *m, const struct pmu__umask *u,
-		       struct pmu_attr_info *o)
+static void umask_attr(const struct pmu__catmodel *m,
+		       const struct pmu__umask *u, struct pmu_attr_info *o)
 {
 	o->name = pmu__um_name(m, u);
 	o->desc = u->desc ? pmu__str(m, u->desc) : "";
@@ -207,7 +207,7 @@ static void umask_attr(const struct pmu__model *m, const struct pmu__umask *u,
 PMU_API int pmu_catalog_attr_info(size_t model, size_t event, size_t attr,
 				  struct pmu_attr_info *info)
 {
-	const struct pmu__model *m = model_at(model);
+	const struct pmu__catmodel *m = model_at(model);
 	const struct pmu__event *ev = event_at(m, event);
 	struct pmu_attr_info o = { .size = sizeof(o) };
 	int ret = 0;
@@ -225,7 +225,7 @@ PMU_API int pmu_catalog_attr_info(size_t model, size_t event, size_t attr,
 
 PMU_API size_t pmu_catalog_uncore_count(size_t model)
 {
-	const struct pmu__model *m = model_at(model);
+	const struct pmu__catmodel *m = model_at(model);
 
 	return m ? m->nuncore : 0;
 }
@@ -233,7 +233,7 @@ PMU_API size_t pmu_catalog_uncore_count(size_t model)
 PMU_API int pmu_catalog_uncore_info(size_t model, size_t i,
 				    struct pmu_uncore_info *info)
 {
-	const struct pmu__model *m = model_at(model);
+	const struct pmu__catmodel *m = model_at(model);
 	const struct pmu__uevent *u = m ? pmu__uncore_at(m, i) : NULL;
 	struct pmu_uncore_info o = { .size = sizeof(o) };
 
@@ -251,7 +251,7 @@ PMU_API int pmu_catalog_uncore_info(size_t model, size_t i,
 
 PMU_API ssize_t pmu_catalog_uncore_find(size_t model, const char *name)
 {
-	const struct pmu__model *m = model_at(model);
+	const struct pmu__catmodel *m = model_at(model);
 	ssize_t pos = m && name ? pmu__uncore_pos(m, name, strlen(name)) : -1;
 
 	return pos < 0 ? -ENOENT : pos;

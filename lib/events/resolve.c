@@ -44,7 +44,7 @@ int pmu__catalog_resolve(const char *pmu, const char *event,
 			 struct pmu__ev *ev, struct pmu_error *err)
 {
 	struct pmu_encoding enc = { .size = sizeof(enc) };
-	const struct pmu__model *m;
+	const struct pmu__catmodel *m;
 	int ret;
 
 	pmu__jsondir_env_load();

@@ -125,7 +125,7 @@ static void offer_lower(struct collector *c, const char *token, char *name)
  * them (lower case), the bare event for its DEFAULT, and its uncore
  * events. */
 static void offer_kernel_model(struct collector *c, const char *token,
-			       const struct pmu__model *m)
+			       const struct pmu__catmodel *m)
 {
 	char name[160];
 
@@ -155,7 +155,7 @@ static void offer_kernel_model(struct collector *c, const char *token,
 
 size_t pmu__event_suggest_ex(const char *token,
 			     const struct pmu__parse_ctx *ctx,
-			     const struct pmu__model *m,
+			     const struct pmu__catmodel *m,
 			     struct pmu__suggestion *out, size_t max)
 {
 	struct collector c = { .out = out, .max = max, .limit = pmu__near_limit(token) };

@@ -7,7 +7,7 @@
 
 #include "events/catalog.h"
 
-ssize_t pmu__uncore_pos(const struct pmu__model *m, const char *name,
+ssize_t pmu__uncore_pos(const struct pmu__catmodel *m, const char *name,
 			size_t n)
 {
 	uint32_t mask, p;
@@ -26,7 +26,7 @@ ssize_t pmu__uncore_pos(const struct pmu__model *m, const char *name,
 	return -1;
 }
 
-const struct pmu__uevent *pmu__uncore_find(const struct pmu__model *m,
+const struct pmu__uevent *pmu__uncore_find(const struct pmu__catmodel *m,
 					   const char *name, size_t n)
 {
 	ssize_t pos = pmu__uncore_pos(m, name, n);
@@ -34,7 +34,7 @@ const struct pmu__uevent *pmu__uncore_find(const struct pmu__model *m,
 	return pos < 0 ? NULL : pmu__uncore_at(m, (size_t)pos);
 }
 
-int pmu__uncore_index(const struct pmu__model *m, uint16_t *hash,
+int pmu__uncore_index(const struct pmu__catmodel *m, uint16_t *hash,
 		      uint32_t size)
 {
 	uint32_t mask = size - 1;

@@ -27,7 +27,7 @@
 
 #include "drivers/driver.h"
 #include "drivers/pfm_hw.h"
-#include "model/model.h"
+#include "hwmodel/model.h"
 
 #define PFM_BV PMU__PFM_BV
 /* Words a PMD bit vector can use: no model has more than 64 PMDs, so

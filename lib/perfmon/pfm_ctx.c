@@ -173,12 +173,12 @@ int pmu__pfm_use(const char *driver, const char *model, struct pmu_error *err)
 {
 	const struct pmu__driver_ops *o = pmu__driver_find(driver);
 	/* a simulated model's PMU, or this machine's */
-	bool sim = o && (o->caps & PMU__DRV_MODEL);
+	bool sim = o && (o->caps & PMU__DRV_HWMODEL);
 
 	if (!o || !o->pfm)
 		return pmu__error(err, -ENOENT, PMU_ERR_USAGE, driver, -1,
 				  "unknown driver '%s' (perf, sim)", driver);
-	if (sim && (!model || !pmu__model_find(model)))
+	if (sim && (!model || !pmu__hwmodel_find(model)))
 		return pmu__error(err, -ENOENT, PMU_ERR_UNKNOWN_PMU,
 				  model ? model : "", -1, "%s%s%s: 'pmu info "
 				  "--list-models' lists the simulated models",
@@ -211,7 +211,7 @@ static int open_driver(struct pfm_ctx *c, const char *on_model,
 	const char *model = on_model ? on_model
 				     : use_driver[0] ? use_model : env;
 	const struct pmu__driver_ops *o = pmu__driver_find(drv);
-	int rc = pmu__driver_new(drv, o && (o->caps & PMU__DRV_MODEL) ? model
+	int rc = pmu__driver_new(drv, o && (o->caps & PMU__DRV_HWMODEL) ? model
 							       : NULL,
 				 &c->drv, err);
 

@@ -253,7 +253,7 @@ static int st_model(struct scn *s)
 		return bad(s, 0, "model takes one name");
 	if (s->fd >= 0)
 		return bad(s, 0, "the model is chosen before the context");
-	if (!pmu__model_find(s->tok[1]))
+	if (!pmu__hwmodel_find(s->tok[1]))
 		return pmu__error(s->err, -EINVAL, PMU_ERR_UNKNOWN_PMU,
 				  s->tok[1], -1, "line %d, column %d: unknown "
 				  "model '%s' ('pmu info --list-models')",
@@ -1128,7 +1128,7 @@ int pmu_perfmon_scenario(const char *text, size_t len, const char *model,
 	*s = (struct scn){ .text = text, .len = len, .fd = -1, .out = out,
 			   .arg = arg, .err = err };
 	if (model && !rc) {
-		if (!pmu__model_find(model))
+		if (!pmu__hwmodel_find(model))
 			rc = pmu__error(err, -EINVAL, PMU_ERR_UNKNOWN_PMU, model,
 					-1, "unknown model '%s' ('pmu info "
 					"--list-models')", model);

@@ -28,7 +28,7 @@
 
 #include <stdint.h>
 
-#include "model/control.h"
+#include "hwmodel/control.h"
 
 #define PMU_EMU_MAGIC    0x45554d50u /* "PMUE" */
 #define PMU_EMU_VERSION  3u

@@ -41,7 +41,7 @@ struct mev {
 };
 
 struct minst {
-	const struct pmu__model *m;
+	const struct pmu__catmodel *m;
 	const struct pmu__metric *x;
 	char **evs;           /* the events of its formula and of the
 				 metrics it names, once each */
@@ -73,7 +73,7 @@ struct pmu_metric_set {
 };
 
 static struct pmu_metric_expr *parsed(struct pmu_metric_set *s,
-				      const struct pmu__model *m,
+				      const struct pmu__catmodel *m,
 				      const struct pmu__metric *x,
 				      struct pmu_error *err)
 {
@@ -155,7 +155,7 @@ static bool selected(const struct pmu_metric_set *s,
 	return false;
 }
 
-static int add_inst(struct pmu_metric_set *s, const struct pmu__model *m,
+static int add_inst(struct pmu_metric_set *s, const struct pmu__catmodel *m,
 		    const struct pmu__metric *x, const char *tok, size_t n,
 		    bool no_group, struct pmu_error *err)
 {
@@ -176,7 +176,7 @@ static int add_inst(struct pmu_metric_set *s, const struct pmu__model *m,
 	return closure(s, in, x, 0, err);
 }
 
-static int unknown(const struct pmu__model *const *ms, const char *tok,
+static int unknown(const struct pmu__catmodel *const *ms, const char *tok,
 		   size_t n, struct pmu_error *err)
 {
 	struct pmu__nearest near;
@@ -196,7 +196,7 @@ static int unknown(const struct pmu__model *const *ms, const char *tok,
 
 /* One name of the list: a metric, else every metric of that group. */
 static int select_tok(struct pmu_metric_set *s,
-		      const struct pmu__model *const *ms, const char *tok,
+		      const struct pmu__catmodel *const *ms, const char *tok,
 		      size_t n, bool no_group, struct pmu_error *err)
 {
 	int found = 0, rc = 0;
@@ -414,7 +414,7 @@ PMU_API void pmu_metric_set_free(struct pmu_metric_set *s)
 
 /* The model and its hybrid sibling; ms[0] NULL when there is none. */
 static int models(const struct pmu_metric_set_opts *o,
-		  const struct pmu__model *ms[2], char *name, size_t sz,
+		  const struct pmu__catmodel *ms[2], char *name, size_t sz,
 		  struct pmu_error *err)
 {
 	const char *mn = PMU__OPTS_GET(o, model, NULL);
@@ -440,7 +440,7 @@ static int models(const struct pmu_metric_set_opts *o,
 }
 
 static int select_all(struct pmu_metric_set *s,
-		      const struct pmu__model *const *ms, const char *list,
+		      const struct pmu__catmodel *const *ms, const char *list,
 		      bool no_group, struct pmu_error *err)
 {
 	const char *t = list;
@@ -463,7 +463,7 @@ PMU_API struct pmu_metric_set *pmu_metric_set_new(
 	const char *list, const struct pmu_metric_set_opts *opts,
 	struct pmu_error *err)
 {
-	const struct pmu__model *ms[2];
+	const struct pmu__catmodel *ms[2];
 	struct pmu_metric_set *s;
 	int rc = PMU__OPTS_CHECK(opts, pmu_metric_set_opts, err);
 

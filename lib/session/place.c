@@ -243,7 +243,7 @@ int pmu__session_place(struct pmu_session *s, const char *model,
 {
 	const struct pmu__driver_ops *o = s->drv->ops;
 	struct plan p = { .model = model,
-			  .hw = o->model ? o->model->model_name(s->drv)
+			  .hw = o->hwmodel ? o->hwmodel->hwmodel_name(s->drv)
 					 : model };
 	uint64_t used = 0;
 	int ret = 0;

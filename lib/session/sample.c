@@ -26,7 +26,7 @@ bool pmu__smpl_on_reg(const struct pmu_session *s)
 {
 	const struct pmu__driver_ops *o = s->drv->ops;
 
-	return o->pfm && o->model;
+	return o->pfm && o->hwmodel;
 }
 
 static bool on_perf(const struct pmu_session *s)

@@ -31,10 +31,10 @@ static bool pebs64(const struct pmu__smpl *m)
 
 static const struct pmu_hwmodel *model_of(const struct pmu_session *s)
 {
-	const char *name = s->drv->ops->model
-			   ? s->drv->ops->model->model_name(s->drv) : NULL;
+	const char *name = s->drv->ops->hwmodel
+			   ? s->drv->ops->hwmodel->hwmodel_name(s->drv) : NULL;
 
-	return name ? pmu__model_find(name) : NULL;
+	return name ? pmu__hwmodel_find(name) : NULL;
 }
 
 static int reg_by_addr(const struct pmu_reg_desc *r, unsigned n, uint32_t a)

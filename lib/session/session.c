@@ -204,7 +204,7 @@ static const char *default_model(const struct pmu_session *s)
 {
 	const struct pmu__driver_ops *o = s->drv->ops;
 
-	return o->model ? o->model->catalog_model(s->drv) : NULL;
+	return o->hwmodel ? o->hwmodel->catalog_model(s->drv) : NULL;
 }
 
 PMU_API int pmu_session_add(struct pmu_session *s, const char *events,
@@ -318,7 +318,7 @@ PMU_API const char *pmu_session_model(const struct pmu_session *s)
 {
 	const struct pmu__driver_ops *o = s ? s->drv->ops : NULL;
 
-	return o && o->model ? o->model->model_name(s->drv) : NULL;
+	return o && o->hwmodel ? o->hwmodel->hwmodel_name(s->drv) : NULL;
 }
 
 PMU_API int pmu_session_set_cgroup(struct pmu_session *s, size_t i,

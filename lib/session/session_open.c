@@ -132,7 +132,7 @@ static int open_one(struct pmu_session *s, const struct pmu__target *t,
 		    struct pmu_error *err)
 {
 	const struct pmu__driver_ops *o = s->drv->ops;
-	const char *model = o->model ? o->model->catalog_model(s->drv) : NULL;
+	const char *model = o->hwmodel ? o->hwmodel->catalog_model(s->drv) : NULL;
 	int ret = alloc_open_state(s, model != NULL, s->n);
 	struct pmu__target tt = *t;
 	struct pmu__ev *ev = s->ev;

@@ -137,7 +137,7 @@ static int parse_event(struct pmu_session *s, const char *name,
 {
 	const struct pmu__driver_ops *o = s->drv->ops;
 	struct pmu__parse_ctx ctx = {
-		.default_model = o->model ? o->model->catalog_model(s->drv)
+		.default_model = o->hwmodel ? o->hwmodel->catalog_model(s->drv)
 						  : NULL,
 	};
 	struct pmu__evlist l = { 0 };
@@ -173,7 +173,7 @@ static int check_time(const struct pmu_session *s, uint64_t t,
 	/* a simulated PMU (sets of its own, through a context) switches
 	 * on the exact cycle (1 ns each) */
 	if (t < MIN_TIMEOUT_NS &&
-	    !(s->drv->ops->pfm && s->drv->ops->model))
+	    !(s->drv->ops->pfm && s->drv->ops->hwmodel))
 		return pmu__error(err, -EINVAL, PMU_ERR_BAD_VALUE, "timeout_ns",
 				  -1, "switch timeout of %llu ns is too short: "
 				  "at least %u ns, the kernel's shortest clock "

@@ -18,7 +18,7 @@
 
 #include <pmu/sim.h>
 
-#include "model/control.h"
+#include "hwmodel/control.h"
 #include "perfmon/pfm.h"
 #include "session/sample.h"
 #include "session/sets.h"
@@ -103,7 +103,7 @@ int pmu__sets_place(struct pmu_session *s, size_t first, size_t end,
 	view.place = place;
 	view.sets = NULL;
 	ret = pmu__session_place(&view,
-				 s->drv->ops->model->catalog_model(s->drv),
+				 s->drv->ops->hwmodel->catalog_model(s->drv),
 				 err);
 	free(ev);
 	return ret;
@@ -111,10 +111,10 @@ int pmu__sets_place(struct pmu_session *s, size_t first, size_t end,
 
 static const struct pmu_hwmodel *model_of(struct pmu_session *s)
 {
-	const char *name = s->drv->ops->model
-			   ? s->drv->ops->model->model_name(s->drv) : NULL;
+	const char *name = s->drv->ops->hwmodel
+			   ? s->drv->ops->hwmodel->hwmodel_name(s->drv) : NULL;
 
-	return name ? pmu__model_find(name) : NULL;
+	return name ? pmu__hwmodel_find(name) : NULL;
 }
 
 /* Set k: its events' PMDs and its PMC values. */
@@ -327,7 +327,7 @@ static int open_reg(struct pmu_session *s, struct pmu_error *err)
 	struct pmu__sets_reg *r;
 	int ret = 0;
 
-	if (!s->drv->ops->model || !s->drv->ops->pfm)
+	if (!s->drv->ops->hwmodel || !s->drv->ops->pfm)
 		return pmu__error(err, -EOPNOTSUPP, PMU_ERR_NOT_SUPPORTED, NULL,
 				  -1, "event sets are not supported on the %s "
 				  "driver", s->drv->ops->name);

@@ -16,7 +16,7 @@
 
 #include <pmu/simple.h>
 
-#include "model/model.h"
+#include "hwmodel/model.h"
 #include "session/session.h"
 #include "util/error.h"
 #include "util/outstruct.h"
@@ -67,7 +67,7 @@ struct pmu_simple *pmu_simple_open(const char *device, struct pmu_error *err)
 	const struct pmu__driver_ops *named = pmu__driver_find(name);
 	/* a driver of this machine's PMU by its name, else a simulated
 	 * model */
-	bool perf = named && !(named->caps & PMU__DRV_MODEL);
+	bool perf = named && !(named->caps & PMU__DRV_HWMODEL);
 	struct pmu_session_opts o = { .sz = sizeof(o),
 				      .driver = perf ? named->name : "sim",
 				      .model = perf ? NULL : name };

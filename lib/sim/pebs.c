@@ -5,7 +5,7 @@
  */
 #include "sim/pebs.h"
 #include "sim/sim_util.h"
-#include "model/control.h"
+#include "hwmodel/control.h"
 
 /* Does [addr, addr + len) lie inside the memory? */
 static bool pebs_inside(const struct pmu__pebs_buf *b, uint64_t addr,

@@ -7,7 +7,7 @@
 #include "sim/perfctr.h"
 #include "sim/perfctr_hw.h"
 #include "sim/sim_util.h"
-#include "model/fs_util.h"
+#include "hwmodel/fs_util.h"
 
 static void perfctr_isuspend(struct pmu__perfctr *pc, struct pmu__perfctr_state *st);
 
@@ -34,7 +34,8 @@ static void perfctr_intr(struct pmu__sim *sim, void *arg,
 int pmu__perfctr_init(struct pmu__perfctr *pc, struct pmu__sim *sim,
 		      const char *model_name)
 {
-	const struct pmu_hwmodel *m = model_name ? pmu__model_find(model_name) : NULL;
+	const struct pmu_hwmodel *m =
+		model_name ? pmu__hwmodel_find(model_name) : NULL;
 	int err;
 
 	if (!pc || !sim)

@@ -16,8 +16,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "model/control.h"
-#include "model/model.h"
+#include "hwmodel/control.h"
+#include "hwmodel/model.h"
 #include "sim/sim.h"
 
 /* The high-level driver's overflow handler (perfctr_ihandler_t). */

@@ -6,7 +6,7 @@
 #include "sim/sim.h"
 #include "sim/sim_internal.h"
 #include "sim/sim_util.h"
-#include "model/control.h"
+#include "hwmodel/control.h"
 
 int pmu__sim_init(struct pmu__sim *s, const struct pmu_hwmodel *m)
 {

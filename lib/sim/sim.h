@@ -33,7 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/model.h"
+#include "hwmodel/model.h"
 
 /* Register address spaces for pmu__sim_reg_write/read. */
 enum pmu_sim_reg_kind {

@@ -7,7 +7,7 @@
 #include "sim/sim.h"
 #include "sim/sim_internal.h"
 #include "sim/sim_util.h"
-#include "model/control.h"
+#include "hwmodel/control.h"
 
 /* Context bits (index = kernel | pmm << 1) for "count in user" / "kernel". */
 #define CTX_USER   0x5u /* contexts 0 and 2 */

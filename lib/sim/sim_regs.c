@@ -6,7 +6,7 @@
  */
 #include "sim/sim.h"
 #include "sim/sim_internal.h"
-#include "model/control.h"
+#include "hwmodel/control.h"
 
 #define P4_ESCR_LAST 0x3E1u
 

@@ -7,7 +7,7 @@
  */
 #include "sim/xscale.h"
 #include "sim/sim_util.h"
-#include "model/control.h"
+#include "hwmodel/control.h"
 
 #define CTX_ALL 0xFu
 

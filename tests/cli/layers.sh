@@ -14,9 +14,9 @@ plant() { mkdir -p "$(dirname "$1/$2")"; printf '%s\n' "$3" >"$1/$2"; }
 
 # A clean tree: the layers each include only what is below them.
 clean=$TMP/clean
-plant "$clean" lib/model/desc.h '/* model */'
-plant "$clean" lib/model/models.c '#include "model/desc.h"'
-plant "$clean" lib/sim/sim.c '#include "model/desc.h"
+plant "$clean" lib/hwmodel/desc.h '/* model */'
+plant "$clean" lib/hwmodel/models.c '#include "hwmodel/desc.h"'
+plant "$clean" lib/sim/sim.c '#include "hwmodel/desc.h"
 #include "sim/sim.h"'
 plant "$clean" lib/sim/sim.h '/* sim */'
 plant "$clean" lib/util/error.h '/* util */'
@@ -38,7 +38,7 @@ plant "$clean" lib/session/session.c '#include "events/catalog.h"
 /* not the "perf" driver: strcmp(name, "perf") in a comment */
 static const char *msg = "the perf driver";
 static int cg(const struct pmu__driver_ops *o) { return o->caps & 1; }'
-plant "$clean" lib/proto/emu.h '#include "model/desc.h"'
+plant "$clean" lib/proto/emu.h '#include "hwmodel/desc.h"'
 plant "$clean" lib/profile/record.c '#include "session/session.h"
 #include "proto/emu.h"'
 "$CHECK" --root "$clean" >"$TMP/out" 2>&1
@@ -56,10 +56,10 @@ planted() {
 	expect_match "$name: reported" "$TMP/out" "$re"
 }
 
-planted "model includes util" lib/model/check.c '#include "model/desc.h"
-#include "util/error.h"' '^lib/model/check\.c:2: includes lib/util/error\.h'
-planted "model includes util through <>" lib/model/fs.c '#include <util/file.h>' \
-	'^lib/model/fs\.c:1: includes lib/util/file\.h'
+planted "model includes util" lib/hwmodel/check.c '#include "hwmodel/desc.h"
+#include "util/error.h"' '^lib/hwmodel/check\.c:2: includes lib/util/error\.h'
+planted "model includes util through <>" lib/hwmodel/fs.c '#include <util/file.h>' \
+	'^lib/hwmodel/fs\.c:1: includes lib/util/file\.h'
 planted "sim includes the tool" lib/sim/run.c '#include "../../tools/pmu/cmd.h"' \
 	'^lib/sim/run\.c:1: includes tools/pmu/cmd\.h'
 planted "sim includes events" lib/sim/ev.c '#include "events/catalog.h"' \
@@ -109,7 +109,7 @@ planted "profile includes a driver's internals" lib/profile/rec.c '#include "dri
 #include "drivers/perf.h"' '^lib/profile/rec\.c:2: includes lib/drivers/perf\.h: profiles reach drivers through'
 planted "profile includes the driver interface" lib/profile/rec.c '#include "session/session.h"
 #include "drivers/driver.h"' '^lib/profile/rec\.c:2: includes lib/drivers/driver\.h: profiles reach drivers through sessions'
-planted "protocol header includes util" lib/proto/emu.h '#include "model/desc.h"
+planted "protocol header includes util" lib/proto/emu.h '#include "hwmodel/desc.h"
 #include <util/error.h>' '^lib/proto/emu\.h:2: includes lib/util/error\.h: a protocol header is freestanding'
 planted "profile reaches into the simulator" lib/profile/rec.c '#include "sim/pebs.h"' \
 	'^lib/profile/rec\.c:1: includes lib/sim/pebs\.h: profiles never reach'

@@ -14,7 +14,7 @@
 #include <pmu/pmu.h>
 
 #include "drivers/emu_drv.h"
-#include "model/model.h"
+#include "hwmodel/model.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -38,7 +38,7 @@ static void settings(const uint8_t *data, size_t size)
 		return;
 	memcpy(text, data, size);
 	text[size] = '\0';
-	if (pmu__emu_settings(pmu__model_find("p6"), 1, text, &s, &err) == 0) {
+	if (pmu__emu_settings(pmu__hwmodel_find("p6"), 1, text, &s, &err) == 0) {
 		geom_ok(&s.i1, 0);
 		geom_ok(&s.d1, 0);
 		geom_ok(&s.ll, 1);

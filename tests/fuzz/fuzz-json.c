@@ -10,16 +10,16 @@
 #include <string.h>
 
 #include "drivers/control_json.h"
-#include "model/control.h"
+#include "hwmodel/control.h"
 #include "util/json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void check_models(const struct pmu_control *c)
 {
-	for (size_t i = 0; i < pmu__model_count(); i++) {
+	for (size_t i = 0; i < pmu__hwmodel_count(); i++) {
 		struct pmu_control_result r;
-		int rc = pmu__control_check(pmu__model_at(i), c, c->is_global, &r);
+		int rc = pmu__control_check(pmu__hwmodel_at(i), c, c->is_global, &r);
 
 		if (rc != r.err || !r.rule || !r.message || (rc && r.cstatus))
 			abort();

@@ -22,7 +22,7 @@ static const char default_map[] =
 	"GenuineIntel-6-(4E|5E),V1,/X/events/x_core.json,core,,,\n";
 
 static void encode_all(const struct pmu__jsondir *jd,
-		       const struct pmu__model *m)
+		       const struct pmu__catmodel *m)
 {
 	for (uint32_t e = 0; e < m->nevents; e++) {
 		const struct pmu__event *ev = &m->events[e];
@@ -44,7 +44,7 @@ static void encode_all(const struct pmu__jsondir *jd,
 				abort();
 			(void)pmu__jsondir_long_desc(jd, m, ev, u);
 		}
-		if (pmu__model_event(m, pmu__ev_name(m, ev),
+		if (pmu__catmodel_event(m, pmu__ev_name(m, ev),
 				     strlen(pmu__ev_name(m, ev))) == NULL)
 			abort();
 	}

@@ -31341,7 +31341,7 @@ static const struct { uint32_t list, n, hash, size; } models[83] = {
 	{ 25970, 0, 74048, 0 },
 };
 
-void pmu__kuncore_fill(size_t k, struct pmu__model *m)
+void pmu__kuncore_fill(size_t k, struct pmu__catmodel *m)
 {
 	if (k >= 83 || !models[k].n)
 		return;

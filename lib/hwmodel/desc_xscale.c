@@ -3,7 +3,7 @@
  * XScale logical PMU, built from the MontaVista PMU driver's register
  * facts.  `addr` is the CP14 register as (CRn << 8) | CRm.
  */
-#include "model/desc.h"
+#include "hwmodel/desc.h"
 
 #define HI32 UINT64_C(0xFFFFFFFF00000000)
 #define CTR(nm, a) { .name = nm, .addr = (a), .rsvd_msk = HI32, .width = 32, \

@@ -3,7 +3,7 @@
  * Pentium 4 check_control: CCCR, ESCR and replay-tagging (PEBS_ENABLE,
  * PEBS_MATRIX_VERT) rules, in perfctr 2.6.9's order.
  */
-#include "model/check.h"
+#include "hwmodel/check.h"
 
 static int p4_cccr(const struct pmu_hwmodel *m, const struct pmu_control *c,
 		   uint32_t i, uint32_t pmc, struct pmu_control_result *r)

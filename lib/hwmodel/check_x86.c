@@ -5,7 +5,7 @@
  * family and AMD K7/K8/Fam10h) and VIA C3.  The order of the tests is
  * perfctr's, since it decides which errno a doubly-wrong control gets.
  */
-#include "model/check.h"
+#include "hwmodel/check.h"
 
 int pmu__check_generic(const struct pmu_hwmodel *m, const struct pmu_control *c,
 		       bool is_global, struct pmu_control_result *r)

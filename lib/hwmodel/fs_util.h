@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef PMU_MODEL_FS_UTIL_H
-#define PMU_MODEL_FS_UTIL_H
+#ifndef PMU_HWMODEL_FS_UTIL_H
+#define PMU_HWMODEL_FS_UTIL_H
 
 /* Tiny replacements for string.h, which freestanding code cannot use. */
 

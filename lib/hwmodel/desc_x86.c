@@ -5,7 +5,7 @@
  * VIA C3 were never described by perfmon2 and are built the same way
  * from perfctr's register facts (see docs/decisions.md).
  */
-#include "model/desc.h"
+#include "hwmodel/desc.h"
 
 /* 64-bit MSRs whose upper half does not exist on these 32-bit-era parts. */
 #define HI32 UINT64_C(0xFFFFFFFF00000000)

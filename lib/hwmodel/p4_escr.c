@@ -4,7 +4,7 @@
  * names.  Counters come in pairs sharing an ESCR pair; the second pair
  * of each group uses ESCR1 (MSR + 1).  Counters 16/17 behave like 13/14.
  */
-#include "model/model.h"
+#include "hwmodel/model.h"
 
 /* ESCR0 MSR per (group, select); 0 = no such ESCR. */
 static const uint16_t escr0[4][8] = {

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef PMU_MODEL_DESC_H
-#define PMU_MODEL_DESC_H
+#ifndef PMU_HWMODEL_DESC_H
+#define PMU_HWMODEL_DESC_H
 
 /*
  * perfmon2-style register descriptor tables, one file per family.  The
  * sizes are part of the declarations so the model table can count them.
  */
 
-#include "model/model.h"
+#include "hwmodel/model.h"
 
 /* Reserved mask of a register that implements only the low `w` bits. */
 #define PMU_RSVD_ABOVE(w) (~((UINT64_C(1) << (w)) - 1))

@@ -4,7 +4,7 @@
  * CCCRs of PMD 0-8, ESCR1s, the CCCRs of PMD 9-17, PEBS_MATRIX_VERT,
  * PEBS_ENABLE.  With HyperThreading only pmc0-31 and pmd0-8 exist.
  */
-#include "model/desc.h"
+#include "hwmodel/desc.h"
 
 /* ESCR: event select, mask, tag and the T0 CPL bits are the user's;
  * bit 31 and the T1 CPL bits (1:0) belong to the kernel. */

@@ -4,9 +4,9 @@
  * strcmp order of their names so lookup is a binary search; the unit
  * tests check the order.
  */
-#include "model/desc.h"
-#include "model/fs_util.h"
-#include "model/model.h"
+#include "hwmodel/desc.h"
+#include "hwmodel/fs_util.h"
+#include "hwmodel/model.h"
 
 #define DESC(pfx) .pmcs = pmu__##pfx##_pmcs, \
 	.nr_pmcs = PMU_FS_ARRAY_SIZE(pmu__##pfx##_pmcs)
@@ -209,7 +209,7 @@ static const struct pmu_hwmodel models[] = {
 	  .desc_name = "XScale2", DESC(xsc2), DESC_D(xsc2) },
 };
 
-const struct pmu_hwmodel *pmu__model_find(const char *name)
+const struct pmu_hwmodel *pmu__hwmodel_find(const char *name)
 {
 	size_t lo = 0, hi = PMU_FS_ARRAY_SIZE(models);
 
@@ -229,22 +229,22 @@ const struct pmu_hwmodel *pmu__model_find(const char *name)
 	return NULL;
 }
 
-size_t pmu__model_count(void)
+size_t pmu__hwmodel_count(void)
 {
 	return PMU_FS_ARRAY_SIZE(models);
 }
 
-const struct pmu_hwmodel *pmu__model_at(size_t i)
+const struct pmu_hwmodel *pmu__hwmodel_at(size_t i)
 {
 	return i < PMU_FS_ARRAY_SIZE(models) ? &models[i] : NULL;
 }
 
-uint32_t pmu__model_ctr_addr(const struct pmu_hwmodel *m, unsigned hw)
+uint32_t pmu__hwmodel_ctr_addr(const struct pmu_hwmodel *m, unsigned hw)
 {
 	return hw < m->nr_hw_ctrs ? m->ctr_addr[hw] : 0;
 }
 
-uint32_t pmu__model_ctl_addr(const struct pmu_hwmodel *m, unsigned hw)
+uint32_t pmu__hwmodel_ctl_addr(const struct pmu_hwmodel *m, unsigned hw)
 {
 	return hw < m->nr_hw_ctrs ? m->ctl_addr[hw] : 0;
 }

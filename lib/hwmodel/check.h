@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef PMU_MODEL_CHECK_H
-#define PMU_MODEL_CHECK_H
+#ifndef PMU_HWMODEL_CHECK_H
+#define PMU_HWMODEL_CHECK_H
 
 /* The per-family check_control functions behind pmu__control_check. */
 
-#include "model/control.h"
+#include "hwmodel/control.h"
 
 /* Record a rejection in *r and return `err` (a negative PMU_E*). */
 int pmu__check_fail(struct pmu_control_result *r, int err, const char *rule,

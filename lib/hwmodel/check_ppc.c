@@ -4,7 +4,7 @@
  * PMXE follows the later perfctr (interrupts implemented): allowed only
  * together with i-mode counters.
  */
-#include "model/check.h"
+#include "hwmodel/check.h"
 
 /* Widest event code per counter PMC1..PMC6 (the MMCR field widths). */
 static const uint32_t max_event[6] = { 127, 63, 31, 31, 31, 63 };

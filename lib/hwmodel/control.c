@@ -3,7 +3,7 @@
  * perfctr_cpu_update_control(): the common steps around each family's
  * check_control.  On any failure cstatus stays 0 (counters stopped).
  */
-#include "model/check.h"
+#include "hwmodel/check.h"
 
 static const pmu__check_fn family_check[] = {
 	[PMU_CHECK_GENERIC] = pmu__check_generic,

@@ -4,7 +4,7 @@
  * INTEN images.  Counters without an event are parked on the idle event
  * 0xFF so they do not count.
  */
-#include "model/check.h"
+#include "hwmodel/check.h"
 
 /*
  * Events a control may select: the core's 0x00-0x0D, and on the 80200

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef PMU_MODEL_CONTROL_H
-#define PMU_MODEL_CONTROL_H
+#ifndef PMU_HWMODEL_CONTROL_H
+#define PMU_HWMODEL_CONTROL_H
 
 /*
  * perfctr's per-CPU control (struct perfctr_cpu_control, 2.6 ABI) and its
@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "model/model.h"
+#include "hwmodel/model.h"
 
 struct pmu_control {
 	uint32_t tsc_on;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef PMU_MODEL_MODEL_H
-#define PMU_MODEL_MODEL_H
+#ifndef PMU_HWMODEL_MODEL_H
+#define PMU_HWMODEL_MODEL_H
 
 /*
  * PMU models as data.  Freestanding: only <stdint.h>, <stddef.h>,
@@ -211,16 +211,16 @@ struct pmu_hwmodel {
 };
 
 /* Model by exact name, NULL if unknown (binary search of a sorted table). */
-const struct pmu_hwmodel *pmu__model_find(const char *name);
+const struct pmu_hwmodel *pmu__hwmodel_find(const char *name);
 
 /* Models in name order; NULL past the end. */
-const struct pmu_hwmodel *pmu__model_at(size_t i);
-size_t pmu__model_count(void);
+const struct pmu_hwmodel *pmu__hwmodel_at(size_t i);
+size_t pmu__hwmodel_count(void);
 
 /* Data / control register of hardware counter `hw` (flags masked off),
  * 0 when the model has no such counter. */
-uint32_t pmu__model_ctr_addr(const struct pmu_hwmodel *m, unsigned hw);
-uint32_t pmu__model_ctl_addr(const struct pmu_hwmodel *m, unsigned hw);
+uint32_t pmu__hwmodel_ctr_addr(const struct pmu_hwmodel *m, unsigned hw);
+uint32_t pmu__hwmodel_ctl_addr(const struct pmu_hwmodel *m, unsigned hw);
 
 /* P4: ESCR MSR selected by CCCR.ESCR_SELECT `sel` for counter `pmc`,
  * 0 if that combination does not exist. */

@@ -4,7 +4,7 @@
  * (perfmon2 never described these).  `addr` is the SPR number.  The SPRs
  * are 32 bits wide, so bits 63:32 are reserved everywhere.
  */
-#include "model/desc.h"
+#include "hwmodel/desc.h"
 
 #define HI32 UINT64_C(0xFFFFFFFF00000000)
 
