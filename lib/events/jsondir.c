@@ -9,55 +9,43 @@
 #include "events/jsondir_impl.h"
 #include "util/error.h"
 
-/* Everything a directory owns hangs off one list, so freeing a loaded
- * directory is one walk whatever the loader did before it failed. */
-struct jd_chunk {
-	struct jd_chunk *next;
-	max_align_t data[];
-};
-
-void *pmu__jd_alloc(struct pmu__jsondir *jd, size_t sz)
+/*
+ * The kernel layout names DIR/NAME/; Intel's names "/XYZ/events/f.json"
+ * below DIR, which copies of it often flatten to "XYZ/f.json".
+ */
+int pmu__jd_row_exists(const char *dir, const char *file, size_t len,
+		       bool is_dir, char **found)
 {
-	struct jd_chunk *c = calloc(1, sizeof(*c) + sz);
+	char *p = NULL;
+	const char *rel = file, *base = file;
+	size_t rl = len;
 
-	if (!c)
-		return NULL;
-	c->next = jd->chunks;
-	jd->chunks = c;
-	return c->data;
-}
-
-char *pmu__jd_strndup(struct pmu__jsondir *jd, const char *s, size_t n)
-{
-	char *p = pmu__jd_alloc(jd, n + 1);
-
-	if (p)
-		memcpy(p, s, n);
-	return p;
-}
-
-struct pmu__jsondir *pmu__jsondir_new(void)
-{
-	return calloc(1, sizeof(struct pmu__jsondir));
-}
-
-void pmu__jsondir_free(struct pmu__jsondir *jd)
-{
-	if (!jd)
-		return;
-	for (size_t i = 0; i < jd->n; i++) {
-		free(jd->models[i]->ents);
-		free(jd->models[i]->unc);
-		free(jd->models[i]->mets);
+	*found = NULL;
+	while (rl && *rel == '/')
+		rel++, rl--;
+	for (size_t i = 0; i < rl; i++)
+		if (rel[i] == '/')
+			base = rel + i + 1;
+	if (asprintf(&p, "%.*s", (int)rl, rel) < 0)
+		return 0;
+	if (!is_dir && rel != base && !pmu__jd_exists(p, false)) {
+		size_t first = strcspn(rel, "/");
+		char *q = NULL;
+		if (asprintf(&q, "%.*s/%.*s", (int)first, rel,
+			     (int)(rl - (size_t)(base - rel)), base) < 0)
+			q = NULL;
+		free(p);
+		p = q;
 	}
-	free(jd->std);
-	while (jd->chunks) {
-		struct jd_chunk *c = jd->chunks;
-		jd->chunks = c->next;
-		free(c);
+	if (p) {
+		char *full = NULL;
+		if (asprintf(&full, "%s/%s", dir, p) >= 0 &&
+		    pmu__jd_exists(full, is_dir))
+			*found = p, p = NULL;
+		free(full);
 	}
-	free(jd->models);
-	free(jd);
+	free(p);
+	return *found != NULL;
 }
 
 size_t pmu__jsondir_count(const struct pmu__jsondir *jd)

@@ -18,31 +18,6 @@ static int jd_add_ent(struct pmu__jsondir *jd, struct jd_model *jm, const struct
 #define UC_INV   (1ull << 15)
 #define UC_CMASK_SH 16
 
-const char *pmu__jd_str(const struct pmu_json *o, const char *key)
-{
-	const struct pmu_json *v = pmu__json_get(o, key);
-
-	return v && v->type == PMU_JSON_STRING ? v->str : NULL;
-}
-
-/* "0x3C", "0xB7, 0xBB" (first code), "6", or a JSON integer. */
-int pmu__jd_num(const struct pmu_json *o, const char *key, uint64_t *out)
-{
-	const struct pmu_json *v = pmu__json_get(o, key);
-	char *end;
-
-	*out = 0;
-	if (!v)
-		return 0;
-	if (v->type != PMU_JSON_STRING)
-		return pmu__json_uint64(v, out) ? -EINVAL : 0;
-	errno = 0;
-	*out = strtoull(v->str, &end, 0);
-	if (errno || end == v->str || (*end && *end != ','))
-		return -EINVAL;
-	return 0;
-}
-
 /* "0,1,2,3" -> 0xf; "Fixed counter 1" -> bit 33; others ignored. */
 static uint64_t counters_of(const char *s)
 {

@@ -2,7 +2,14 @@
 #ifndef PMU_EVENTS_JSONDIR_IMPL_H
 #define PMU_EVENTS_JSONDIR_IMPL_H
 
-/* Layout shared by the jsondir*.c files; nothing else includes it. */
+/*
+ * Layout shared by the jsondir*.c files; nothing else includes it.
+ * The files call each other downwards only: jsondir_base.c (memory,
+ * members, files) at the bottom; jsondir_uncore.c, jsondir_build.c,
+ * jsondir.c (models and mapfile rows) above it; jsondir_metrics.c and
+ * jsondir_events.c (records) beside them; jsondir_load.c (directories,
+ * the entry point) on top.
+ */
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -153,6 +160,9 @@ int pmu__jd_build_uncore(struct pmu__jsondir *jd, struct jd_model *jm);
  * the atom model, created on first use); NULL: not a core unit. */
 struct jd_model *pmu__jd_unit_model(struct pmu__jsondir *jd,
 				    struct jd_model *jm, const char *unit);
+
+/* A regular file (want_dir: a directory) at path? */
+bool pmu__jd_exists(const char *path, bool want_dir);
 
 /* Memory owned by jd (freed with it); NULL on ENOMEM. */
 void *pmu__jd_alloc(struct pmu__jsondir *jd, size_t sz);

@@ -14,53 +14,6 @@
 #define JD_MAX_FILE (64u << 20)
 
 
-static bool exists(const char *path, bool want_dir)
-{
-	struct stat st;
-
-	return !stat(path, &st) && (want_dir ? S_ISDIR(st.st_mode)
-					     : S_ISREG(st.st_mode));
-}
-
-/*
- * The kernel layout names DIR/NAME/; Intel's names "/XYZ/events/f.json"
- * below DIR, which copies of it often flatten to "XYZ/f.json".
- */
-int pmu__jd_row_exists(const char *dir, const char *file, size_t len,
-		       bool is_dir, char **found)
-{
-	char *p = NULL;
-	const char *rel = file, *base = file;
-	size_t rl = len;
-
-	*found = NULL;
-	while (rl && *rel == '/')
-		rel++, rl--;
-	for (size_t i = 0; i < rl; i++)
-		if (rel[i] == '/')
-			base = rel + i + 1;
-	if (asprintf(&p, "%.*s", (int)rl, rel) < 0)
-		return 0;
-	if (!is_dir && rel != base && !exists(p, false)) {
-		size_t first = strcspn(rel, "/");
-		char *q = NULL;
-		if (asprintf(&q, "%.*s/%.*s", (int)first, rel,
-			     (int)(rl - (size_t)(base - rel)), base) < 0)
-			q = NULL;
-		free(p);
-		p = q;
-	}
-	if (p) {
-		char *full = NULL;
-		if (asprintf(&full, "%s/%s", dir, p) >= 0 &&
-		    exists(full, is_dir))
-			*found = p, p = NULL;
-		free(full);
-	}
-	free(p);
-	return *found != NULL;
-}
-
 static char *read_all(const char *path, size_t *len, struct pmu_error *err)
 {
 	char *buf = pmu__read_file(path, JD_MAX_FILE, len);
@@ -161,6 +114,48 @@ static struct pmu__jsondir *fail(struct pmu__jsondir *jd, int rc)
 
 /* Kernel layout: the arch directory's own files hold the standard
  * events its models name; load them before any model's records. */
+static int std_name(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return d->d_name[0] != '.' && n > 5 &&
+	       !strcmp(d->d_name + n - 5, ".json");
+}
+
+/* Records of the arch directory's own files go to a scratch model: only
+ * its kind and layout matter (codes are read as perf configs). */
+int pmu__jd_load_std(struct pmu__jsondir *jd, const char *dir,
+		     enum pmu__arch arch, struct pmu_error *err)
+{
+	struct dirent **names = NULL;
+	int n = scandir(dir, &names, std_name, alphasort), rc = 0;
+
+	if (n < 0)
+		return 0;
+	jd->loading_std = true;
+	jd->std_arch = arch;
+	for (int k = 0; k < n; k++) {
+		char *path = NULL, *text = NULL;
+		size_t len = 0;
+
+		if (!rc && asprintf(&path, "%s/%s", dir, names[k]->d_name) < 0)
+			rc = pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
+					"out of memory");
+		if (!rc && !(text = pmu__read_file(path, JD_MAX_FILE, &len)))
+			rc = pmu__error(err, -errno, PMU_ERR_SYSTEM, path, -1,
+					"%s: %s", path, strerror(errno));
+		if (!rc)
+			rc = pmu__jd_std_events(jd, names[k]->d_name, text, len,
+						err);
+		free(text);
+		free(path);
+		free(names[k]);
+	}
+	free(names);
+	jd->loading_std = false;
+	return rc;
+}
+
 static int load_std(struct pmu__jsondir *jd, size_t first, const char *dir,
 		    struct pmu_error *err)
 {
@@ -211,7 +206,7 @@ static int load_maps(struct pmu__jsondir *jd, const char *dir,
 	if (asprintf(&map, "%s/mapfile.csv", dir) < 0)
 		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
 				  "out of memory");
-	flat = exists(map, false);
+	flat = pmu__jd_exists(map, false);
 	free(map);
 	if (flat)
 		return load_map(jd, dir, "", err);
@@ -221,7 +216,7 @@ static int load_maps(struct pmu__jsondir *jd, const char *dir,
 		if (asprintf(&m, "%s/%s/mapfile.csv", dir, arch_dirs[a]) < 0)
 			return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL,
 					  -1, "out of memory");
-		if (exists(m, false)) {
+		if (pmu__jd_exists(m, false)) {
 			found++;
 			rc = load_map(jd, dir, arch_dirs[a], err);
 		}

@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: MIT */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +7,6 @@
 
 #include "events/jsondir_impl.h"
 #include "util/error.h"
-#include "util/file.h"
 
 /*
  * The kernel layout's metrics (MetricName, MetricExpr, MetricGroup...),
@@ -163,46 +161,4 @@ const struct jd_std *pmu__jd_std_find(const struct pmu__jsondir *jd,
 		if (jd->std[i].arch == arch && !strcasecmp(jd->std[i].name, name))
 			return &jd->std[i];
 	return NULL;
-}
-
-static int std_name(const struct dirent *d)
-{
-	size_t n = strlen(d->d_name);
-
-	return d->d_name[0] != '.' && n > 5 &&
-	       !strcmp(d->d_name + n - 5, ".json");
-}
-
-/* Records of the arch directory's own files go to a scratch model: only
- * its kind and layout matter (codes are read as perf configs). */
-int pmu__jd_load_std(struct pmu__jsondir *jd, const char *dir,
-		     enum pmu__arch arch, struct pmu_error *err)
-{
-	struct dirent **names = NULL;
-	int n = scandir(dir, &names, std_name, alphasort), rc = 0;
-
-	if (n < 0)
-		return 0;
-	jd->loading_std = true;
-	jd->std_arch = arch;
-	for (int k = 0; k < n; k++) {
-		char *path = NULL, *text = NULL;
-		size_t len = 0;
-
-		if (!rc && asprintf(&path, "%s/%s", dir, names[k]->d_name) < 0)
-			rc = pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
-					"out of memory");
-		if (!rc && !(text = pmu__read_file(path, 64u << 20, &len)))
-			rc = pmu__error(err, -errno, PMU_ERR_SYSTEM, path, -1,
-					"%s: %s", path, strerror(errno));
-		if (!rc)
-			rc = pmu__jd_std_events(jd, names[k]->d_name, text, len,
-						err);
-		free(text);
-		free(path);
-		free(names[k]);
-	}
-	free(names);
-	jd->loading_std = false;
-	return rc;
 }
