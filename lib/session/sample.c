@@ -34,14 +34,6 @@ static bool on_perf(const struct pmu_session *s)
 	return !pmu__smpl_on_reg(s) && s->drv->ops->buffer;
 }
 
-uint64_t pmu__smpl_period(const struct pmu_session *s, size_t i)
-{
-	const struct perf_event_attr *a = &s->ev[i].attr;
-
-	return !a->freq && a->sample_period ? a->sample_period
-					    : s->smpl->period;
-}
-
 static int check_format(const char *f, struct pmu_error *err)
 {
 	for (size_t i = 0; i < sizeof(formats) / sizeof(*formats); i++)
@@ -288,7 +280,8 @@ PMU_API int pmu_session_sample_stats(struct pmu_session *s,
 		return -EINVAL;
 	if (m->reg) {
 		mine.samples = m->done + reg_count(s);
-		ret = pmu__smpl_reg_stats(s, &mine);
+		ret = pmu__smpl_reg_stats(s, pmu_session_buffer(s, NULL),
+					  &mine);
 	} else {
 		ret = pmu__smpl_perf_stats(s, &mine);
 	}

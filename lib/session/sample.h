@@ -47,8 +47,6 @@ struct pmu__smpl {
 
 /* Does the session's driver sample through a monitoring context? */
 bool pmu__smpl_on_reg(const struct pmu_session *s);
-/* The period of sampling event i (its period= term, else the opts'). */
-uint64_t pmu__smpl_period(const struct pmu_session *s, size_t i);
 /* Open a sampling session on target t (session_open.c calls it). */
 int pmu__smpl_open(struct pmu_session *s, const struct pmu__target *t,
 		   struct pmu_error *err);
@@ -82,10 +80,12 @@ void pmu__smpl_reg_pmcs(struct pmu_session *s, size_t first, size_t end,
 void pmu__smpl_reg_pmd(struct pmu_session *s, size_t i, const int *pmd,
 		       pfarg_pmd_attr_t *pd);
 
-/* The open session: PEBS records in buf, statistics, the event of an
- * entry, the events whose values follow a leader's entries. */
+/* The open session: PEBS records in buf, statistics of the context's
+ * buffer buf (NULL: it could not be had, errno says why), the event of
+ * an entry, the events whose values follow a leader's entries. */
 uint64_t pmu__smpl_reg_pebs_count(struct pmu_session *s, const void *buf);
-int pmu__smpl_reg_stats(struct pmu_session *s, struct pmu_sample_stats *st);
+int pmu__smpl_reg_stats(struct pmu_session *s, const void *buf,
+			struct pmu_sample_stats *st);
 ssize_t pmu__smpl_reg_event(const struct pmu_session *s, unsigned pmd,
 			    unsigned set);
 ssize_t pmu__smpl_reg_values(const struct pmu_session *s, size_t ev,

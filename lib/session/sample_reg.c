@@ -45,12 +45,21 @@ static int reg_by_addr(const struct pmu_reg_desc *r, unsigned n, uint32_t a)
 	return -1;
 }
 
+/* The period of sampling event i (its period= term, else the opts'). */
+static uint64_t period_of(const struct pmu_session *s, size_t i)
+{
+	const struct perf_event_attr *a = &s->ev[i].attr;
+
+	return !a->freq && a->sample_period ? a->sample_period
+					    : s->smpl->period;
+}
+
 /* The first sampling leader's period (PEBS samples one). */
 static uint64_t first_period(const struct pmu_session *s)
 {
 	for (size_t i = 0; i < s->n; i++)
 		if (s->ev[i].leader)
-			return pmu__smpl_period(s, i);
+			return period_of(s, i);
 	return s->smpl->period;
 }
 
@@ -238,7 +247,7 @@ void pmu__smpl_reg_pmd(struct pmu_session *s, size_t i, const int *pmd,
 {
 	const struct pmu__smpl *m = s->smpl;
 	const struct perf_event_attr *a = &s->ev[i].attr;
-	uint64_t period = pmu__smpl_period(s, i);
+	uint64_t period = period_of(s, i);
 	bool own = !a->freq && a->sample_period;
 
 	if (!s->ev[i].leader)
@@ -280,9 +289,9 @@ uint64_t pmu__smpl_reg_pebs_count(struct pmu_session *s, const void *buf)
 	return pmu__pebs_fmt_count(&b);
 }
 
-int pmu__smpl_reg_stats(struct pmu_session *s, struct pmu_sample_stats *st)
+int pmu__smpl_reg_stats(struct pmu_session *s, const void *b,
+			struct pmu_sample_stats *st)
 {
-	const void *b = pmu_session_buffer(s, NULL);
 	struct pmu__pebs_buf pb;
 
 	if (!b)

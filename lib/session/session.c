@@ -106,28 +106,6 @@ void pmu__session_close(struct pmu_session *s)
 	pmu__session_free_open(s);
 }
 
-void pmu__session_free_open(struct pmu_session *s)
-{
-	free(s->st);
-	free(s->place);
-	free(s->cnt);
-	s->st = NULL;
-	s->place = NULL;
-	s->cnt = NULL;
-}
-
-int pmu__session_not_open(const struct pmu_session *s, const char *busy,
-			  struct pmu_error *err)
-{
-	if (!s)
-		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
-				  "no session given");
-	if (s->open)
-		return pmu__error(err, -EBUSY, PMU_ERR_USAGE, NULL, -1, "%s",
-				  busy);
-	return 0;
-}
-
 void pmu__session_clear(struct pmu_session *s)
 {
 	pmu__session_close(s);

@@ -13,66 +13,12 @@
 /* The kernel's hrtimer events take no shorter period. */
 #define MIN_TIMEOUT_NS 10000u
 
-static const struct pmu__set_policy default_policy = {
-	.kind = PMU_SWITCH_TIME,
-	.timeout_ns = PMU_SWITCH_DEFAULT_NS,
-};
-
-const struct pmu__set_policy *pmu__sets_default_policy(void)
-{
-	return &default_policy;
-}
-
 static void policy_clear(struct pmu__set_policy *p)
 {
 	free(p->ev.name);
 	free(p->ev.spec);
 	free(p->ev.cpus);
 	memset(p, 0, sizeof(*p));
-}
-
-static int grow(struct pmu__sets *ss)
-{
-	size_t cap = ss->cap ? ss->cap * 2 : 4;
-	struct pmu__set *set;
-
-	if (ss->n < ss->cap)
-		return 0;
-	set = realloc(ss->set, cap * sizeof(*set));
-	if (!set)
-		return -ENOMEM;
-	memset(set + ss->cap, 0, (cap - ss->cap) * sizeof(*set));
-	ss->set = set;
-	ss->cap = cap;
-	return 0;
-}
-
-/* The session's sets, created with set 0 on first need. */
-static struct pmu__sets *sets_of(struct pmu_session *s)
-{
-	struct pmu__sets *ss = s->sets;
-
-	if (ss)
-		return ss;
-	ss = calloc(1, sizeof(*ss));
-	if (!ss || grow(ss)) {
-		free(ss);
-		return NULL;
-	}
-	ss->n = 1;
-	ss->wake_fd = -1;
-	if (pthread_mutex_init(&ss->lock, NULL)) {
-		free(ss->set);
-		free(ss);
-		return NULL;
-	}
-	s->sets = ss;
-	return ss;
-}
-
-struct pmu__sets *pmu__sets_get(struct pmu_session *s)
-{
-	return sets_of(s);
 }
 
 void pmu__sets_free(struct pmu_session *s)
@@ -101,8 +47,8 @@ PMU_API ssize_t pmu_session_add_set(struct pmu_session *s,
 	if ((ret = pmu__session_not_open(s, "event sets cannot be added to "
 					 "an open session", err)))
 		return ret;
-	ss = sets_of(s);
-	if (!ss || grow(ss))
+	ss = pmu__sets_get(s);
+	if (!ss || pmu__sets_grow(ss))
 		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
 				  "out of memory");
 	ss->set[ss->n] = (struct pmu__set){ .first = s->n };
@@ -112,24 +58,6 @@ PMU_API ssize_t pmu_session_add_set(struct pmu_session *s,
 PMU_API size_t pmu_session_nsets(const struct pmu_session *s)
 {
 	return !s ? 0 : s->sets ? s->sets->n : 1;
-}
-
-PMU_API ssize_t pmu_session_event_set(const struct pmu_session *s, size_t i)
-{
-	const struct pmu__sets *ss = s ? s->sets : NULL;
-	size_t k;
-
-	if (!s || i >= s->n)
-		return -EINVAL;
-	if (!ss)
-		return 0;
-	if (ss->evset)
-		return (ssize_t)ss->evset[i];
-	/* the last set that began at or before i (empty sets begin where
-	 * the next one does) */
-	for (k = ss->n; k-- > 1 && ss->set[k].first > i;)
-		;
-	return (ssize_t)k;
 }
 
 static int parse_event(struct pmu_session *s, const char *name,
@@ -261,7 +189,7 @@ PMU_API int pmu_session_set_switch(struct pmu_session *s, ssize_t set,
 		ret = make_policy(s, o, &p, err);
 	if (ret)
 		return ret;
-	ss = sets_of(s);
+	ss = pmu__sets_get(s);
 	if (!ss) {
 		policy_clear(&p);
 		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,

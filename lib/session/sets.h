@@ -29,11 +29,13 @@
  * A set none of whose groups opened gets no turn.
  */
 
+#include <errno.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hwmodel/model.h"
 #include "session/session.h"
 
 struct pmu__set_policy {
@@ -185,11 +187,38 @@ int pmu__sets_reg_info(struct pmu_session *s, size_t set,
 int pmu__sets_reg_feed(struct pmu_session *s, const struct pmu__feed *f,
 		       struct pmu_error *err);
 void pmu__sets_reg_close(struct pmu_session *s);
+/* A register-level PMU's sets: its monitoring context and where each
+ * event counts.  Sampling (sample*.c) reads fd and pmd; the rest is
+ * sets_reg.c's. */
+#define REG_NONE (-1)   /* not counted */
+#define REG_TIME (-2)   /* the set's counting time (a TSC placement) */
+struct pmu__sets_reg {
+	int fd;                  /* the monitoring context */
+	int *pmd;                /* [event]: its PMD, REG_NONE, REG_TIME */
+	uint64_t (*pmcs)[PMU_MODEL_MAX_PMCS]; /* [set]: PMC values */
+	int *dsg;                /* [set]: the designated event's PMD */
+	uint64_t *dsg_value;     /* [set]: its value (-period) */
+	bool counting;
+};
+
 /* The context's descriptor, and event i's PMD (negative: none). */
-int pmu__sets_reg_fd(const struct pmu_session *s);
-int pmu__sets_reg_pmd(const struct pmu_session *s, size_t i);
+static inline int pmu__sets_reg_fd(const struct pmu_session *s)
+{
+	const struct pmu__sets_reg *r = s->sets ? s->sets->reg : NULL;
+
+	return r ? r->fd : -EBADF;
+}
+
+static inline int pmu__sets_reg_pmd(const struct pmu_session *s, size_t i)
+{
+	const struct pmu__sets_reg *r = s->sets ? s->sets->reg : NULL;
+
+	return r && i < s->n ? r->pmd[i] : REG_NONE;
+}
 /* The session's sets, set 0 made on first need (a sampling session on
  * a register-level PMU is a context of one set or more). */
 struct pmu__sets *pmu__sets_get(struct pmu_session *s);
+/* Room for one more set in ss->set; -ENOMEM. */
+int pmu__sets_grow(struct pmu__sets *ss);
 
 #endif

@@ -25,38 +25,9 @@
 #include "util/error.h"
 #include "util/scale.h"
 
-#define REG_NONE (-1)   /* not counted */
-#define REG_TIME (-2)   /* the set's counting time (a TSC placement) */
-
-struct pmu__sets_reg {
-	int fd;                  /* the monitoring context */
-	int *pmd;                /* [event]: its PMD, REG_NONE, REG_TIME */
-	uint64_t (*pmcs)[PMU_MODEL_MAX_PMCS]; /* [set]: PMC values */
-	int *dsg;                /* [set]: the designated event's PMD */
-	uint64_t *dsg_value;     /* [set]: its value (-period) */
-	bool counting;
-};
-
 static struct pmu__sets_reg *reg_of(const struct pmu_session *s)
 {
 	return s->sets ? s->sets->reg : NULL;
-}
-
-/* One past the last event of set k. */
-size_t pmu__sets_end(const struct pmu_session *s, size_t k)
-{
-	const struct pmu__sets *ss = s->sets;
-
-	return k + 1 < ss->n ? ss->set[k + 1].first : s->n;
-}
-
-const struct pmu__set_policy *pmu__sets_policy(const struct pmu_session *s,
-					       size_t k)
-{
-	const struct pmu__sets *ss = s->sets;
-
-	return ss->set[k].own ? &ss->set[k].pol
-	       : ss->dflt_own ? &ss->dflt : pmu__sets_default_policy();
 }
 
 /* ---- placement and register values ---- */
@@ -563,18 +534,4 @@ int pmu__sets_reg_feed(struct pmu_session *s, const struct pmu__feed *f,
 void pmu__sets_reg_close(struct pmu_session *s)
 {
 	reg_free(s);
-}
-
-int pmu__sets_reg_fd(const struct pmu_session *s)
-{
-	const struct pmu__sets_reg *r = reg_of(s);
-
-	return r ? r->fd : -EBADF;
-}
-
-int pmu__sets_reg_pmd(const struct pmu_session *s, size_t i)
-{
-	const struct pmu__sets_reg *r = reg_of(s);
-
-	return r && i < s->n ? r->pmd[i] : REG_NONE;
 }
