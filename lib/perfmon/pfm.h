@@ -226,15 +226,36 @@ struct pfm_ctx {
 	bool cancelled;          /* its wait ended by a detach or close */
 	bool dead;               /* destroyed during a feed: freed after it */
 	uint64_t gen;            /* attaches and detaches so far */
+	void (*on_end)(struct pfm_ctx *c); /* the watcher saw the
+					      monitored thread end */
 };
 
-/* ---- pfm_ctx.c: contexts and their descriptors ---- */
+/* ---- pfm_core.c: the engine's lock, the registry of contexts ---- */
 
 void pmu__pfm_lock(void);
 void pmu__pfm_unlock(void);
+/* The lock if it is free (a PMU's own thread, which must never wait for
+ * it: the engine stops that thread while holding it). */
+bool pmu__pfm_trylock(void);
+/* Wait on cv with the context lock (a blocked feeder). */
+void pmu__pfm_wait(pthread_cond_t *cv);
 /* The context of descriptor fd (locked by the caller), NULL with
  * EBADF in *err if there is none. */
 struct pfm_ctx *pmu__pfm_get(int fd, struct pmu_error *err);
+/* A context into the registry (-ENOMEM), and out of it. */
+int pmu__pfm_register(struct pfm_ctx *c);
+void pmu__pfm_unregister(struct pfm_ctx *c);
+
+/* ---- pfm_free.c: a context's end ---- */
+
+/* Free c (out of the registry, its watcher stopped), or mark it dead
+ * while a feed still runs on its PMU. */
+void pmu__pfm_destroy(struct pfm_ctx *c);
+/* Free a context whose feed has ended after it was destroyed. */
+void pmu__pfm_reap(struct pfm_ctx *c);
+
+/* ---- pfm_ctx.c: contexts and their descriptors ---- */
+
 /* A context on a session's driver (borrowed), with format `fmt` given
  * by pointer (argsz its argument's size), locked by the caller. */
 int pmu__pfm_create_on(struct pmu__drv *drv, int flags,
@@ -254,10 +275,6 @@ int pmu__pfm_check(struct pfm_ctx *c, bool detached_only,
 		   struct pmu_error *err);
 int pmu__pfm_use(const char *driver, const char *model,
 		 struct pmu_error *err);
-/* Wait on cv with the context lock (a blocked feeder). */
-void pmu__pfm_wait(pthread_cond_t *cv);
-/* Free a context whose feed has ended after it was destroyed. */
-void pmu__pfm_reap(struct pfm_ctx *c);
 /* Does the engine feed the PMU the monitored program (simulated), or
  * does the program run by itself (a PMU told its target)? */
 static inline bool pmu__pfm_fed(const struct pfm_ctx *c)
@@ -328,7 +345,7 @@ int pmu__pfm_count_errs(int fd, unsigned set, const unsigned *pmds,
 /* What PMD i of set s counted since written (resets included). */
 uint64_t pmu__pfm_count(struct pfm_ctx *c, struct pfm_set *s, unsigned i);
 
-/* ---- pfm_sets.c: sets, activation, switching, the timer ---- */
+/* ---- pfm_sets.c: sets, their registers, activation ---- */
 
 int pmu__pfm_create_sets(struct pfm_ctx *c, const pfarg_set_desc_t *d,
 			 size_t n, struct pmu_error *err);
@@ -339,17 +356,22 @@ int pmu__pfm_init_sets(struct pfm_ctx *c);
  * back into the set, stopped. */
 void pmu__pfm_load(struct pfm_ctx *c);
 void pmu__pfm_save(struct pfm_ctx *c);
-void pmu__pfm_switch(struct pfm_ctx *c, bool long_reset);
 /* OR the active set's hardware overflows into pend. */
 void pmu__pfm_collect(struct pfm_ctx *c, uint64_t *pend);
-/* Handle overflows of the active set recorded while it was away. */
-void pmu__pfm_replay(struct pfm_ctx *c);
 /* Thresholds back at their reference (attach, activation). */
 void pmu__pfm_activate(struct pfm_ctx *c);
+void pmu__pfm_reload_thresholds(struct pfm_set *s);
+/* A PMU whose time passes by itself learns that tick() will be due. */
+void pmu__pfm_timer_armed(struct pfm_ctx *c);
+
+/* ---- pfm_ovfl.c: overflows, resets, restart, and the set switches
+ * they and the timer cause ---- */
+
+void pmu__pfm_switch(struct pfm_ctx *c, bool long_reset);
+/* Handle overflows of the active set recorded while it was away. */
+void pmu__pfm_replay(struct pfm_ctx *c);
 void pmu__pfm_tick(void *arg);
 uint64_t pmu__pfm_deadline(void *arg);
-
-/* ---- pfm_ovfl.c: overflows, resets, restart ---- */
 
 void pmu__pfm_irq(void *arg, uint64_t ip);
 /* Process pending hardware overflows `pend` of set s (the active one). */
@@ -382,10 +404,8 @@ int pmu__pfm_msg_init(struct pfm_ctx *c);
 void pmu__pfm_msg_fini(struct pfm_ctx *c);
 /* Queue a message; false when the queue already holds PFM_MSGQ. */
 bool pmu__pfm_post(struct pfm_ctx *c, const pfarg_msg_t *m);
-int pmu__pfm_watch(struct pfm_ctx *c);
+/* Watch the monitored thread: on_end runs (lock held) when it ends. */
+int pmu__pfm_watch(struct pfm_ctx *c, void (*on_end)(struct pfm_ctx *c));
 void pmu__pfm_unwatch(struct pfm_ctx *c);
-/* The watcher saw the monitored thread end (lock held): PFM_MSG_END,
- * the context detached (or, a zombie, destroyed). */
-void pmu__pfm_ended(struct pfm_ctx *c);
 
 #endif

@@ -1,15 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Monitoring contexts and their descriptors (seed-semantics 2.1): the
- * registry that maps a descriptor to its context (by the pipe's inode,
- * so a dup of it names the same context and a recycled number does
- * not), creation, attach and detach with perfmon2's state and ptrace
- * rules, start / stop / restart, close and the sampling buffer's map.
- *
- * One process-wide lock serialises every call: contexts are shared by
- * the process's threads as descriptors are.  A forked child inherits
- * the descriptors but not the contexts (perfmon2's contexts were never
- * inherited): its registry starts empty.
+ * Monitoring contexts and their descriptors (seed-semantics 2.1):
+ * creation, attach and detach with perfmon2's state and ptrace rules,
+ * start / stop / restart, close and the sampling buffer's map.  The
+ * lock every call takes and the registry of contexts are pfm_core.c's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,148 +18,10 @@
 #include "perfmon/pfm.h"
 #include "util/error.h"
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static struct pfm_ctx **reg;
-static size_t nreg, capreg;
 static char use_driver[16];
 static char use_model[32];
 
-/* The child's copy of a context: what the engine held is released,
- * the caller's descriptor stays (a plain pipe end in the child). */
-static void forget(struct pfm_ctx *c)
-{
-	if (c->buf)
-		munmap(c->buf, c->buf_size);
-	if (c->buf_fd >= 0)
-		close(c->buf_fd);
-	if (c->wfd >= 0)
-		close(c->wfd);
-	if (c->watching) {
-		close(c->stop_pipe[0]);
-		close(c->stop_pipe[1]);
-	}
-	pmu__driver_free(c->drv);
-	free(c->sets);
-	free(c);
-}
-
-static void child_after_fork(void)
-{
-	/* perfmon2's contexts were never inherited: the child starts
-	 * with none (its watcher threads did not survive the fork) */
-	pthread_mutex_init(&lock, NULL);
-	for (size_t i = 0; i < nreg; i++)
-		forget(reg[i]);
-	free(reg);
-	reg = NULL;
-	nreg = capreg = 0;
-}
-
-static void init_once(void)
-{
-	pthread_atfork(NULL, NULL, child_after_fork);
-}
-
-void pmu__pfm_lock(void)
-{
-	pthread_once(&once, init_once);
-	pthread_mutex_lock(&lock);
-}
-
-void pmu__pfm_unlock(void)
-{
-	pthread_mutex_unlock(&lock);
-}
-
-void pmu__pfm_wait(pthread_cond_t *cv)
-{
-	pthread_cond_wait(cv, &lock);
-}
-
-/* The lock if it is free (a PMU's own thread, which must never wait for
- * it: the engine stops that thread while holding it). */
-static bool pfm_trylock(void)
-{
-	pthread_once(&once, init_once);
-	return pthread_mutex_trylock(&lock) == 0;
-}
-
-static struct pfm_ctx *lookup(int fd)
-{
-	struct stat st;
-
-	if (fd < 0 || fstat(fd, &st))
-		return NULL;
-	for (size_t i = 0; i < nreg; i++)
-		if (reg[i]->dev == st.st_dev && reg[i]->ino == st.st_ino)
-			return reg[i];
-	return NULL;
-}
-
-struct pfm_ctx *pmu__pfm_get(int fd, struct pmu_error *err)
-{
-	struct pfm_ctx *c = lookup(fd);
-
-	if (!c)
-		pmu__error(err, -EBADF, PMU_ERR_USAGE, NULL, -1,
-			   "descriptor %d is not a monitoring context", fd);
-	return c;
-}
-
-static int add_reg(struct pfm_ctx *c)
-{
-	if (nreg == capreg) {
-		size_t n = capreg ? capreg * 2 : 8;
-		struct pfm_ctx **p = realloc(reg, n * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		reg = p;
-		capreg = n;
-	}
-	reg[nreg++] = c;
-	return 0;
-}
-
-static void del_reg(struct pfm_ctx *c)
-{
-	for (size_t i = 0; i < nreg; i++)
-		if (reg[i] == c) {
-			reg[i] = reg[--nreg];
-			return;
-		}
-}
-
-static void destroy(struct pfm_ctx *c)
-{
-	pmu__pfm_unwatch(c);
-	del_reg(c);
-	if (c->feeders) {
-		/* a feed still runs on its PMU (woken from a blocked
-		 * notification): freed when that feed ends */
-		c->dead = true;
-		return;
-	}
-	if (c->buf)
-		munmap(c->buf, c->buf_size);
-	if (c->buf_fd >= 0)
-		close(c->buf_fd);
-	pmu__pfm_msg_fini(c);
-	if (c->own_drv)
-		pmu__driver_free(c->drv);
-	else if (c->drv && c->hw && c->drv->ops->pfm)
-		c->drv->ops->pfm->pfm_put(c->drv);
-	pthread_cond_destroy(&c->wake);
-	free(c->sets);
-	free(c);
-}
-
-void pmu__pfm_reap(struct pfm_ctx *c)
-{
-	if (c->dead && !c->feeders)
-		destroy(c);
-}
+static void ended(struct pfm_ctx *c);
 
 /* ---- creation ---- */
 
@@ -382,11 +238,11 @@ static int finish_create(struct pfm_ctx *c, int flags, pfarg_sinfo_t *sif,
 	if ((flags & PFM_FL_SMPL_FMT) &&
 	    (rc = setup_format(c, f, fmt, arg, argsz, err)))
 		return rc;
-	if ((rc = add_reg(c)))
+	if ((rc = pmu__pfm_register(c)))
 		return rc;
 	c->hw->ops->set_callbacks(c->hw, &(struct pmu__pfm_hw_cb){
 		.irq = pmu__pfm_irq, .tick = pmu__pfm_tick,
-		.deadline = pmu__pfm_deadline, .trylock = pfm_trylock,
+		.deadline = pmu__pfm_deadline, .trylock = pmu__pfm_trylock,
 		.unlock = pmu__pfm_unlock, .cancelled = pmu__pfm_cancelled,
 		.arg = c });
 	if (sif)
@@ -416,7 +272,7 @@ static int fail_create(struct pfm_ctx *c, int rc)
 	if (c->fd >= 0)
 		close(c->fd);
 	c->fd = -1;
-	destroy(c);
+	pmu__pfm_destroy(c);
 	return rc;
 }
 
@@ -628,7 +484,7 @@ int pmu__pfm_attach(struct pfm_ctx *c, int target, struct pmu_error *err)
 	else
 		pmu__pfm_hw_target(c, (int)c->tid, -1);
 	if (!c->self && !(c->flags & PFM_FL_SYSTEM_WIDE) &&
-	    (rc = pmu__pfm_watch(c))) {
+	    (rc = pmu__pfm_watch(c, ended))) {
 		c->state = PFM_CTX_UNLOADED;
 		pmu__pfm_hw_target(c, -1, -1);
 		return pmu__error(err, rc, PMU_ERR_SYSTEM, NULL, -1,
@@ -638,7 +494,9 @@ int pmu__pfm_attach(struct pfm_ctx *c, int target, struct pmu_error *err)
 	return 0;
 }
 
-void pmu__pfm_ended(struct pfm_ctx *c)
+/* The watcher saw the monitored thread end (lock held): PFM_MSG_END,
+ * the context detached (or, a zombie, destroyed). */
+static void ended(struct pfm_ctx *c)
 {
 	pfarg_msg_t m;
 
@@ -650,7 +508,7 @@ void pmu__pfm_ended(struct pfm_ctx *c)
 	c->started = false;
 	pmu__pfm_hw_target(c, -1, -1);
 	if (c->state == PFM_CTX_ZOMBIE) {
-		destroy(c);
+		pmu__pfm_destroy(c);
 		return;
 	}
 	if (!pmu__pfm_post(c, &m))
@@ -713,7 +571,7 @@ int pmu__pfm_set_state(struct pfm_ctx *c, int state, struct pmu_error *err)
 
 int pmu__pfm_close(int fd)
 {
-	struct pfm_ctx *c = lookup(fd);
+	struct pfm_ctx *c = pmu__pfm_get(fd, NULL);
 
 	if (!c)
 		return 1;       /* not ours */
@@ -728,7 +586,7 @@ int pmu__pfm_close(int fd)
 	if (fd == c->fd) {
 		close(fd);
 		c->fd = -1;
-		destroy(c);
+		pmu__pfm_destroy(c);
 		return 0;
 	}
 	/* a dup: the context stays with the other descriptor */

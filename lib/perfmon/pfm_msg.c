@@ -129,7 +129,7 @@ static void *watcher(void *arg)
 			break;
 	}
 	pmu__pfm_lock();
-	pmu__pfm_ended(c);
+	c->on_end(c);
 	pmu__pfm_unlock();
 out:
 	if (pfd >= 0)
@@ -137,9 +137,11 @@ out:
 	return NULL;
 }
 
-int pmu__pfm_watch(struct pfm_ctx *c)
+int pmu__pfm_watch(struct pfm_ctx *c, void (*on_end)(struct pfm_ctx *c))
 {
 	int rc;
+
+	c->on_end = on_end;
 
 	if (pipe2(c->stop_pipe, O_CLOEXEC))
 		return -errno;

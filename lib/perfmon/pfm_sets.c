@@ -38,7 +38,7 @@ int pmu__pfm_init_sets(struct pfm_ctx *c)
 	return 0;
 }
 
-static void reload_thresholds(struct pfm_set *s)
+void pmu__pfm_reload_thresholds(struct pfm_set *s)
 {
 	for (unsigned i = 0; i < PMU_MODEL_MAX_PMDS; i++)
 		s->pmds[i].ovflsw_thres = s->pmds[i].ovflsw_ref;
@@ -54,7 +54,7 @@ void pmu__pfm_collect(struct pfm_ctx *c, uint64_t *pend)
 }
 
 /* A PMU whose time passes by itself learns that tick() will be due. */
-static void timer_armed(struct pfm_ctx *c)
+void pmu__pfm_timer_armed(struct pfm_ctx *c)
 {
 	if (c->hw->ops->timer)
 		c->hw->ops->timer(c->hw);
@@ -84,7 +84,7 @@ void pmu__pfm_load(struct pfm_ctx *c)
 		if (!s->timeout_left)
 			s->timeout_left = s->timeout;
 		c->deadline = now + s->timeout_left;
-		timer_armed(c);
+		pmu__pfm_timer_armed(c);
 	} else {
 		c->deadline = 0;
 	}
@@ -133,74 +133,10 @@ void pmu__pfm_save(struct pfm_ctx *c)
 	c->on_hw = false;
 }
 
-/* Overflows the hardware saw while the set was not being handled. */
-void pmu__pfm_replay(struct pfm_ctx *c)
-{
-	struct pfm_set *s = &c->sets[c->active];
-	uint64_t pend[PFM_BV];
-
-	if (!c->on_hw || bv_empty(s->povfl_pmds))
-		return;
-	memcpy(pend, s->povfl_pmds, sizeof(pend));
-	pmu__pfm_overflow(c, s, pend, 0);
-}
-
-void pmu__pfm_switch(struct pfm_ctx *c, bool long_reset)
-{
-	bool counting = c->on_hw;
-	struct pfm_set *n;
-	uint64_t resets[PFM_BV];
-
-	if (c->nsets == 1) {
-		n = &c->sets[0];
-		n->runs++;
-		if (counting && (n->flags & PFM_SETFL_TIME_SWITCH)) {
-			c->deadline = c->hw->ops->now(c->hw) + n->timeout;
-			timer_armed(c);
-		}
-		return;
-	}
-	if (counting)
-		pmu__pfm_save(c);
-	c->active = (c->active + 1) % c->nsets;
-	n = &c->sets[c->active];
-	n->runs++;
-	reload_thresholds(n);
-	n->timeout_left = n->timeout;
-	memcpy(resets, n->reset_pmds, sizeof(resets));
-	pmu__pfm_reset_pmds(c, n, resets, long_reset);
-	if (counting) {
-		pmu__pfm_load(c);
-		pmu__pfm_replay(c);
-	}
-}
-
 void pmu__pfm_activate(struct pfm_ctx *c)
 {
-	reload_thresholds(&c->sets[c->active]);
+	pmu__pfm_reload_thresholds(&c->sets[c->active]);
 }
-
-void pmu__pfm_tick(void *arg)
-{
-	struct pfm_ctx *c = arg;
-
-	if (c->on_hw && c->deadline && !c->in_irq &&
-	    c->hw->ops->now(c->hw) >= c->deadline)
-		pmu__pfm_switch(c, false);
-}
-
-uint64_t pmu__pfm_deadline(void *arg)
-{
-	struct pfm_ctx *c = arg;
-	uint64_t now;
-
-	if (!c->on_hw || !c->deadline)
-		return UINT64_MAX;
-	now = c->hw->ops->now(c->hw);
-	return c->deadline > now ? c->deadline - now : 1;
-}
-
-/* ---- pfm_create_sets / pfm_getinfo_sets ---- */
 
 static int bad_set(struct pmu_error *err, unsigned id, size_t k,
 		   const char *why)
