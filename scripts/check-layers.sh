@@ -38,6 +38,10 @@
 #   lib/events modules   no include cycle between modules, a module being
 #                        a file's name up to its first '_' or '.'
 #                        (encode_x86.c -> encode; tables/* -> tables)
+#   lib/session, lib/perfmon, lib/events/jsondir*.c
+#                        (--objects) no cycle of calls between two files:
+#                        each folder's bottom file (session_base.c,
+#                        pfm_core.c, jsondir_base.c) says the order
 #
 # With --objects BUILD it also reads the symbol tables of BUILD/obj/lib/
 # events/*.o and fails on a cycle in which modules call which: a shared
@@ -342,6 +346,40 @@ if [ -n "$objects" ]; then
 		}')
 	echo "$calls" | find_cycles "lib/events call" || fail=1
 	echo "$calls" | print_graph call
+
+	# files that call each other one way only (their folder's bottom
+	# file says the order): no cycle of calls between two of them
+	oneway=$(for f in $files; do
+		case "$f" in
+		lib/session/*.c|lib/perfmon/*.c|lib/events/jsondir*.c) echo "$f" ;;
+		esac
+	done)
+	for f in $oneway; do
+		[ -f "$objects/obj/${f%.c}.o" ] && continue
+		echo "check-layers: $objects/obj/${f%.c}.o is missing: build first" >&2
+		exit 2
+	done
+	fcalls=$(for f in $oneway; do
+		o=$objects/obj/${f%.c}.o
+		nm -A "$o" | awk -v f="$f" '
+			$2 == "U" { print "U", f, $3 }
+			NF == 3 && $2 ~ /^[TDRBVW]$/ { print "D", f, $3 }'
+	done | awk '
+		function group(f) { return f ~ /jsondir/ ? "jsondir" : f }
+		function dir(f) { sub(/\/[^\/]*$/, "", f); return f }
+		$1 == "D" { def[$3] = $2; next }
+		{ use[++n] = $0 }
+		END {
+			for (i = 1; i <= n; i++) {
+				split(use[i], u, " ")
+				if (!(u[3] in def)) continue
+				a = u[2]; b = def[u[3]]
+				if (dir(a) != dir(b)) continue
+				if ((a ~ /jsondir/) != (b ~ /jsondir/)) continue
+				print "EDGE", a, b, a " calls " u[3] " of " b
+			}
+		}')
+	echo "$fcalls" | find_cycles "file call" || fail=1
 
 	# every global symbol of the library carries its prefix: pmu_ (the
 	# API), pmu__ (internal), pfm_ (perfmon2's API)

@@ -130,7 +130,10 @@ if command -v cc >/dev/null && command -v nm >/dev/null; then
 const char *pmu__detect(void) { return pmu__catalog_name(); }'
 	plant "$tree" lib/events/catalog.c 'const char *pmu__detect(void);
 const char *pmu__catalog_name(void) { return pmu__detect(); }'
-	for f in lib/events/catalog.c lib/events/detect.c lib/events/encode_x86.c; do
+	# (the clean session.c, compiled, is the object of a one-way folder)
+	plant "$tree" lib/session/session.c 'int pmu__session_one(void) { return 1; }'
+	for f in lib/events/catalog.c lib/events/detect.c lib/events/encode_x86.c \
+		 lib/session/session.c; do
 		mkdir -p "$tree/build/obj/$(dirname "$f")"
 		cc -c -I"$tree/lib" -o "$tree/build/obj/${f%.c}.o" "$tree/$f"
 	done
@@ -148,7 +151,9 @@ const char *pmu__catalog_name(void) { return pmu__detect(); }'
 	plant "$tree" lib/profile/pd.c 'int pd_open(void) { return 0; }
 static int pd_local(void) { return 1; }
 int pmu__pd_next(void) { return pd_local(); }'
-	for f in lib/events/catalog.c lib/events/encode_x86.c lib/profile/pd.c; do
+	plant "$tree" lib/session/session.c 'int pmu__session_one(void) { return 1; }'
+	for f in lib/events/catalog.c lib/events/encode_x86.c lib/profile/pd.c \
+		 lib/session/session.c; do
 		mkdir -p "$tree/build/obj/$(dirname "$f")"
 		cc -c -I"$tree/lib" -o "$tree/build/obj/${f%.c}.o" "$tree/$f"
 	done
@@ -158,6 +163,30 @@ int pmu__pd_next(void) { return pd_local(); }'
 		'^lib/profile/pd\.o: defines global pd_open'
 	check "unprefixed global: static and prefixed ones pass" \
 		test "$(grep -c 'pd_local\|pmu__pd_next' "$TMP/out")" = 0
+
+	# two files of a one-way folder that call each other; a call
+	# between folders does not count
+	tree=$TMP/filecycle; rm -rf "$tree"; cp -r "$clean" "$tree"
+	plant "$tree" lib/session/session.c 'int pmu__sets_get(void);
+int pmu__session_one(void) { return pmu__sets_get(); }'
+	plant "$tree" lib/session/sets.c 'int pmu__session_one(void);
+int pmu__sets_get(void) { return pmu__session_one(); }'
+	plant "$tree" lib/perfmon/pfm_core.c 'int pmu__session_one(void);
+int pmu__pfm_lock(void) { return pmu__session_one(); }'
+	for f in lib/events/catalog.c lib/events/encode_x86.c \
+		 lib/session/session.c lib/session/sets.c lib/perfmon/pfm_core.c; do
+		mkdir -p "$tree/build/obj/$(dirname "$f")"
+		cc -c -I"$tree/lib" -o "$tree/build/obj/${f%.c}.o" "$tree/$f"
+	done
+	"$CHECK" --root "$tree" --objects "$tree/build" >"$TMP/out" 2>&1
+	expect_eq "file call cycle: fails with --objects" "$?" 1
+	expect_match "file call cycle: reported with the call" "$TMP/out" \
+		'lib/session/sets\.c calls pmu__session_one of lib/session/session\.c'
+	check "file call cycle: a call from another folder is no cycle" \
+		test "$(grep -c 'pfm_core' "$TMP/out")" = 0
+	rm "$tree/build/obj/lib/session/sets.o"
+	"$CHECK" --root "$tree" --objects "$tree/build" >"$TMP/out" 2>&1
+	expect_eq "file call cycle: a missing object is an error" "$?" 2
 else
 	skip "call cycle: no cc or nm"
 fi
