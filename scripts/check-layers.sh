@@ -25,6 +25,9 @@
 #                        headers and lib/util: a client of the session
 #                        API; nothing below it includes it or
 #                        <pmu/stat.h>
+#   lib/region           (region markers and their reports) includes
+#                        only public headers and lib/util, as lib/stat;
+#                        nothing below it includes it or <pmu/region.h>
 #   lib/util, lib/events, lib/session
 #                        include no profile/ header: profiles (perf.data,
 #                        symbols, reports) sit above the sessions
@@ -98,7 +101,7 @@ scan() {
 		if (match(keep, /^[ \t]*#[ \t]*include[ \t]*"[^"]+"/)) {
 			p = substr(keep, RSTART, RLENGTH); sub(/^[^"]*"/, "", p); sub(/"$/, "", p)
 			print "INC", FILENAME, FNR, p
-		} else if (match(keep, /^[ \t]*#[ \t]*include[ \t]*<(hwmodel|sim|proto|util|events|drivers|perfmon|session|stat|profile|tools|pmu)\/[^>]+>/)) {
+		} else if (match(keep, /^[ \t]*#[ \t]*include[ \t]*<(hwmodel|sim|proto|region|util|events|drivers|perfmon|session|stat|profile|tools|pmu)\/[^>]+>/)) {
 			# <...> reaches lib/ too, through -Ilib
 			p = substr(keep, RSTART, RLENGTH); sub(/^[^<]*</, "", p); sub(/>$/, "", p)
 			print "INC", FILENAME, FNR, p
@@ -285,13 +288,23 @@ while read -r file line top target; do
 	lib/stat/*:drivers|lib/stat/*:sim|lib/stat/*:session|\
 	lib/stat/*:events|lib/stat/*:hwmodel)
 		violation "$file" "$line" "includes $target: the counting engine is a client of the public session API" ;;
+	lib/region/*:drivers|lib/region/*:sim|lib/region/*:session|\
+	lib/region/*:events|lib/region/*:hwmodel|lib/region/*:perfmon|\
+	lib/region/*:stat|lib/region/*:profile)
+		violation "$file" "$line" "includes $target: region markers are a client of the public session API" ;;
+	lib/util/*:region|lib/hwmodel/*:region|lib/sim/*:region|\
+	lib/drivers/*:region|lib/events/*:region|lib/session/*:region|\
+	lib/perfmon/*:region|lib/stat/*:region|lib/profile/*:region)
+		violation "$file" "$line" "includes $target: region markers sit above the sessions" ;;
 	lib/util/*:stat|lib/hwmodel/*:stat|lib/sim/*:stat|lib/drivers/*:stat|\
 	lib/events/*:stat|lib/session/*:stat)
 		violation "$file" "$line" "includes $target: the counting engine sits above the sessions" ;;
 	lib/util/*:pmu|lib/hwmodel/*:pmu|lib/sim/*:pmu|lib/drivers/*:pmu|\
 	lib/events/*:pmu|lib/session/*:pmu)
 		[ "$target" = include/pmu/stat.h ] &&
-		violation "$file" "$line" "includes $target: the counting engine sits above the sessions" ;;
+		violation "$file" "$line" "includes $target: the counting engine sits above the sessions"
+		[ "$target" = include/pmu/region.h ] &&
+		violation "$file" "$line" "includes $target: region markers sit above the sessions" ;;
 	esac
 done < <(echo "$scanned" | awk '$1 == "INC"' | resolve)
 

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -162,6 +163,27 @@ static struct pmu_stat *mk_stat(void)
 	if (!st)
 		probe_fail("a counting engine");
 	return keep(st);
+}
+
+/* A region report: one process's file, one thread, one region. */
+static struct pmu_region_report *mk_region_report(void)
+{
+	static char *dir;
+	struct pmu_region_report *r;
+
+	if (!dir) {
+		dir = strdup(mk_path("regions"));
+		if (!dir || (mkdir(dir, 0700) && errno != EEXIST))
+			probe_fail("a region directory");
+		mk_file_with("regions/regions.1",
+			     "pmu-regions 1\npid\t1\n"
+			     "event\ttask-clock\tmsec\t1e-06\t1\n"
+			     "thread\t1\nregion\tr\t1\t5\t5\t0\t4\t4\n"
+			     "end\n");
+	}
+	if (!(r = pmu_region_report_load(dir, mk_err())))
+		probe_fail("a region report");
+	return keep(r);
 }
 
 static const struct pmu_hwmodel *mk_hwmodel(void)

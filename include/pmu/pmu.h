@@ -21,6 +21,7 @@
 #include <pmu/profile.h>
 #include <pmu/sim.h>
 #include <pmu/stat.h>
+#include <pmu/region.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -111,6 +111,10 @@ planted "profile includes the driver interface" lib/profile/rec.c '#include "ses
 #include "drivers/driver.h"' '^lib/profile/rec\.c:2: includes lib/drivers/driver\.h: profiles reach drivers through sessions'
 planted "protocol header includes util" lib/proto/emu.h '#include "hwmodel/desc.h"
 #include <util/error.h>' '^lib/proto/emu\.h:2: includes lib/util/error\.h: a protocol header is freestanding'
+planted "region markers include a session internal" lib/region/region.c '#include "session/session.h"' \
+	'^lib/region/region\.c:1: includes lib/session/session\.h: region markers are a client'
+planted "a session includes the region API" lib/session/reg.c '#include <pmu/region.h>' \
+	'^lib/session/reg\.c:1: includes include/pmu/region\.h: region markers sit above'
 planted "profile reaches into the simulator" lib/profile/rec.c '#include "sim/pebs.h"' \
 	'^lib/profile/rec\.c:1: includes lib/sim/pebs\.h: profiles never reach'
 planted "perfmon2's engine includes a session" lib/perfmon/pfm_ctx.c '#include "session/session.h"' \

@@ -1,0 +1,508 @@
+/* SPDX-License-Identifier: MIT */
+/* What measured programs wrote of their regions (region.h's format),
+ * read back, merged by region name, with totals over threads. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pmu/region.h>
+
+#include "region/region.h"
+#include "util/error.h"
+#include "util/file.h"
+#include "util/outstruct.h"
+
+/* Region files are small; a larger one is not one. */
+#define MAX_FILE (256u << 20)
+
+struct rrow {
+	pid_t pid, tid;
+	uint64_t calls, time, excl_time;
+	bool open;
+	uint64_t *incl, *excl;   /* [nev] */
+};
+
+struct rregion {
+	char *name;
+	struct rrow *rows;
+	size_t n, cap;
+	struct rrow total;       /* summed at load's end */
+	uint64_t threads;
+};
+
+struct pmu_region_report {
+	size_t nev;
+	bool have_events;
+	char **ev, **unit;
+	double *scale;
+	bool *counted;
+	struct rregion *reg;
+	size_t nreg, capreg;
+	char **errors;
+	size_t nerr, caperr;
+};
+
+/* A field's %XX escapes undone, in place. */
+static void unescape(char *s)
+{
+	char *o = s;
+
+	for (; *s; s++) {
+		unsigned v;
+
+		if (*s == '%' && sscanf(s + 1, "%2x", &v) == 1 &&
+		    s[1] && s[2]) {
+			*o++ = (char)v;
+			s += 2;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o = 0;
+}
+
+/* Split line into at most max tab-separated fields; their number. */
+static size_t split(char *line, char **f, size_t max)
+{
+	size_t n = 0;
+
+	while (n < max) {
+		f[n++] = line;
+		if (!(line = strchr(line, '\t')))
+			break;
+		*line++ = 0;
+	}
+	return n;
+}
+
+static int num(const char *s, uint64_t *out)
+{
+	char *end;
+
+	if (!*s || *s == '-')
+		return -1;
+	errno = 0;
+	*out = strtoull(s, &end, 10);
+	return errno || *end ? -1 : 0;
+}
+
+static struct rregion *region_of(struct pmu_region_report *r,
+				 const char *name)
+{
+	struct rregion *g;
+
+	for (size_t k = 0; k < r->nreg; k++)
+		if (!strcmp(r->reg[k].name, name))
+			return &r->reg[k];
+	if (r->nreg == r->capreg) {
+		size_t cap = r->capreg ? r->capreg * 2 : 8;
+
+		if (!(g = realloc(r->reg, cap * sizeof(*g))))
+			return NULL;
+		r->reg = g;
+		r->capreg = cap;
+	}
+	g = &r->reg[r->nreg];
+	memset(g, 0, sizeof(*g));
+	if (!(g->name = strdup(name)))
+		return NULL;
+	r->nreg++;
+	return g;
+}
+
+static int add_error(struct pmu_region_report *r, const char *text)
+{
+	if (r->nerr == r->caperr) {
+		size_t cap = r->caperr ? r->caperr * 2 : 8;
+		char **e = realloc(r->errors, cap * sizeof(*e));
+
+		if (!e)
+			return -ENOMEM;
+		r->errors = e;
+		r->caperr = cap;
+	}
+	if (!(r->errors[r->nerr] = strdup(text)))
+		return -ENOMEM;
+	r->nerr++;
+	return 0;
+}
+
+/* One "event" line: the first file sets the list, the others match it. */
+static int event_line(struct pmu_region_report *r, char **f, size_t n,
+		      size_t *seen, bool first)
+{
+	double scale;
+	char *end;
+	size_t i = (*seen)++;
+
+	if (n != 5)
+		return -1;
+	unescape(f[1]);
+	unescape(f[2]);
+	scale = strtod(f[3], &end);
+	if (*end || (strcmp(f[4], "0") && strcmp(f[4], "1")))
+		return -1;
+	if (!first)
+		return i < r->nev && !strcmp(r->ev[i], f[1]) ? 0 : -2;
+	if (!(r->ev = realloc(r->ev, (i + 1) * sizeof(*r->ev))) ||
+	    !(r->unit = realloc(r->unit, (i + 1) * sizeof(*r->unit))) ||
+	    !(r->scale = realloc(r->scale, (i + 1) * sizeof(*r->scale))) ||
+	    !(r->counted = realloc(r->counted, (i + 1) * sizeof(*r->counted))))
+		return -3;
+	r->ev[i] = strdup(f[1]);
+	r->unit[i] = strdup(strcmp(f[2], "-") ? f[2] : "");
+	r->scale[i] = scale;
+	r->counted[i] = f[4][0] == '1';
+	r->nev = i + 1;
+	return r->ev[i] && r->unit[i] ? 0 : -3;
+}
+
+static int region_line(struct pmu_region_report *r, char **f, size_t n,
+		       pid_t pid, pid_t tid)
+{
+	struct rregion *g;
+	struct rrow row = { .pid = pid, .tid = tid };
+	uint64_t open;
+
+	if (n != 6 + 2 * r->nev || !*f[1] || num(f[2], &row.calls) ||
+	    num(f[3], &row.time) || num(f[4], &row.excl_time) ||
+	    num(f[5], &open) || open > 1)
+		return -1;
+	row.open = open;
+	row.incl = calloc(r->nev + 1, sizeof(*row.incl));
+	row.excl = calloc(r->nev + 1, sizeof(*row.excl));
+	if (!row.incl || !row.excl)
+		goto nomem;
+	for (size_t i = 0; i < r->nev; i++)
+		if (num(f[6 + i], &row.incl[i]) ||
+		    num(f[6 + r->nev + i], &row.excl[i])) {
+			free(row.incl);
+			free(row.excl);
+			return -1;
+		}
+	unescape(f[1]);
+	if (!(g = region_of(r, f[1])))
+		goto nomem;
+	if (g->n == g->cap) {
+		size_t cap = g->cap ? g->cap * 2 : 4;
+		struct rrow *rows = realloc(g->rows, cap * sizeof(*rows));
+
+		if (!rows)
+			goto nomem;
+		g->rows = rows;
+		g->cap = cap;
+	}
+	g->rows[g->n++] = row;
+	return 0;
+nomem:
+	free(row.incl);
+	free(row.excl);
+	return -3;
+}
+
+static int bad(struct pmu_error *err, const char *path, size_t line,
+	       const char *why)
+{
+	return pmu__error(err, -EINVAL, PMU_ERR_BAD_VALUE, path, -1,
+			  "%s:%zu: %s", path, line, why);
+}
+
+/* One process's file. */
+static int load_file(struct pmu_region_report *r, const char *path,
+		     struct pmu_error *err)
+{
+	size_t len = 0, lineno = 0, seen = 0;
+	char *text = pmu__read_file(path, MAX_FILE, &len), *line, *next;
+	bool first = !r->have_events, ended = false;
+	pid_t pid = 0, tid = -1;
+	int ret = 0;
+
+	if (!text)
+		return pmu__error(err, -errno, PMU_ERR_SYSTEM, path, -1,
+				  "%s: %s", path, strerror(errno));
+	if (strlen(text) != len) {
+		free(text);
+		return bad(err, path, 1, "not a region file (a NUL byte)");
+	}
+	for (line = text; !ret && line && *line; line = next) {
+		char *f[6 + 2 * 256 + 1];
+		size_t n;
+		uint64_t v;
+
+		lineno++;
+		if ((next = strchr(line, '\n')))
+			*next++ = 0;
+		else
+			ret = bad(err, path, lineno, "the file ends in the "
+				  "middle of a line (the program was killed?)");
+		if (ret)
+			break;
+		if (lineno == 1) {
+			if (strcmp(line, PMU__REGION_MAGIC))
+				ret = bad(err, path, 1, "not a region file of "
+					  "this version");
+			continue;
+		}
+		if (ended) {
+			ret = bad(err, path, lineno, "text after 'end'");
+			break;
+		}
+		n = split(line, f, sizeof(f) / sizeof(*f));
+		if (!strcmp(f[0], "pid") && n == 2 && !num(f[1], &v) && v &&
+		    v <= INT32_MAX) {
+			pid = (pid_t)v;
+		} else if (!strcmp(f[0], "event") && tid < 0 && seen < 256) {
+			int e = event_line(r, f, n, &seen, first);
+
+			if (e == -2)
+				ret = pmu__error(err, -EINVAL, PMU_ERR_BAD_VALUE,
+						 path, -1, "%s: counts events "
+						 "other than the first file's",
+						 path);
+			else if (e == -3)
+				ret = pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM,
+						 NULL, -1, "out of memory");
+			else if (e)
+				ret = bad(err, path, lineno, "a malformed "
+					  "event line");
+		} else if (!strcmp(f[0], "thread") && n == 2 &&
+			   !num(f[1], &v) && v && v <= INT32_MAX && pid) {
+			if (!first && seen != r->nev)
+				ret = pmu__error(err, -EINVAL,
+						 PMU_ERR_BAD_VALUE, path, -1,
+						 "%s: counts events other than "
+						 "the first file's", path);
+			r->have_events = true;
+			first = false;
+			tid = (pid_t)v;
+		} else if (!strcmp(f[0], "region") && tid > 0) {
+			int e = region_line(r, f, n, pid, tid);
+
+			if (e == -3)
+				ret = pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM,
+						 NULL, -1, "out of memory");
+			else if (e)
+				ret = bad(err, path, lineno, "a malformed "
+					  "region line");
+		} else if (!strcmp(f[0], "error") && n == 2) {
+			unescape(f[1]);
+			if (add_error(r, f[1]))
+				ret = pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM,
+						 NULL, -1, "out of memory");
+		} else if (!strcmp(f[0], "end") && n == 1 && pid) {
+			ended = true;
+		} else {
+			ret = bad(err, path, lineno, "a line of no known kind");
+		}
+	}
+	if (!ret && !ended)
+		ret = bad(err, path, lineno, "no 'end' line: the file is cut "
+			  "short");
+	if (!ret)
+		r->have_events = true;
+	free(text);
+	return ret;
+}
+
+static int total(struct pmu_region_report *r, struct rregion *g)
+{
+	struct rrow *t = &g->total;
+
+	t->incl = calloc(r->nev + 1, sizeof(*t->incl));
+	t->excl = calloc(r->nev + 1, sizeof(*t->excl));
+	if (!t->incl || !t->excl)
+		return -ENOMEM;
+	for (size_t j = 0; j < g->n; j++) {
+		const struct rrow *w = &g->rows[j];
+
+		t->calls += w->calls;
+		t->time += w->time;
+		t->excl_time += w->excl_time;
+		t->open |= w->open;
+		for (size_t i = 0; i < r->nev; i++) {
+			t->incl[i] += w->incl[i];
+			t->excl[i] += w->excl[i];
+		}
+	}
+	g->threads = g->n;
+	return 0;
+}
+
+static int region_file(const struct dirent *d)
+{
+	return !strncmp(d->d_name, "regions.", 8);
+}
+
+/* Files in the order of their processes. */
+static int by_pid(const struct dirent **a, const struct dirent **b)
+{
+	long x = strtol((*a)->d_name + 8, NULL, 10);
+	long y = strtol((*b)->d_name + 8, NULL, 10);
+
+	return x < y ? -1 : x > y ? 1 : strcmp((*a)->d_name, (*b)->d_name);
+}
+
+PMU_API struct pmu_region_report *pmu_region_report_load(
+	const char *dir, struct pmu_error *err)
+{
+	struct pmu_region_report *r;
+	struct dirent **names = NULL;
+	int n, ret = 0;
+
+	pmu__error_clear(err);
+	if (!dir) {
+		pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
+			   "no directory given");
+		errno = EINVAL;
+		return NULL;
+	}
+	n = scandir(dir, &names, region_file, by_pid);
+	if (n < 0) {
+		ret = pmu__error(err, -errno, PMU_ERR_SYSTEM, dir, -1, "%s: %s",
+				 dir, strerror(errno));
+		errno = -ret;
+		return NULL;
+	}
+	if (!(r = calloc(1, sizeof(*r))))
+		ret = pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
+				 "out of memory");
+	if (!ret && n == 0)
+		ret = pmu__error(err, -ENOENT, PMU_ERR_SYSTEM, dir, -1,
+				 "%s: no region file: the program marked no "
+				 "region, or was not linked with libpmu", dir);
+	for (int i = 0; i < n; i++) {
+		char *path = NULL;
+
+		if (!ret && asprintf(&path, "%s/%s", dir, names[i]->d_name) < 0)
+			ret = pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
+					 "out of memory");
+		if (!ret)
+			ret = load_file(r, path, err);
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+	for (size_t k = 0; !ret && k < r->nreg; k++)
+		if (total(r, &r->reg[k]))
+			ret = pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
+					 "out of memory");
+	if (ret) {
+		pmu_region_report_free(r);
+		errno = -ret;
+		return NULL;
+	}
+	return r;
+}
+
+static void free_row(struct rrow *w)
+{
+	free(w->incl);
+	free(w->excl);
+}
+
+PMU_API void pmu_region_report_free(struct pmu_region_report *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nev; i++) {
+		free(r->ev[i]);
+		free(r->unit[i]);
+	}
+	for (size_t k = 0; k < r->nreg; k++) {
+		for (size_t j = 0; j < r->reg[k].n; j++)
+			free_row(&r->reg[k].rows[j]);
+		free_row(&r->reg[k].total);
+		free(r->reg[k].rows);
+		free(r->reg[k].name);
+	}
+	for (size_t i = 0; i < r->nerr; i++)
+		free(r->errors[i]);
+	free(r->errors);
+	free(r->reg);
+	free(r->ev);
+	free(r->unit);
+	free(r->scale);
+	free(r->counted);
+	free(r);
+}
+
+PMU_API size_t pmu_region_report_nevents(const struct pmu_region_report *r)
+{
+	return r ? r->nev : 0;
+}
+
+PMU_API const char *pmu_region_report_event(
+	const struct pmu_region_report *r, size_t i, const char **unit,
+	double *scale)
+{
+	if (!r || i >= r->nev)
+		return NULL;
+	if (unit)
+		*unit = r->unit[i];
+	if (scale)
+		*scale = r->scale[i];
+	return r->ev[i];
+}
+
+PMU_API bool pmu_region_report_counted(const struct pmu_region_report *r,
+				       size_t i)
+{
+	return r && i < r->nev && r->counted[i];
+}
+
+PMU_API size_t pmu_region_report_nregions(const struct pmu_region_report *r)
+{
+	return r ? r->nreg : 0;
+}
+
+static int fill(const struct rregion *g, const struct rrow *w,
+		uint64_t threads, struct pmu_region_row *out)
+{
+	struct pmu_region_row row = {
+		.size = sizeof(row), .name = g->name, .pid = w->pid,
+		.tid = w->tid, .calls = w->calls, .threads = threads,
+		.time_ns = w->time, .excl_time_ns = w->excl_time,
+		.open_at_exit = w->open, .incl = w->incl, .excl = w->excl,
+	};
+
+	if (!out || !pmu__out_ok(out, out->size))
+		return -EINVAL;
+	PMU__OUT(out, &row);
+	return 0;
+}
+
+PMU_API int pmu_region_report_total(const struct pmu_region_report *r,
+				    size_t k, struct pmu_region_row *out)
+{
+	if (!r || k >= r->nreg)
+		return -EINVAL;
+	return fill(&r->reg[k], &r->reg[k].total, r->reg[k].threads, out);
+}
+
+PMU_API size_t pmu_region_report_nrows(const struct pmu_region_report *r,
+				       size_t k)
+{
+	return r && k < r->nreg ? r->reg[k].n : 0;
+}
+
+PMU_API int pmu_region_report_row(const struct pmu_region_report *r,
+				  size_t k, size_t j,
+				  struct pmu_region_row *out)
+{
+	if (!r || k >= r->nreg || j >= r->reg[k].n)
+		return -EINVAL;
+	return fill(&r->reg[k], &r->reg[k].rows[j], 1, out);
+}
+
+PMU_API size_t pmu_region_report_nerrors(const struct pmu_region_report *r)
+{
+	return r ? r->nerr : 0;
+}
+
+PMU_API const char *pmu_region_report_error(
+	const struct pmu_region_report *r, size_t i)
+{
+	return r && i < r->nerr ? r->errors[i] : NULL;
+}
