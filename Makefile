@@ -77,7 +77,7 @@ TEST_HELPERS := $(BUILD)/tests/libinject.so $(BUILD)/tests/spin $(BUILD)/tests/e
                 $(BUILD)/tests/metric-eval
 TEST_HELPERS += $(BUILD)/tests/workload $(BUILD)/tests/libpmuwork.so $(BUILD)/tests/jit
 TEST_HELPERS += $(BUILD)/tests/libnames.so
-TEST_HELPERS += $(BUILD)/tests/touch
+TEST_HELPERS += $(BUILD)/tests/touch $(BUILD)/tests/regions
 ABI_TEST    := $(BUILD)/tests/test-abi-old
 
 STATIC_LIB  := $(BUILD)/libpmu.a
@@ -222,6 +222,11 @@ $(BUILD)/tests/jit: tests/workload/jit.c
 $(BUILD)/tests/touch: tests/workload/touch.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -fno-pie -no-pie -o $@ $<
+
+# The regions tests' workload: marked regions, linked with the library.
+$(BUILD)/tests/regions: tests/workload/regions.c $(STATIC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS)
 
 $(BUILD)/fuzz/replay-%: tests/fuzz/fuzz-%.c tests/fuzz/replay.c $(STATIC_LIB)
 	@mkdir -p $(dir $@)

@@ -16,14 +16,6 @@
 #include "stat.h"
 #include "stat_ctx.h"
 
-/* perf stat's default set on Linux 6.x (no frontend/backend stalls),
- * after its clock: task-clock, or cpu-clock system-wide. */
-#define SYSTEM_EVENTS "context-switches,cpu-migrations," \
-		      "page-faults,cycles,instructions,branches,branch-misses"
-/* --emulate and --sim-model: the hardware events of that set (an
- * emulated or simulated PMU has no software events). */
-#define EMU_DEFAULT_EVENTS "cycles,instructions,branches,branch-misses"
-
 /* What -d, -dd and -ddd add, as perf 6.1 adds them on x86. */
 static const char *const detailed_sets[] = {
 	"L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
@@ -445,6 +437,7 @@ static pid_t *all_threads(size_t *n)
 
 static void ctx_free(struct stat_ctx *c)
 {
+	stat_regions_cleanup(c);
 	pmu_metric_set_free(c->mset);
 	pmu_session_free(c->s);
 	stat_sets_free(c->sets);

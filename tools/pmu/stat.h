@@ -12,6 +12,14 @@
 
 enum stat_format { STAT_TEXT, STAT_CSV, STAT_JSON };
 
+/* perf stat's default set on Linux 6.x (no frontend/backend stalls),
+ * after its clock: task-clock, or cpu-clock system-wide. */
+#define SYSTEM_EVENTS "context-switches,cpu-migrations," \
+		      "page-faults,cycles,instructions,branches,branch-misses"
+/* --emulate and --sim-model: the hardware events of that set (an
+ * emulated or simulated PMU has no software events). */
+#define EMU_DEFAULT_EVENTS "cycles,instructions,branches,branch-misses"
+
 /* -G NAMES after the first `after` -e options. */
 struct stat_cgroup_opt {
 	size_t after;
@@ -63,6 +71,7 @@ struct stat_opts {
 	const char *outfile;       /* -o */
 	bool no_scale;
 	bool no_merge;             /* --no-merge */
+	bool regions;              /* --regions: the command's marked regions */
 	bool verbose;
 	const char **metrics;      /* -M values, in order */
 	size_t nmetrics;
@@ -126,6 +135,15 @@ struct stat_times {
 	double user_s, sys_s;
 	bool have_rusage;
 };
+
+/* stat_regions.c: --regions.  Before the run: a directory for the
+ * command's region files, and the environment that tells the command's
+ * libpmu to count (0, or an exit status after saying why); after it:
+ * the regions printed (0, or an exit status), the directory removed. */
+struct stat_ctx;
+int stat_regions_prepare(struct stat_ctx *c);
+int stat_regions_print(struct stat_ctx *c);
+void stat_regions_cleanup(struct stat_ctx *c);
 
 /* stat_metrics.c: fill metric fields of every row (one aggregate's, of
  * st's session); wall_ns = elapsed.  The figures go through arrays of

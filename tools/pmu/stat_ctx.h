@@ -58,6 +58,7 @@ struct stat_ctx {
 	bool timed_out;
 	struct rusage ru;
 	struct pmu_metric_set *mset; /* -M */
+	char *regions_dir;         /* --regions: the command's region files */
 };
 
 static inline double stat_now_s(void)

@@ -26,7 +26,7 @@ enum opt_id {
 	OPT_METRIC_ONLY, OPT_INTERVAL_COUNT, OPT_INTERVAL_CLEAR,
 	OPT_SET, OPT_SWITCH, OPT_EMULATE, OPT_EMULATE_MODEL,
 	OPT_EMULATE_REGIONS, OPT_EMULATE_OPT, OPT_METRIC_NO_GROUP,
-	OPT_NO_MERGE,
+	OPT_NO_MERGE, OPT_REGIONS,
 };
 
 static const struct option long_opts[] = {
@@ -69,6 +69,7 @@ static const struct option long_opts[] = {
 	{ "emulate", no_argument, NULL, OPT_EMULATE },
 	{ "emulate-model", required_argument, NULL, OPT_EMULATE_MODEL },
 	{ "emulate-regions", no_argument, NULL, OPT_EMULATE_REGIONS },
+	{ "regions", no_argument, NULL, OPT_REGIONS },
 	{ "emulate-opt", required_argument, NULL, OPT_EMULATE_OPT },
 	{ "set", required_argument, NULL, OPT_SET },
 	{ "switch", required_argument, NULL, OPT_SWITCH },
@@ -129,6 +130,10 @@ void stat_usage(FILE *f)
 	      "      --no-merge            one line per PMU instance of an event a name\n"
 	      "                            stands for on several (uncore_cha_0..N), not\n"
 	      "                            their sum\n"
+	      "      --regions             also per region the COMMAND marks\n"
+	      "                            (pmu_region_begin/end, <pmu/region.h>), per\n"
+	      "                            thread: calls, time, inclusive and exclusive\n"
+	      "                            counts of the -e events\n"
 	      "      --sim-model MODEL     count on a simulated PMU ('pmu info --list-models')\n"
 	      "      --stream FILE         ... the event stream FILE runs on it ('-': stdin;\n"
 	      "                            docs/stream-format.md) instead of a COMMAND\n"
@@ -433,6 +438,7 @@ static int apply_flag(struct stat_opts *o, enum opt_id id)
 	case OPT_INTERVAL_CLEAR: o->interval_clear = true; break;
 	case OPT_NO_SCALE: o->no_scale = true; break;
 	case OPT_NO_MERGE: o->no_merge = true; break;
+	case OPT_REGIONS: o->regions = true; break;
 	case OPT_VERBOSE: o->verbose = true; break;
 	default: stat_usage(stdout); return -1;
 	}
@@ -667,6 +673,33 @@ static int check_emulate(struct stat_opts *o)
 	return stat_emu_check(o);
 }
 
+/* The regions are those of one run of a command. */
+static int check_regions(const struct stat_opts *o)
+{
+	if (!o->regions)
+		return 0;
+	if (!o->argv)
+		return stat_usage_error("--regions reads the regions a COMMAND "
+					"marks: give one after --");
+	if (o->repeat > 1)
+		return stat_usage_error("--regions and -r cannot be combined "
+					"yet: the regions of one run are "
+					"reported; drop -r");
+	if (o->sets.on)
+		return stat_usage_error("--regions and --set cannot be "
+					"combined: the program's own counters "
+					"for its regions count every event at "
+					"once; drop --set");
+	if (o->nmetrics)
+		return stat_usage_error("--regions and -M cannot be combined "
+					"yet: name the metric's events with "
+					"-e");
+	if (o->ncgroups)
+		return stat_usage_error("--regions and -G cannot be combined: "
+					"a region counts its own thread");
+	return 0;
+}
+
 /* -M's metrics are printed after their events' rows, computed from one
  * count of each event over the whole run. */
 static int check_metrics(const struct stat_opts *o)
@@ -694,6 +727,8 @@ static int check_combination(struct stat_opts *o)
 
 	if (!rc)
 		rc = check_metrics(o);
+	if (!rc)
+		rc = check_regions(o);
 
 	if (!rc && o->emulate)
 		rc = check_emulate(o);

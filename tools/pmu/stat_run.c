@@ -252,6 +252,11 @@ static int run_one(struct stat_ctx *c, bool first, int *status)
 		free(cmd);
 		return rc;
 	}
+	if (c->o->regions && !c->regions_dir &&
+	    (rc = stat_regions_prepare(c))) {
+		free(cmd);
+		return rc;
+	}
 	rc = launch_prepare(&l, cmd ? cmd : c->o->argv, &c->child_mask);
 	free(cmd);
 	if (rc < 0) {
@@ -298,6 +303,8 @@ int stat_run_command(struct stat_ctx *c)
 		 * was measured, once */
 		stat_print_summary(c, c->o->repeat == 1 &&
 				 c->o->target == PMU_TARGET_CHILD);
+	if (c->o->regions && (rc = stat_regions_print(c)))
+		return rc;
 	/* stopped at --timeout as asked: a success, as for perf */
 	return c->timed_out ? 0 : exit_code(status);
 }

@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pmu stat --regions: the command's libpmu counts its marked regions
+ * (<pmu/region.h>) when the environment names a directory for them;
+ * after the run their files are read (pmu_region_report_*) and printed
+ * after the counts: per region a total over threads (inclusive and
+ * exclusive), then one line per thread.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <pmu/pmu.h>
+
+#include "cmd.h"
+#include "stat.h"
+#include "stat_ctx.h"
+
+/* The events the command counts: -e's, else the default set. */
+static char *region_events(const struct stat_opts *o)
+{
+	size_t len = 1;
+	char *s, *p;
+
+	if (!o->nevents)
+		return strdup(o->emulate ? EMU_DEFAULT_EVENTS
+					 : "task-clock," SYSTEM_EVENTS);
+	for (size_t i = 0; i < o->nevents; i++)
+		len += strlen(o->events[i]) + 1;
+	if (!(s = p = malloc(len)))
+		return NULL;
+	for (size_t i = 0; i < o->nevents; i++)
+		p += sprintf(p, "%s%s", i ? "," : "", o->events[i]);
+	return s;
+}
+
+int stat_regions_prepare(struct stat_ctx *c)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *dir = NULL, *ev = region_events(c->o);
+	int ok;
+
+	if (!ev || asprintf(&dir, "%s/pmu-regions.XXXXXX",
+			    tmp && *tmp ? tmp : "/tmp") < 0) {
+		free(ev);
+		pmu_tool_err("out of memory");
+		return EXIT_PMU_INPUT;
+	}
+	if (!mkdtemp(dir)) {
+		pmu_tool_err("cannot make a directory for the regions (%s): %s",
+			     dir, strerror(errno));
+		free(dir);
+		free(ev);
+		return EXIT_PMU_INPUT;
+	}
+	c->regions_dir = dir;
+	ok = !setenv("PMU_REGIONS", dir, 1) &&
+	     !setenv("PMU_REGIONS_EVENTS", ev, 1);
+	if (ok && c->o->emulate)
+		ok = !setenv("PMU_REGIONS_DRIVER", "emu", 1) &&
+		     !setenv("PMU_REGIONS_MODEL", c->o->emulated ?
+			     c->o->emulated : "", 1);
+	free(ev);
+	if (!ok) {
+		pmu_tool_err("cannot set the environment: %s", strerror(errno));
+		return EXIT_PMU_INPUT;
+	}
+	return 0;
+}
+
+void stat_regions_cleanup(struct stat_ctx *c)
+{
+	DIR *d;
+	struct dirent *e;
+
+	if (!c->regions_dir)
+		return;
+	if ((d = opendir(c->regions_dir))) {
+		while ((e = readdir(d))) {
+			char *p = NULL;
+
+			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+				continue;
+			if (asprintf(&p, "%s/%s", c->regions_dir,
+				     e->d_name) >= 0)
+				unlink(p);
+			free(p);
+		}
+		closedir(d);
+	}
+	rmdir(c->regions_dir);
+	free(c->regions_dir);
+	c->regions_dir = NULL;
+}
+
+/* The exclusive figure, after the '#' of a total's line. */
+static void text_excl(FILE *f, const struct stat_opts *o, uint64_t v,
+		      const char *unit, double scale)
+{
+	if (*unit)
+		fprintf(f, o->big_num ? "%'14.2f %s" : "%14.2f %s",
+			(double)v * scale, unit);
+	else
+		fprintf(f, o->big_num ? "%'14.0f" : "%14.0f", (double)v * scale);
+	fputs(" exclusive\n", f);
+}
+
+/* A region's name as text: control bytes (and, in -x output, '%' and
+ * the separator's bytes) as %XX, so that a line stays one line with
+ * its fields. */
+static void put_name(FILE *f, const char *s, const char *sep)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f ||
+		    (sep && (c == '%' || strchr(sep, c))))
+			fprintf(f, "%%%02X", c);
+		else
+			fputc(c, f);
+	}
+}
+
+/* Shown: what the user named, and what was counted. */
+static bool shown(const struct stat_ctx *c, const struct pmu_region_report *r,
+		  size_t i)
+{
+	return c->o->nevents || pmu_region_report_counted(r, i);
+}
+
+static void text_value(FILE *f, const struct stat_opts *o, uint64_t v,
+		       const char *unit, double scale, bool counted)
+{
+	if (!counted)
+		fprintf(f, "%18s %-4s", "<not supported>", "");
+	else if (*unit)
+		fprintf(f, o->big_num ? "%'18.2f %-4s" : "%18.2f %-4s",
+			(double)v * scale, unit);
+	else
+		fprintf(f, o->big_num ? "%'18.0f %-4s" : "%18.0f %-4s",
+			(double)v * scale, "");
+}
+
+static void text_region(struct stat_ctx *c, const struct pmu_region_report *r,
+			size_t k)
+{
+	FILE *f = c->out;
+	const struct stat_opts *o = c->o;
+	struct pmu_region_row t = { .size = sizeof(t) }, w = { .size = sizeof(w) };
+	size_t nev = pmu_region_report_nevents(r), nrows;
+
+	pmu_region_report_total(r, k, &t);
+	fputs("\n Region '", f);
+	put_name(f, t.name, NULL);
+	fprintf(f, "' (%llu call%s in %llu thread%s)%s:\n\n",
+		(unsigned long long)t.calls, t.calls == 1 ? "" : "s",
+		(unsigned long long)t.threads, t.threads == 1 ? "" : "s",
+		t.open_at_exit ? ", still open at exit" : "");
+	text_value(f, o, t.time_ns, "msec", 1e-6, true);
+	fprintf(f, " %-25s # ", "time");
+	text_excl(f, o, t.excl_time_ns, "msec", 1e-6);
+	for (size_t i = 0; i < nev; i++) {
+		const char *unit;
+		double scale;
+		const char *name = pmu_region_report_event(r, i, &unit, &scale);
+		bool counted = pmu_region_report_counted(r, i);
+
+		if (!shown(c, r, i))
+			continue;
+		text_value(f, o, t.incl[i], unit, scale, counted);
+		if (!counted) {
+			fprintf(f, " %s\n", name);
+			continue;
+		}
+		fprintf(f, " %-25s # ", name);
+		text_excl(f, o, t.excl[i], unit, scale);
+	}
+	nrows = pmu_region_report_nrows(r, k);
+	fprintf(f, "\n %10s %10s %10s %14s", "pid", "thread", "calls",
+		"time (msec)");
+	for (size_t i = 0; i < nev; i++)
+		if (shown(c, r, i))
+			fprintf(f, " %18s", pmu_region_report_event(r, i, NULL,
+								     NULL));
+	fputc('\n', f);
+	for (size_t j = 0; j < nrows; j++) {
+		pmu_region_report_row(r, k, j, &w);
+		fprintf(f, " %10d %10d %10llu %14.3f", (int)w.pid, (int)w.tid,
+			(unsigned long long)w.calls, w.time_ns * 1e-6);
+		for (size_t i = 0; i < nev; i++) {
+			const char *unit;
+			double scale;
+
+			if (!shown(c, r, i))
+				continue;
+			pmu_region_report_event(r, i, &unit, &scale);
+			if (!pmu_region_report_counted(r, i))
+				fprintf(f, " %18s", "<not supported>");
+			else
+				fprintf(f, *unit ? " %18.3f" : " %18.0f",
+					(double)w.incl[i] * scale);
+		}
+		fputs(w.open_at_exit ? "  (open at exit)\n" : "\n", f);
+	}
+}
+
+/* -x: one line per region, thread (or "all") and event: region, pid,
+ * thread, calls, inclusive value, unit, event, exclusive value, "open"
+ * when the region was open at exit (else empty). */
+static void csv_line(FILE *f, const char *sep, const struct pmu_region_row *w,
+		     const char *event, const char *unit, double incl,
+		     double excl, bool counted)
+{
+	put_name(f, w->name, sep);
+	fputs(sep, f);
+	if (w->tid)
+		fprintf(f, "%d%s%d%s", (int)w->pid, sep, (int)w->tid, sep);
+	else
+		fprintf(f, "all%sall%s", sep, sep);
+	fprintf(f, "%llu%s", (unsigned long long)w->calls, sep);
+	if (counted)
+		fprintf(f, "%.2f%s%s%s%s%s%.2f", incl, sep, unit, sep, event,
+			sep, excl);
+	else
+		fprintf(f, "<not supported>%s%s%s%s%s", sep, unit, sep, event,
+			sep);
+	fprintf(f, "%s%s\n", sep, w->open_at_exit ? "open" : "");
+}
+
+static void json_line(FILE *f, const struct pmu_region_row *w,
+		      const char *event, const char *unit, double incl,
+		      double excl, bool counted)
+{
+	fputs("{\"region\" : ", f);
+	pmu_tool_json_str(f, w->name);
+	if (w->tid)
+		fprintf(f, ", \"pid\" : %d, \"thread\" : %d", (int)w->pid,
+			(int)w->tid);
+	else
+		fprintf(f, ", \"threads\" : %llu",
+			(unsigned long long)w->threads);
+	fprintf(f, ", \"calls\" : %llu, \"event\" : ",
+		(unsigned long long)w->calls);
+	pmu_tool_json_str(f, event);
+	if (counted)
+		fprintf(f, ", \"inclusive\" : %.2f, \"exclusive\" : %.2f",
+			incl, excl);
+	else
+		fputs(", \"inclusive\" : \"<not supported>\"", f);
+	fputs(", \"unit\" : ", f);
+	pmu_tool_json_str(f, unit);
+	fprintf(f, ", \"open-at-exit\" : %s}\n",
+		w->open_at_exit ? "true" : "false");
+}
+
+static void lines_of(struct stat_ctx *c, const struct pmu_region_report *r,
+		     const struct pmu_region_row *w)
+{
+	bool json = c->o->format == STAT_JSON;
+	size_t nev = pmu_region_report_nevents(r);
+
+	if (json)
+		json_line(c->out, w, "time", "msec", w->time_ns * 1e-6,
+			  w->excl_time_ns * 1e-6, true);
+	else
+		csv_line(c->out, c->o->sep, w, "time", "msec",
+			 w->time_ns * 1e-6, w->excl_time_ns * 1e-6, true);
+	for (size_t i = 0; i < nev; i++) {
+		const char *unit;
+		double scale;
+		const char *name = pmu_region_report_event(r, i, &unit, &scale);
+		bool counted = pmu_region_report_counted(r, i);
+
+		if (!shown(c, r, i))
+			continue;
+		if (json)
+			json_line(c->out, w, name, unit,
+				  (double)w->incl[i] * scale,
+				  (double)w->excl[i] * scale, counted);
+		else
+			csv_line(c->out, c->o->sep, w, name, unit,
+				 (double)w->incl[i] * scale,
+				 (double)w->excl[i] * scale, counted);
+	}
+}
+
+static void machine_region(struct stat_ctx *c,
+			   const struct pmu_region_report *r, size_t k)
+{
+	struct pmu_region_row w = { .size = sizeof(w) };
+
+	pmu_region_report_total(r, k, &w);
+	lines_of(c, r, &w);
+	for (size_t j = 0; j < pmu_region_report_nrows(r, k); j++) {
+		pmu_region_report_row(r, k, j, &w);
+		lines_of(c, r, &w);
+	}
+}
+
+int stat_regions_print(struct stat_ctx *c)
+{
+	struct pmu_error err = { .size = sizeof(err) };
+	struct pmu_region_report *r;
+	size_t n;
+
+	if (!c->regions_dir)
+		return 0;
+	r = pmu_region_report_load(c->regions_dir, &err);
+	if (!r && err.code == -ENOENT) {
+		/* no marker ran: say so, the counts above stand */
+		pmu_tool_err("--regions: '%s' marked no region (pmu_region_begin "
+			     "in a program linked with libpmu, <pmu/region.h>)",
+			     c->o->argv[0]);
+		return 0;
+	}
+	if (!r) {
+		pmu_tool_err("--regions: %s", err.message);
+		return EXIT_PMU_INPUT;
+	}
+	n = pmu_region_report_nregions(r);
+	if (c->o->format == STAT_TEXT && n)
+		fprintf(c->out, "\n Regions of '%s':\n", c->o->argv[0]);
+	for (size_t k = 0; k < n; k++) {
+		if (c->o->format == STAT_TEXT)
+			text_region(c, r, k);
+		else
+			machine_region(c, r, k);
+	}
+	if (c->o->format == STAT_TEXT && n)
+		fputc('\n', c->out);
+	for (size_t i = 0; i < pmu_region_report_nerrors(r); i++)
+		pmu_tool_err("--regions: %s", pmu_region_report_error(r, i));
+	pmu_region_report_free(r);
+	return 0;
+}
