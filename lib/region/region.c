@@ -326,10 +326,14 @@ static struct rthread *self(void)
 	return t;
 }
 
+/* The region of that name: the entry last found at the same address
+ * first (a string literal, usually), checked, for the name at an
+ * address may change (a caller's buffer). */
 static ssize_t find(struct rthread *t, const char *name)
 {
 	for (size_t i = 0; i < t->nents; i++)
-		if (t->ents[i].key == name)
+		if (t->ents[i].key == name &&
+		    !strncmp(t->ents[i].name, name, PMU__REGION_NAME_MAX - 1))
 			return (ssize_t)i;
 	for (size_t i = 0; i < t->nents; i++)
 		if (!strncmp(t->ents[i].name, name, PMU__REGION_NAME_MAX - 1)) {

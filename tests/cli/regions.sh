@@ -167,6 +167,13 @@ expect_match "names: the separator and control bytes escaped in -x" \
 	"$TMP/c" '^tab%09here,all,all,1,'
 expect_match "names: a comma escaped" "$TMP/c" '^a%2Cb;c "quoted",all,'
 
+# --- names given in one buffer that changes between markers
+regions buffer
+expect_eq "buffer: exit 0 (every marker matched)" "$RC" 0
+expect_eq "buffer: x once" "$(field x page-faults calls)" 1
+expect_eq "buffer: y once" "$(field y page-faults calls)" 1
+expect_no_match "buffer: no mismatch reported" "$TMP/e" "end of region"
+
 # --- no region marked, bad names
 regions none
 expect_eq "none: exit 0" "$RC" 0

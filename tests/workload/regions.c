@@ -13,6 +13,7 @@
  *                            it, the child (forked inside) C
  *   regions names            odd names: tab, newline, '%', UTF-8, long
  *   regions func N           "func" around one call of work(N)
+ *   regions buffer           names in one reused buffer: "x" around "y"
  *   regions empty            begin(""), begin(NULL): -EINVAL
  *   regions none             no marker at all
  */
@@ -209,6 +210,16 @@ int main(int argc, char **argv)
 		check(pmu_region_begin("func"), "begin");
 		work(arg(argv, 2));
 		check(pmu_region_end("func"), "end");
+	} else if (!strcmp(mode, "buffer")) {
+		char buf[8];
+
+		snprintf(buf, sizeof(buf), "x");
+		check(pmu_region_begin(buf), "begin x");
+		snprintf(buf, sizeof(buf), "y");
+		check(pmu_region_begin(buf), "begin y");
+		check(pmu_region_end(buf), "end y");
+		snprintf(buf, sizeof(buf), "x");
+		check(pmu_region_end(buf), "end x");
 	} else if (!strcmp(mode, "empty")) {
 		printf("empty %d null %d\n", pmu_region_begin(""),
 		       pmu_region_begin(NULL));
