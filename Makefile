@@ -84,12 +84,14 @@ STATIC_LIB  := $(BUILD)/libpmu.a
 SHARED_LIB  := $(BUILD)/libpmu.so.$(VERSION)
 PMU_BIN     := $(BUILD)/pmu
 PC_FILE     := $(BUILD)/libpmu.pc
+MARKERS_LIB := $(BUILD)/libpmu-markers.so
 
 .PHONY: all check check-build check-noshared check-hw check-guest hw-build bench-build \
 	bench fuzz install uninstall clean tables kernel-tables freestanding-check
 .DEFAULT_GOAL := all
 
-all: $(STATIC_LIB) $(SHARED_LIB) $(PMU_BIN) $(PC_FILE) $(EXAMPLES) freestanding-check
+all: $(STATIC_LIB) $(SHARED_LIB) $(PMU_BIN) $(PC_FILE) $(EXAMPLES) $(MARKERS_LIB) \
+	freestanding-check
 
 # lib/hwmodel and lib/sim must not depend on libc: compile them freestanding,
 # link them together relocatably and fail on any undefined symbol.
@@ -133,6 +135,13 @@ $(SHARED_LIB): $(LIB_OBJS) lib/libpmu.map
 	ln -sf libpmu.so.$(SOVERSION) $(BUILD)/libpmu.so
 
 # The tool links the library statically: one small binary, fast start.
+# PAPI's and LIKWID's marker calls as pmu regions (compat/markers.c):
+# what pmu stat --regions preloads into a program that makes them.
+$(MARKERS_LIB): compat/markers.c include/pmu/region.h $(SHARED_LIB)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -shared -fvisibility=hidden \
+		-Wl,--no-undefined -o $@ $< -L$(BUILD) -l:libpmu.so.$(SOVERSION) \
+		-Wl,-rpath,'$$ORIGIN:$$ORIGIN/..'
+
 $(PMU_BIN): $(TOOL_OBJS) $(STATIC_LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(TOOL_OBJS) $(STATIC_LIB) $(LDLIBS)
 
@@ -330,10 +339,14 @@ install: all
 	$(PC_SED) lib/libpmu.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/libpmu.pc
 	chmod 644 $(DESTDIR)$(LIBDIR)/pkgconfig/libpmu.pc
 	install -m 755 $(PMU_BIN) $(DESTDIR)$(BINDIR)/
+	install -d $(DESTDIR)$(LIBDIR)/pmu
+	install -m 755 $(MARKERS_LIB) $(DESTDIR)$(LIBDIR)/pmu/
+	install -m 644 compat/pmu_regions.f90 $(DESTDIR)$(INCLUDEDIR)/pmu/
 	install -m 644 docs/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 docs/*.3 $(DESTDIR)$(MANDIR)/man3/
 
 uninstall:
+	rm -f $(DESTDIR)$(LIBDIR)/pmu/libpmu-markers.so
 	rm -f $(DESTDIR)$(LIBDIR)/libpmu.* $(DESTDIR)$(LIBDIR)/pkgconfig/libpmu.pc \
 	      $(DESTDIR)$(BINDIR)/pmu $(DESTDIR)$(MANDIR)/man1/pmu*.1 \
 	      $(DESTDIR)$(MANDIR)/man3/libpmu.3

@@ -14,6 +14,9 @@ packages=(
 	# for the flame graph, go tool pprof for the pprof export
 	chromium golang-go
 	python3 man-db hyperfine
+	# programs marked for other tools' region markers, run under
+	# pmu stat --regions by the tests: LIKWID's examples, PAPI, Fortran
+	likwid gfortran
 	# the arm64 guest of the hardware suite (scripts/arm64-guest): QEMU,
 	# the cross compiler and the arm64 libraries pmu links against
 	qemu-system-arm gcc-aarch64-linux-gnu cpio

@@ -39,9 +39,12 @@
 extern "C" {
 #endif
 
+/* A region's name keeps its first PMU_REGION_NAME_MAX - 1 bytes. */
+#define PMU_REGION_NAME_MAX 128
+
 /*
  * Begin and end region `name` on the calling thread (names are compared
- * as strings; at most 127 bytes are kept).  0; -EINVAL for a NULL or
+ * as strings, up to PMU_REGION_NAME_MAX - 1 bytes).  0; -EINVAL for a NULL or
  * empty name, or an end that does not match the innermost open region
  * of the thread (the mismatch is also reported with the regions, naming
  * both); -ENOMEM.  A marker outside `pmu stat --regions` does nothing

@@ -19,8 +19,10 @@
  * UNIT is "-" for none; COUNTED and OPEN are 0 or 1.
  */
 
+#include <pmu/region.h>
+
 #define PMU__REGION_MAGIC "pmu-regions 1"
-#define PMU__REGION_NAME_MAX 128
+#define PMU__REGION_NAME_MAX PMU_REGION_NAME_MAX
 #define PMU__REGION_ENV_DIR "PMU_REGIONS"
 #define PMU__REGION_ENV_EVENTS "PMU_REGIONS_EVENTS"
 #define PMU__REGION_ENV_DRIVER "PMU_REGIONS_DRIVER"

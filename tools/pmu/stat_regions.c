@@ -8,10 +8,14 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 
 #include <pmu/pmu.h>
 
@@ -35,6 +39,102 @@ static char *region_events(const struct stat_opts *o)
 	for (size_t i = 0; i < o->nevents; i++)
 		p += sprintf(p, "%s%s", i ? "," : "", o->events[i]);
 	return s;
+}
+
+/* The program `cmd` runs: itself with a '/', else the first in PATH. */
+static bool find_program(const char *cmd, char *out, size_t len)
+{
+	const char *path = getenv("PATH");
+
+	if (strchr(cmd, '/')) {
+		snprintf(out, len, "%s", cmd);
+		return access(out, X_OK) == 0;
+	}
+	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+		size_t n = strcspn(p, ":");
+
+		if (snprintf(out, len, "%.*s/%s", (int)n, n ? p : ".", cmd) <
+		    (int)len && access(out, X_OK) == 0)
+			return true;
+		p += n + (p[n] == ':');
+	}
+	return false;
+}
+
+/* Does the program call PAPI's or LIKWID's markers (their names among
+ * its dynamic symbols' strings)? */
+static bool calls_other_markers(const char *cmd)
+{
+	static const char *const names[] = {
+		"PAPI_hl_region_begin", "likwid_markerStartRegion",
+		"likwid_markerstartregion_",
+	};
+	char path[PATH_MAX];
+	struct stat st;
+	bool found = false;
+	void *m;
+	int fd;
+
+	if (!find_program(cmd, path, sizeof(path)) ||
+	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || !st.st_size ||
+	    (m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd,
+		      0)) == MAP_FAILED) {
+		close(fd);
+		return false;
+	}
+	for (size_t i = 0; !found && i < sizeof(names) / sizeof(*names); i++)
+		found = memmem(m, (size_t)st.st_size, names[i],
+			       strlen(names[i]) + 1) != NULL;
+	munmap(m, (size_t)st.st_size);
+	close(fd);
+	return found;
+}
+
+/* libpmu-markers.so: beside pmu (the build tree) or in ../lib/pmu. */
+static bool find_markers_lib(char *out, size_t len)
+{
+	static const char *const rel[] = { "", "/../lib/pmu" };
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return false;
+	exe[n] = 0;
+	if (!(slash = strrchr(exe, '/')))
+		return false;
+	*slash = 0;
+	for (size_t i = 0; i < sizeof(rel) / sizeof(*rel); i++)
+		if (snprintf(out, len, "%s%s/libpmu-markers.so", exe, rel[i]) <
+		    (int)len && access(out, R_OK) == 0)
+			return true;
+	return false;
+}
+
+/* A program built for PAPI's or LIKWID's markers gets pmu's in their
+ * place: preloaded, ahead of what LD_PRELOAD already holds. */
+static int preload_markers(const char *cmd)
+{
+	char lib[PATH_MAX], *v = NULL;
+	const char *old = getenv("LD_PRELOAD");
+	int ok;
+
+	if (!calls_other_markers(cmd))
+		return 0;
+	if (!find_markers_lib(lib, sizeof(lib))) {
+		pmu_tool_err("--regions: '%s' calls PAPI's or LIKWID's markers, "
+			     "but libpmu-markers.so, which counts them as "
+			     "regions, is not installed beside pmu", cmd);
+		return 0;
+	}
+	if (asprintf(&v, "%s%s%s", lib, old && *old ? ":" : "",
+		     old ? old : "") < 0)
+		return -ENOMEM;
+	ok = !setenv("LD_PRELOAD", v, 1);
+	free(v);
+	return ok ? 0 : -errno;
 }
 
 int stat_regions_prepare(struct stat_ctx *c)
@@ -64,6 +164,8 @@ int stat_regions_prepare(struct stat_ctx *c)
 		     !setenv("PMU_REGIONS_MODEL", c->o->emulated ?
 			     c->o->emulated : "", 1);
 	free(ev);
+	if (ok && preload_markers(c->o->argv[0]))
+		ok = 0;
 	if (!ok) {
 		pmu_tool_err("cannot set the environment: %s", strerror(errno));
 		return EXIT_PMU_INPUT;
