@@ -13,7 +13,8 @@ runs=${RUNS:-200}
 iterations=${ITERATIONS:-200000}
 
 for f in pmu bench/exec-cost bench/group-cost bench/bench-sim bench/bench-encode \
-	 bench/bench-lookup bench/sets-cost bench/bench-perfmon bench/bench-sample; do
+	 bench/bench-lookup bench/sets-cost bench/bench-perfmon bench/bench-sample \
+	 bench/region-cost; do
 	if [ ! -x "$build/$f" ]; then
 		echo "run.sh: $build/$f missing; run 'make bench' first" >&2
 		exit 1
@@ -62,6 +63,7 @@ events=task-clock,page-faults
 "$build/bench/sets-cost" -P "$pmu"
 "$build/bench/bench-perfmon"
 "$build/bench/bench-sample"
+"$build/bench/region-cost"
 
 # The emulator (when it was built): the slowdown of an emulated run over
 # the native one against cachegrind's (with its cache simulation) and

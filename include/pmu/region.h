@@ -14,7 +14,7 @@
  *
  * Regions nest and may recurse; each thread has its own (any thread the
  * program creates: pthreads, OpenMP).  Outside `pmu stat --regions` a
- * marker returns at once (one test of a flag).  Under it, the calling
+ * marker returns at once: it is a macro that tests one flag.  Under it, the calling
  * thread's counters are read at each marker (in user space where the
  * kernel allows it, else one read(2) per event group), and the program
  * writes what its regions counted when it exits (or at
@@ -52,6 +52,18 @@ extern "C" {
  */
 PMU_API int pmu_region_begin(const char *name);
 PMU_API int pmu_region_end(const char *name);
+
+/*
+ * 0 once the library knows the markers are off (it looks when it is
+ * loaded): the two markers are then macros that test it and call
+ * nothing, without evaluating `name`.  (pmu_region_begin)(name) calls
+ * the function itself.
+ */
+PMU_API extern int pmu_regions_enabled;
+#define pmu_region_begin(name) \
+	(__builtin_expect(pmu_regions_enabled, 0) ? (pmu_region_begin)(name) : 0)
+#define pmu_region_end(name) \
+	(__builtin_expect(pmu_regions_enabled, 0) ? (pmu_region_end)(name) : 0)
 
 /* Is this program measured by `pmu stat --regions`? */
 PMU_API bool pmu_region_active(void);

@@ -68,6 +68,18 @@ struct rthread {
 };
 
 static atomic_int state;
+/* 0: off for sure (<pmu/region.h>'s markers test it inline). */
+PMU_API int pmu_regions_enabled = 1;
+
+/* At load: no PMU_REGIONS, no markers (a program that sets it later
+ * calls the functions themselves). */
+__attribute__((constructor)) static void look_at_load(void)
+{
+	const char *d = getenv(PMU__REGION_ENV_DIR);
+
+	if (!d || !*d)
+		pmu_regions_enabled = 0;
+}
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_key_t key;
@@ -175,22 +187,52 @@ static int learn_events(struct pmu_session *s)
 	return 0;
 }
 
-/* The calling thread's session (NULL when it cannot be had: the regions
- * still get calls and times). */
-static struct pmu_session *open_session(void)
+/* A session of `list` on the calling thread, started; NULL on failure
+ * (*err says why).  *all: every event counts. */
+static struct pmu_session *open_list(const char *list, struct pmu_error *err,
+				     bool *all)
 {
 	struct pmu_session_opts so = { .sz = sizeof(so), .driver = driver,
 				       .model = model };
 	struct pmu_open_opts oo = { .sz = sizeof(oo),
 				    .target = PMU_TARGET_SELF };
-	struct pmu_error err = { .size = sizeof(err) };
-	struct pmu_session *s = pmu_session_new_opts(&so, &err);
+	struct pmu_session *s = pmu_session_new_opts(&so, err);
 
-	if (s && (pmu_session_add(s, events, &err) ||
-		  pmu_session_open(s, &oo, &err) || pmu_session_start(s))) {
+	if (s && (pmu_session_add(s, list, err) ||
+		  pmu_session_open(s, &oo, err) || pmu_session_start(s))) {
 		pmu_session_free(s);
 		s = NULL;
 	}
+	*all = s != NULL;
+	for (size_t i = 0; s && i < pmu_session_nevents(s); i++) {
+		int e;
+
+		if (pmu_session_event_status(s, i, &e) ==
+		    PMU_EVENT_NOT_SUPPORTED)
+			*all = false;
+	}
+	return s;
+}
+
+/* The calling thread's session (NULL when it cannot be had: the regions
+ * still get calls and times).  One group where the events go together,
+ * so that a marker reads them with one read(2). */
+static struct pmu_session *open_session(void)
+{
+	struct pmu_error err = { .size = sizeof(err) };
+	struct pmu_session *s = NULL;
+	char *group = NULL;
+	bool all;
+
+	if (!strchr(events, '{') && strchr(events, ',') &&
+	    asprintf(&group, "{%s}", events) >= 0) {
+		s = open_list(group, &err, &all);
+		free(group);
+		if (s && all)
+			return s;
+		pmu_session_free(s);
+	}
+	s = open_list(events, &err, &all);
 	if (!s && !open_error && !nev_known &&
 	    asprintf(&open_error, "cannot count '%s' in the program: %s",
 		     events, err.message[0] ? err.message : "error") < 0)
@@ -390,7 +432,7 @@ static struct rframe *push(struct rthread *t)
 	return &t->stack[t->depth++];
 }
 
-PMU_API int pmu_region_begin(const char *name)
+PMU_API int(pmu_region_begin)(const char *name)
 {
 	struct rthread *t;
 	struct rframe *f;
@@ -443,7 +485,7 @@ static void pop(struct rthread *t)
 		t->stack[t->depth - 1].child_t += time;
 }
 
-PMU_API int pmu_region_end(const char *name)
+PMU_API int(pmu_region_end)(const char *name)
 {
 	struct rthread *t;
 	const char *top;

@@ -8,11 +8,12 @@ so="$PMU_BUILD/libpmu.so"
 [ -e "$so" ] || { echo "1..0 # SKIP no shared library in $PMU_BUILD"; exit 77; }
 
 # Declared: names of functions in PMU_API declarations (which may
-# continue on the following lines); pmu/perfmon.h keeps perfmon2's
-# pfm_ names.
-awk '/PMU_API/ { buf = $0; while (buf !~ /\(/ && (getline line) > 0)
+# continue on the following lines), and of variables (PMU_API extern);
+# pmu/perfmon.h keeps perfmon2's pfm_ names.
+awk '/PMU_API/ { buf = $0; while (buf !~ /[(;]/ && (getline line) > 0)
 		buf = buf " " line; print buf }' "$root"/include/pmu/*.h |
-	grep -oE '(pmu|pfm)_[a-z0-9_]* *\(' | tr -d ' (' | sort -u >"$TMP/declared"
+	grep -oE '(pmu|pfm)_[a-z0-9_]* *\(|extern [a-z ]*(pmu|pfm)_[a-z0-9_]* *;' |
+	grep -oE '(pmu|pfm)_[a-z0-9_]*' | sort -u >"$TMP/declared"
 # Listed: the map's global names (no globs).
 sed -n '/global:/,/local:/p' "$root/lib/libpmu.map" |
 	grep -oE '^[[:space:]]+[A-Za-z_][A-Za-z0-9_*]*;' | tr -d ' \t;' |
