@@ -85,13 +85,17 @@ SHARED_LIB  := $(BUILD)/libpmu.so.$(VERSION)
 PMU_BIN     := $(BUILD)/pmu
 PC_FILE     := $(BUILD)/libpmu.pc
 MARKERS_LIB := $(BUILD)/libpmu-markers.so
+# One region report for an MPI job (compat/mpi.c), where MPI is there.
+MPI_CFLAGS  := $(shell pkg-config --cflags ompi-c 2>/dev/null || mpicc --showme:compile 2>/dev/null)
+MPI_LIBS    := $(shell pkg-config --libs ompi-c 2>/dev/null || mpicc --showme:link 2>/dev/null)
+MPI_LIB     := $(if $(MPI_LIBS),$(BUILD)/libpmu-mpi.so)
 
 .PHONY: all check check-build check-noshared check-hw check-guest hw-build bench-build \
 	bench fuzz install uninstall clean tables kernel-tables freestanding-check
 .DEFAULT_GOAL := all
 
 all: $(STATIC_LIB) $(SHARED_LIB) $(PMU_BIN) $(PC_FILE) $(EXAMPLES) $(MARKERS_LIB) \
-	freestanding-check
+	$(MPI_LIB) freestanding-check
 
 # lib/hwmodel and lib/sim must not depend on libc: compile them freestanding,
 # link them together relocatably and fail on any undefined symbol.
@@ -140,6 +144,12 @@ $(SHARED_LIB): $(LIB_OBJS) lib/libpmu.map
 $(MARKERS_LIB): compat/markers.c include/pmu/region.h $(SHARED_LIB)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -shared -fvisibility=hidden \
 		-Wl,--no-undefined -o $@ $< -L$(BUILD) -l:libpmu.so.$(SOVERSION) \
+		-Wl,-rpath,'$$ORIGIN:$$ORIGIN/..'
+
+$(BUILD)/libpmu-mpi.so: compat/mpi.c include/pmu/region.h $(SHARED_LIB)
+	$(CC) $(CPPFLAGS) $(MPI_CFLAGS) $(CFLAGS) $(LDFLAGS) -shared \
+		-fvisibility=hidden -Wl,--no-undefined -o $@ $< \
+		-L$(BUILD) -l:libpmu.so.$(SOVERSION) $(MPI_LIBS) \
 		-Wl,-rpath,'$$ORIGIN:$$ORIGIN/..'
 
 $(PMU_BIN): $(TOOL_OBJS) $(STATIC_LIB)
@@ -340,13 +350,14 @@ install: all
 	chmod 644 $(DESTDIR)$(LIBDIR)/pkgconfig/libpmu.pc
 	install -m 755 $(PMU_BIN) $(DESTDIR)$(BINDIR)/
 	install -d $(DESTDIR)$(LIBDIR)/pmu
-	install -m 755 $(MARKERS_LIB) $(DESTDIR)$(LIBDIR)/pmu/
+	install -m 755 $(MARKERS_LIB) $(MPI_LIB) $(DESTDIR)$(LIBDIR)/pmu/
 	install -m 644 compat/pmu_regions.f90 $(DESTDIR)$(INCLUDEDIR)/pmu/
 	install -m 644 docs/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 docs/*.3 $(DESTDIR)$(MANDIR)/man3/
 
 uninstall:
-	rm -f $(DESTDIR)$(LIBDIR)/pmu/libpmu-markers.so
+	rm -f $(DESTDIR)$(LIBDIR)/pmu/libpmu-markers.so \
+	      $(DESTDIR)$(LIBDIR)/pmu/libpmu-mpi.so
 	rm -f $(DESTDIR)$(LIBDIR)/libpmu.* $(DESTDIR)$(LIBDIR)/pkgconfig/libpmu.pc \
 	      $(DESTDIR)$(BINDIR)/pmu $(DESTDIR)$(MANDIR)/man1/pmu*.1 \
 	      $(DESTDIR)$(MANDIR)/man3/libpmu.3

@@ -16,7 +16,7 @@ packages=(
 	python3 man-db hyperfine
 	# programs marked for other tools' region markers, run under
 	# pmu stat --regions by the tests: LIKWID's examples, PAPI, Fortran
-	likwid gfortran
+	likwid gfortran libopenmpi-dev openmpi-bin
 	# the arm64 guest of the hardware suite (scripts/arm64-guest): QEMU,
 	# the cross compiler and the arm64 libraries pmu links against
 	qemu-system-arm gcc-aarch64-linux-gnu cpio

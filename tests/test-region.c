@@ -208,6 +208,73 @@ static void test_no_files(void **state)
 	pmu_region_report_free(NULL);
 }
 
+/* An MPI job's directory: the ranks' files count, a rank's own file
+ * (which repeats what it sent) does not. */
+static void test_ranks(void **state)
+{
+#define RANK(pid, t, pf) "pmu-regions 1\npid\t" pid "\n" \
+	"event\tpage-faults\t-\t1\t1\nthread\t" pid "\n" \
+	"region\twork\t1\t" t "\t" t "\t0\t" pf "\t" pf "\n" \
+	"thread\t9" pid "\n" \
+	"region\twork\t1\t" t "\t" t "\t0\t" pf "\t" pf "\nend\n"
+	static const char r0[] = RANK("10", "100", "5");
+	static const char r1[] = RANK("11", "300", "20");
+	static const char r2[] = RANK("12", "200", "20");
+	struct pmu_error err = { .size = sizeof(err) };
+	struct pmu_region_spread sp = { .size = sizeof(sp) };
+	struct pmu_region_row row = { .size = sizeof(row) };
+	struct pmu_region_report *r;
+
+	(void)state;
+	clear_dir();
+	put("regions.rank.0", r0, sizeof(r0) - 1);
+	put("regions.rank.10", r1, sizeof(r1) - 1);
+	put("regions.rank.2", r2, sizeof(r2) - 1);
+	put("regions.10", r0, sizeof(r0) - 1);
+	r = pmu_region_report_load(dir, &err);
+	assert_non_null(r);
+	assert_int_equal(pmu_region_report_nranks(r), 3);
+	assert_int_equal(pmu_region_report_sent(r), -1);
+	assert_int_equal(pmu_region_report_total(r, 0, &row), 0);
+	assert_int_equal(row.calls, 6);      /* not 8: regions.10 ignored */
+	assert_int_equal(row.rank, -1);
+	assert_int_equal(pmu_region_report_nrank_rows(r, 0), 3);
+	/* rank order, 10 after 2 */
+	assert_int_equal(pmu_region_report_rank_row(r, 0, 2, &row), 0);
+	assert_int_equal(row.rank, 10);
+	assert_int_equal(row.pid, 11);
+	assert_int_equal(row.threads, 2);
+	assert_int_equal(row.time_ns, 600);
+	assert_int_equal(pmu_region_report_spread(r, 0, 0, &sp), 0);
+	assert_int_equal(sp.nranks, 3);
+	assert_true(sp.sum == 1200 && sp.min == 200 && sp.max == 600);
+	assert_true(sp.mean == 400);
+	assert_int_equal(sp.min_rank, 0);
+	assert_int_equal(sp.max_rank, 10);
+	/* equal maxima: the first rank's */
+	assert_int_equal(pmu_region_report_spread(r, 0, 1, &sp), 0);
+	assert_true(sp.max == 40 && sp.min == 10);
+	assert_int_equal(sp.max_rank, 2);
+	assert_int_equal(pmu_region_report_spread(r, 0, 2, &sp), -EINVAL);
+	assert_int_equal(pmu_region_report_rank_row(r, 0, 3, &row), -EINVAL);
+	pmu_region_report_free(r);
+
+	/* another rank's directory */
+	clear_dir();
+	put("regions.sent", "rank 3 of 4\n", 12);
+	put("regions.55", r0, sizeof(r0) - 1);
+	r = pmu_region_report_load(dir, &err);
+	assert_non_null(r);
+	assert_int_equal(pmu_region_report_sent(r), 3);
+	assert_int_equal(pmu_region_report_nregions(r), 0);
+	pmu_region_report_free(r);
+	/* a note that makes no sense is no note */
+	clear_dir();
+	put("regions.sent", "what\n", 5);
+	assert_null(pmu_region_report_load(dir, &err));
+	assert_int_equal(err.code, -ENOENT);
+}
+
 /* Markers outside pmu stat --regions: nothing happens, 0 returned. */
 static void test_markers_off(void **state)
 {
@@ -227,6 +294,7 @@ int main(void)
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_other_events),
 		cmocka_unit_test(test_no_files),
+		cmocka_unit_test(test_ranks),
 		cmocka_unit_test(test_markers_off),
 	};
 

@@ -84,6 +84,7 @@ struct pmu_region_row {
 	const char *name;          /* the region */
 	pid_t pid;                 /* the process; 0 in a total */
 	pid_t tid;                 /* the thread; 0 in a total */
+	int rank;                  /* an MPI job's rank; -1 otherwise */
 	uint64_t calls;
 	uint64_t threads;          /* threads that entered it (1 in a
 				      thread's row) */
@@ -124,6 +125,36 @@ PMU_API size_t pmu_region_report_nrows(const struct pmu_region_report *r,
 PMU_API int pmu_region_report_row(const struct pmu_region_report *r,
 				  size_t k, size_t j,
 				  struct pmu_region_row *out);
+
+/*
+ * An MPI job (each rank under its own pmu stat, libpmu-mpi.so gathering
+ * every rank's regions to rank 0 at MPI_Finalize): the ranks whose
+ * regions rank 0's directory holds (0: not a job's), and on another
+ * rank the rank whose regions went to rank 0 (-1: none went).
+ * Region k's total over each rank's threads (rank q of those that
+ * entered it, in rank order; pid is the rank's process), and the spread
+ * of one figure over those ranks: figure 0 the inclusive time in ns,
+ * figure 1 + i event i's inclusive count (unscaled).
+ */
+struct pmu_region_spread {
+	size_t size;               /* sizeof(struct pmu_region_spread) */
+	size_t nranks;
+	double sum, min, mean, max;
+	int min_rank, max_rank;    /* the ranks of min and max (the first
+				      of equals) */
+};
+#define pmu_region_spread__last_field max_rank
+
+PMU_API size_t pmu_region_report_nranks(const struct pmu_region_report *r);
+PMU_API int pmu_region_report_sent(const struct pmu_region_report *r);
+PMU_API size_t pmu_region_report_nrank_rows(const struct pmu_region_report *r,
+					    size_t k);
+PMU_API int pmu_region_report_rank_row(const struct pmu_region_report *r,
+				       size_t k, size_t q,
+				       struct pmu_region_row *out);
+PMU_API int pmu_region_report_spread(const struct pmu_region_report *r,
+				     size_t k, size_t figure,
+				     struct pmu_region_spread *out);
 
 /* What went wrong in the measured program (an end that matched no
  * begin...), one message each, naming the region and the thread. */

@@ -2,6 +2,7 @@
 /* What measured programs wrote of their regions (region.h's format),
  * read back, merged by region name, with totals over threads. */
 #include <dirent.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 
 struct rrow {
 	pid_t pid, tid;
+	int rank;                /* -1: not a job's */
 	uint64_t calls, time, excl_time;
 	bool open;
 	uint64_t *incl, *excl;   /* [nev] */
@@ -30,6 +32,9 @@ struct rregion {
 	size_t n, cap;
 	struct rrow total;       /* summed at load's end */
 	uint64_t threads;
+	struct rrow *rk;         /* per rank (sum of its rows), rank order */
+	size_t nrk;
+	uint64_t *rk_threads;    /* [nrk] */
 };
 
 struct pmu_region_report {
@@ -42,6 +47,8 @@ struct pmu_region_report {
 	size_t nreg, capreg;
 	char **errors;
 	size_t nerr, caperr;
+	size_t nranks;           /* an MPI job's files: regions.rank.R */
+	int sent;                /* regions.sent: this rank's went to 0 */
 };
 
 /* A field's %XX escapes undone, in place. */
@@ -160,10 +167,10 @@ static int event_line(struct pmu_region_report *r, char **f, size_t n,
 }
 
 static int region_line(struct pmu_region_report *r, char **f, size_t n,
-		       pid_t pid, pid_t tid)
+		       pid_t pid, pid_t tid, int rank)
 {
 	struct rregion *g;
-	struct rrow row = { .pid = pid, .tid = tid };
+	struct rrow row = { .pid = pid, .tid = tid, .rank = rank };
 	uint64_t open;
 
 	if (n != 6 + 2 * r->nev || !*f[1] || num(f[2], &row.calls) ||
@@ -211,7 +218,7 @@ static int bad(struct pmu_error *err, const char *path, size_t line,
 
 /* One process's file. */
 static int load_file(struct pmu_region_report *r, const char *path,
-		     struct pmu_error *err)
+		     int rank, struct pmu_error *err)
 {
 	size_t len = 0, lineno = 0, seen = 0;
 	char *text = pmu__read_file(path, MAX_FILE, &len), *line, *next;
@@ -278,7 +285,7 @@ static int load_file(struct pmu_region_report *r, const char *path,
 			first = false;
 			tid = (pid_t)v;
 		} else if (!strcmp(f[0], "region") && tid > 0) {
-			int e = region_line(r, f, n, pid, tid);
+			int e = region_line(r, f, n, pid, tid, rank);
 
 			if (e == -3)
 				ret = pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM,
@@ -306,27 +313,54 @@ static int load_file(struct pmu_region_report *r, const char *path,
 	return ret;
 }
 
+static void add_row(struct rrow *t, const struct rrow *w, size_t nev)
+{
+	t->calls += w->calls;
+	t->time += w->time;
+	t->excl_time += w->excl_time;
+	t->open |= w->open;
+	for (size_t i = 0; i < nev; i++) {
+		t->incl[i] += w->incl[i];
+		t->excl[i] += w->excl[i];
+	}
+}
+
+static int new_row(struct rrow *t, size_t nev, int rank)
+{
+	memset(t, 0, sizeof(*t));
+	t->rank = rank;
+	t->incl = calloc(nev + 1, sizeof(*t->incl));
+	t->excl = calloc(nev + 1, sizeof(*t->excl));
+	return t->incl && t->excl ? 0 : -ENOMEM;
+}
+
+/* The total over every row, and (a job's) each rank's. */
 static int total(struct pmu_region_report *r, struct rregion *g)
 {
-	struct rrow *t = &g->total;
-
-	t->incl = calloc(r->nev + 1, sizeof(*t->incl));
-	t->excl = calloc(r->nev + 1, sizeof(*t->excl));
-	if (!t->incl || !t->excl)
+	if (new_row(&g->total, r->nev, -1))
 		return -ENOMEM;
+	for (size_t j = 0; j < g->n; j++)
+		add_row(&g->total, &g->rows[j], r->nev);
+	g->threads = g->n;
+	if (!r->nranks)
+		return 0;
+	g->rk = calloc(g->n + 1, sizeof(*g->rk));
+	g->rk_threads = calloc(g->n + 1, sizeof(*g->rk_threads));
+	if (!g->rk || !g->rk_threads)
+		return -ENOMEM;
+	/* rows come in rank order: files are read so */
 	for (size_t j = 0; j < g->n; j++) {
 		const struct rrow *w = &g->rows[j];
 
-		t->calls += w->calls;
-		t->time += w->time;
-		t->excl_time += w->excl_time;
-		t->open |= w->open;
-		for (size_t i = 0; i < r->nev; i++) {
-			t->incl[i] += w->incl[i];
-			t->excl[i] += w->excl[i];
+		if (!g->nrk || g->rk[g->nrk - 1].rank != w->rank) {
+			if (new_row(&g->rk[g->nrk], r->nev, w->rank))
+				return -ENOMEM;
+			g->rk[g->nrk].pid = w->pid;
+			g->nrk++;
 		}
+		add_row(&g->rk[g->nrk - 1], w, r->nev);
+		g->rk_threads[g->nrk - 1]++;
 	}
-	g->threads = g->n;
 	return 0;
 }
 
@@ -335,13 +369,36 @@ static int region_file(const struct dirent *d)
 	return !strncmp(d->d_name, "regions.", 8);
 }
 
-/* Files in the order of their processes. */
+/* The number a file's name ends with: a process's, or a rank's. */
+static long name_num(const char *name)
+{
+	const char *dot = strrchr(name, '.');
+
+	return dot ? strtol(dot + 1, NULL, 10) : -1;
+}
+
+/* Files in the order of their processes (or ranks). */
 static int by_pid(const struct dirent **a, const struct dirent **b)
 {
-	long x = strtol((*a)->d_name + 8, NULL, 10);
-	long y = strtol((*b)->d_name + 8, NULL, 10);
+	long x = name_num((*a)->d_name), y = name_num((*b)->d_name);
 
 	return x < y ? -1 : x > y ? 1 : strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/* regions.sent: "rank R of N". */
+static int sent_rank(const char *dir)
+{
+	char path[4096];
+	FILE *f;
+	int rank = -1;
+
+	snprintf(path, sizeof(path), "%s/regions.sent", dir);
+	if ((f = fopen(path, "re"))) {
+		if (fscanf(f, "rank %d", &rank) != 1 || rank < 0)
+			rank = -1;
+		fclose(f);
+	}
+	return rank;
 }
 
 PMU_API struct pmu_region_report *pmu_region_report_load(
@@ -368,18 +425,37 @@ PMU_API struct pmu_region_report *pmu_region_report_load(
 	if (!(r = calloc(1, sizeof(*r))))
 		ret = pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
 				 "out of memory");
-	if (!ret && n == 0)
+	/* an MPI job's: the ranks' files, which hold every process's
+	 * regions; another rank's: a note saying they went to rank 0 */
+	for (int i = 0; r && i < n; i++) {
+		if (!strncmp(names[i]->d_name, "regions.rank.", 13))
+			r->nranks++;
+		if (!strcmp(names[i]->d_name, "regions.sent"))
+			r->sent = sent_rank(dir);
+	}
+	if (r && !r->nranks)
+		r->sent = r->sent > 0 ? r->sent : -1;
+	else if (r)
+		r->sent = -1;
+	if (!ret && (n == 0 || (r->sent < 0 && n == 1 &&
+				!strcmp(names[0]->d_name, "regions.sent"))))
 		ret = pmu__error(err, -ENOENT, PMU_ERR_SYSTEM, dir, -1,
 				 "%s: no region file: the program marked no "
 				 "region, or was not linked with libpmu", dir);
 	for (int i = 0; i < n; i++) {
+		const char *name = names[i]->d_name;
+		bool rank = !strncmp(name, "regions.rank.", 13);
 		char *path = NULL;
 
-		if (!ret && asprintf(&path, "%s/%s", dir, names[i]->d_name) < 0)
+		/* a rank's own file repeats what it sent */
+		if (!ret && strcmp(name, "regions.sent") &&
+		    (!r->nranks || rank) && r->sent < 0 &&
+		    asprintf(&path, "%s/%s", dir, name) < 0)
 			ret = pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
 					 "out of memory");
-		if (!ret)
-			ret = load_file(r, path, err);
+		if (!ret && path)
+			ret = load_file(r, path, rank ? (int)name_num(name) : -1,
+					err);
 		free(path);
 		free(names[i]);
 	}
@@ -402,6 +478,19 @@ static void free_row(struct rrow *w)
 	free(w->excl);
 }
 
+static void free_region(struct rregion *g)
+{
+	for (size_t j = 0; j < g->n; j++)
+		free_row(&g->rows[j]);
+	for (size_t j = 0; j < g->nrk; j++)
+		free_row(&g->rk[j]);
+	free_row(&g->total);
+	free(g->rows);
+	free(g->rk);
+	free(g->rk_threads);
+	free(g->name);
+}
+
 PMU_API void pmu_region_report_free(struct pmu_region_report *r)
 {
 	if (!r)
@@ -410,13 +499,8 @@ PMU_API void pmu_region_report_free(struct pmu_region_report *r)
 		free(r->ev[i]);
 		free(r->unit[i]);
 	}
-	for (size_t k = 0; k < r->nreg; k++) {
-		for (size_t j = 0; j < r->reg[k].n; j++)
-			free_row(&r->reg[k].rows[j]);
-		free_row(&r->reg[k].total);
-		free(r->reg[k].rows);
-		free(r->reg[k].name);
-	}
+	for (size_t k = 0; k < r->nreg; k++)
+		free_region(&r->reg[k]);
 	for (size_t i = 0; i < r->nerr; i++)
 		free(r->errors[i]);
 	free(r->errors);
@@ -462,7 +546,8 @@ static int fill(const struct rregion *g, const struct rrow *w,
 {
 	struct pmu_region_row row = {
 		.size = sizeof(row), .name = g->name, .pid = w->pid,
-		.tid = w->tid, .calls = w->calls, .threads = threads,
+		.tid = w->tid, .rank = w->rank, .calls = w->calls,
+		.threads = threads,
 		.time_ns = w->time, .excl_time_ns = w->excl_time,
 		.open_at_exit = w->open, .incl = w->incl, .excl = w->excl,
 	};
@@ -505,4 +590,61 @@ PMU_API const char *pmu_region_report_error(
 	const struct pmu_region_report *r, size_t i)
 {
 	return r && i < r->nerr ? r->errors[i] : NULL;
+}
+
+PMU_API size_t pmu_region_report_nranks(const struct pmu_region_report *r)
+{
+	return r ? r->nranks : 0;
+}
+
+PMU_API int pmu_region_report_sent(const struct pmu_region_report *r)
+{
+	return r ? r->sent : -1;
+}
+
+PMU_API size_t pmu_region_report_nrank_rows(const struct pmu_region_report *r,
+					    size_t k)
+{
+	return r && k < r->nreg ? r->reg[k].nrk : 0;
+}
+
+PMU_API int pmu_region_report_rank_row(const struct pmu_region_report *r,
+				       size_t k, size_t q,
+				       struct pmu_region_row *out)
+{
+	if (!r || k >= r->nreg || q >= r->reg[k].nrk)
+		return -EINVAL;
+	return fill(&r->reg[k], &r->reg[k].rk[q], r->reg[k].rk_threads[q],
+		    out);
+}
+
+PMU_API int pmu_region_report_spread(const struct pmu_region_report *r,
+				     size_t k, size_t figure,
+				     struct pmu_region_spread *out)
+{
+	struct pmu_region_spread sp = { .size = sizeof(sp) };
+	const struct rregion *g;
+
+	if (!r || k >= r->nreg || figure > r->nev || !out ||
+	    !pmu__out_ok(out, out->size))
+		return -EINVAL;
+	g = &r->reg[k];
+	for (size_t q = 0; q < g->nrk; q++) {
+		const struct rrow *w = &g->rk[q];
+		double v = figure ? (double)w->incl[figure - 1] : (double)w->time;
+
+		if (!q || v < sp.min) {
+			sp.min = v;
+			sp.min_rank = w->rank;
+		}
+		if (!q || v > sp.max) {
+			sp.max = v;
+			sp.max_rank = w->rank;
+		}
+		sp.sum += v;
+	}
+	sp.nranks = g->nrk;
+	sp.mean = g->nrk ? sp.sum / (double)g->nrk : 0;
+	PMU__OUT(out, &sp);
+	return 0;
 }

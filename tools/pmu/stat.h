@@ -72,6 +72,7 @@ struct stat_opts {
 	bool no_scale;
 	bool no_merge;             /* --no-merge */
 	bool regions;              /* --regions: the command's marked regions */
+	bool per_rank;             /* --per-rank: an MPI job's rows per rank */
 	bool verbose;
 	const char **metrics;      /* -M values, in order */
 	size_t nmetrics;

@@ -26,7 +26,7 @@ enum opt_id {
 	OPT_METRIC_ONLY, OPT_INTERVAL_COUNT, OPT_INTERVAL_CLEAR,
 	OPT_SET, OPT_SWITCH, OPT_EMULATE, OPT_EMULATE_MODEL,
 	OPT_EMULATE_REGIONS, OPT_EMULATE_OPT, OPT_METRIC_NO_GROUP,
-	OPT_NO_MERGE, OPT_REGIONS,
+	OPT_NO_MERGE, OPT_REGIONS, OPT_PER_RANK,
 };
 
 static const struct option long_opts[] = {
@@ -70,6 +70,7 @@ static const struct option long_opts[] = {
 	{ "emulate-model", required_argument, NULL, OPT_EMULATE_MODEL },
 	{ "emulate-regions", no_argument, NULL, OPT_EMULATE_REGIONS },
 	{ "regions", no_argument, NULL, OPT_REGIONS },
+	{ "per-rank", no_argument, NULL, OPT_PER_RANK },
 	{ "emulate-opt", required_argument, NULL, OPT_EMULATE_OPT },
 	{ "set", required_argument, NULL, OPT_SET },
 	{ "switch", required_argument, NULL, OPT_SWITCH },
@@ -133,7 +134,10 @@ void stat_usage(FILE *f)
 	      "      --regions             also per region the COMMAND marks\n"
 	      "                            (pmu_region_begin/end, <pmu/region.h>), per\n"
 	      "                            thread: calls, time, inclusive and exclusive\n"
-	      "                            counts of the -e events\n"
+	      "                            counts of the -e events; an MPI job\n"
+	      "                            (mpirun ... pmu stat --regions): one report\n"
+	      "                            from rank 0, min/mean/max/sum over ranks\n"
+	      "      --per-rank            ... and each rank's own rows\n"
 	      "      --sim-model MODEL     count on a simulated PMU ('pmu info --list-models')\n"
 	      "      --stream FILE         ... the event stream FILE runs on it ('-': stdin;\n"
 	      "                            docs/stream-format.md) instead of a COMMAND\n"
@@ -439,6 +443,7 @@ static int apply_flag(struct stat_opts *o, enum opt_id id)
 	case OPT_NO_SCALE: o->no_scale = true; break;
 	case OPT_NO_MERGE: o->no_merge = true; break;
 	case OPT_REGIONS: o->regions = true; break;
+	case OPT_PER_RANK: o->per_rank = true; break;
 	case OPT_VERBOSE: o->verbose = true; break;
 	default: stat_usage(stdout); return -1;
 	}
@@ -676,6 +681,9 @@ static int check_emulate(struct stat_opts *o)
 /* The regions are those of one run of a command. */
 static int check_regions(const struct stat_opts *o)
 {
+	if (o->per_rank && !o->regions)
+		return stat_usage_error("--per-rank prints the ranks' rows of "
+					"--regions: give --regions too");
 	if (!o->regions)
 		return 0;
 	if (!o->argv)

@@ -61,14 +61,10 @@ static bool find_program(const char *cmd, char *out, size_t len)
 	return false;
 }
 
-/* Does the program call PAPI's or LIKWID's markers (their names among
- * its dynamic symbols' strings)? */
-static bool calls_other_markers(const char *cmd)
+/* Does the program call one of names (among its dynamic symbols'
+ * strings)? */
+static bool calls_any(const char *cmd, const char *const *names, size_t n)
 {
-	static const char *const names[] = {
-		"PAPI_hl_region_begin", "likwid_markerStartRegion",
-		"likwid_markerstartregion_",
-	};
 	char path[PATH_MAX];
 	struct stat st;
 	bool found = false;
@@ -84,7 +80,7 @@ static bool calls_other_markers(const char *cmd)
 		close(fd);
 		return false;
 	}
-	for (size_t i = 0; !found && i < sizeof(names) / sizeof(*names); i++)
+	for (size_t i = 0; !found && i < n; i++)
 		found = memmem(m, (size_t)st.st_size, names[i],
 			       strlen(names[i]) + 1) != NULL;
 	munmap(m, (size_t)st.st_size);
@@ -92,8 +88,9 @@ static bool calls_other_markers(const char *cmd)
 	return found;
 }
 
-/* libpmu-markers.so: beside pmu (the build tree) or in ../lib/pmu. */
-static bool find_markers_lib(char *out, size_t len)
+/* A library of pmu's (libpmu-markers.so...): beside pmu (the build
+ * tree) or in ../lib/pmu. */
+static bool find_lib(const char *lib, char *out, size_t len)
 {
 	static const char *const rel[] = { "", "/../lib/pmu" };
 	char exe[PATH_MAX];
@@ -107,26 +104,23 @@ static bool find_markers_lib(char *out, size_t len)
 		return false;
 	*slash = 0;
 	for (size_t i = 0; i < sizeof(rel) / sizeof(*rel); i++)
-		if (snprintf(out, len, "%s%s/libpmu-markers.so", exe, rel[i]) <
+		if (snprintf(out, len, "%s%s/%s", exe, rel[i], lib) <
 		    (int)len && access(out, R_OK) == 0)
 			return true;
 	return false;
 }
 
-/* A program built for PAPI's or LIKWID's markers gets pmu's in their
- * place: preloaded, ahead of what LD_PRELOAD already holds. */
-static int preload_markers(const char *cmd)
+/* Preload `lib`, ahead of what LD_PRELOAD already holds; `what` says
+ * what needs it when it is missing. */
+static int preload(const char *name, const char *what)
 {
 	char lib[PATH_MAX], *v = NULL;
 	const char *old = getenv("LD_PRELOAD");
 	int ok;
 
-	if (!calls_other_markers(cmd))
-		return 0;
-	if (!find_markers_lib(lib, sizeof(lib))) {
-		pmu_tool_err("--regions: '%s' calls PAPI's or LIKWID's markers, "
-			     "but libpmu-markers.so, which counts them as "
-			     "regions, is not installed beside pmu", cmd);
+	if (!find_lib(name, lib, sizeof(lib))) {
+		pmu_tool_err("--regions: %s, but %s is not installed beside pmu",
+			     what, name);
 		return 0;
 	}
 	if (asprintf(&v, "%s%s%s", lib, old && *old ? ":" : "",
@@ -135,6 +129,27 @@ static int preload_markers(const char *cmd)
 	ok = !setenv("LD_PRELOAD", v, 1);
 	free(v);
 	return ok ? 0 : -errno;
+}
+
+/* A program built for PAPI's or LIKWID's markers gets pmu's in their
+ * place; an MPI program gathers its ranks' regions to rank 0 at
+ * MPI_Finalize. */
+static int preload_markers(const char *cmd)
+{
+	static const char *const markers[] = {
+		"PAPI_hl_region_begin", "likwid_markerStartRegion",
+		"likwid_markerstartregion_",
+	};
+	static const char *const mpi[] = { "MPI_Finalize", "mpi_finalize_" };
+	int ret = 0;
+
+	if (calls_any(cmd, markers, sizeof(markers) / sizeof(*markers)))
+		ret = preload("libpmu-markers.so", "the command calls PAPI's "
+			      "or LIKWID's markers");
+	if (!ret && calls_any(cmd, mpi, sizeof(mpi) / sizeof(*mpi)))
+		ret = preload("libpmu-mpi.so", "the command is an MPI "
+			      "program");
+	return ret;
 }
 
 int stat_regions_prepare(struct stat_ctx *c)
@@ -320,6 +335,8 @@ static void csv_line(FILE *f, const char *sep, const struct pmu_region_row *w,
 	fputs(sep, f);
 	if (w->tid)
 		fprintf(f, "%d%s%d%s", (int)w->pid, sep, (int)w->tid, sep);
+	else if (w->rank >= 0)
+		fprintf(f, "rank%s%d%s", sep, w->rank, sep);
 	else
 		fprintf(f, "all%sall%s", sep, sep);
 	fprintf(f, "%llu%s", (unsigned long long)w->calls, sep);
@@ -341,6 +358,9 @@ static void json_line(FILE *f, const struct pmu_region_row *w,
 	if (w->tid)
 		fprintf(f, ", \"pid\" : %d, \"thread\" : %d", (int)w->pid,
 			(int)w->tid);
+	else if (w->rank >= 0)
+		fprintf(f, ", \"rank\" : %d, \"pid\" : %d, \"threads\" : %llu",
+			w->rank, (int)w->pid, (unsigned long long)w->threads);
 	else
 		fprintf(f, ", \"threads\" : %llu",
 			(unsigned long long)w->threads);
@@ -402,6 +422,144 @@ static void machine_region(struct stat_ctx *c,
 	}
 }
 
+/* Figure j of region k's ranks: 0 the time, 1 + i event i. */
+static void figure(const struct pmu_region_report *r, size_t j,
+		   const char **name, const char **unit, double *scale)
+{
+	if (!j) {
+		*name = "time";
+		*unit = "msec";
+		*scale = 1e-6;
+		return;
+	}
+	*name = pmu_region_report_event(r, j - 1, unit, scale);
+}
+
+/* An MPI job's region: the spread over ranks of each figure, then (with
+ * --per-rank) each rank's total. */
+static void text_ranks(struct stat_ctx *c, const struct pmu_region_report *r,
+		       size_t k)
+{
+	FILE *f = c->out;
+	struct pmu_region_row t = { .size = sizeof(t) }, w = { .size = sizeof(w) };
+	struct pmu_region_spread sp = { .size = sizeof(sp) };
+	size_t nev = pmu_region_report_nevents(r);
+
+	pmu_region_report_total(r, k, &t);
+	pmu_region_report_spread(r, k, 0, &sp);
+	fputs("\n Region '", f);
+	put_name(f, t.name, NULL);
+	fprintf(f, "' (%llu calls in %llu threads of %zu rank%s)%s:\n\n",
+		(unsigned long long)t.calls, (unsigned long long)t.threads,
+		sp.nranks, sp.nranks == 1 ? "" : "s",
+		t.open_at_exit ? ", still open at exit" : "");
+	fprintf(f, " %-26s %14s %14s %14s %14s %s\n", "", "sum", "min", "mean",
+		"max", "rank of max");
+	for (size_t j = 0; j <= nev; j++) {
+		const char *name, *unit;
+		double scale;
+		char label[64];
+
+		if (j && !shown(c, r, j - 1))
+			continue;
+		figure(r, j, &name, &unit, &scale);
+		snprintf(label, sizeof(label), *unit ? "%s (%s)" : "%s", name,
+			 unit);
+		if (j && !pmu_region_report_counted(r, j - 1)) {
+			fprintf(f, " %-26s %14s\n", label, "<not supported>");
+			continue;
+		}
+		pmu_region_report_spread(r, k, j, &sp);
+		fprintf(f, *unit ? " %-26s %14.3f %14.3f %14.3f %14.3f %6d\n"
+				 : " %-26s %14.0f %14.0f %14.1f %14.0f %6d\n",
+			label, sp.sum * scale, sp.min * scale, sp.mean * scale,
+			sp.max * scale, sp.max_rank);
+	}
+	if (!c->o->per_rank)
+		return;
+	fprintf(f, "\n %6s %10s %8s %10s %14s", "rank", "pid", "threads",
+		"calls", "time (msec)");
+	for (size_t i = 0; i < nev; i++)
+		if (shown(c, r, i))
+			fprintf(f, " %18s", pmu_region_report_event(r, i, NULL,
+								     NULL));
+	fputc('\n', f);
+	for (size_t q = 0; q < pmu_region_report_nrank_rows(r, k); q++) {
+		pmu_region_report_rank_row(r, k, q, &w);
+		fprintf(f, " %6d %10d %8llu %10llu %14.3f", w.rank, (int)w.pid,
+			(unsigned long long)w.threads,
+			(unsigned long long)w.calls, w.time_ns * 1e-6);
+		for (size_t i = 0; i < nev; i++) {
+			const char *unit;
+			double scale;
+
+			if (!shown(c, r, i))
+				continue;
+			pmu_region_report_event(r, i, &unit, &scale);
+			if (!pmu_region_report_counted(r, i))
+				fprintf(f, " %18s", "<not supported>");
+			else
+				fprintf(f, *unit ? " %18.3f" : " %18.0f",
+					(double)w.incl[i] * scale);
+		}
+		fputs(w.open_at_exit ? "  (open at exit)\n" : "\n", f);
+	}
+}
+
+/* -x and -j of a job's region: a line per figure with its spread over
+ * the ranks (region, "ranks", N, calls, figure, unit, sum, min, mean,
+ * max, rank of the max), then with --per-rank the ranks' rows as the
+ * threads' are printed, "rank" and the rank in place of pid and thread. */
+static void machine_ranks(struct stat_ctx *c,
+			  const struct pmu_region_report *r, size_t k)
+{
+	FILE *f = c->out;
+	const char *sep = c->o->sep;
+	bool json = c->o->format == STAT_JSON;
+	struct pmu_region_row t = { .size = sizeof(t) }, w = { .size = sizeof(w) };
+	struct pmu_region_spread sp = { .size = sizeof(sp) };
+	size_t nev = pmu_region_report_nevents(r);
+
+	pmu_region_report_total(r, k, &t);
+	for (size_t j = 0; j <= nev; j++) {
+		const char *name, *unit;
+		double scale;
+
+		if (j && (!shown(c, r, j - 1) ||
+			  !pmu_region_report_counted(r, j - 1)))
+			continue;
+		figure(r, j, &name, &unit, &scale);
+		pmu_region_report_spread(r, k, j, &sp);
+		if (json) {
+			fputs("{\"region\" : ", f);
+			pmu_tool_json_str(f, t.name);
+			fprintf(f, ", \"ranks\" : %zu, \"calls\" : %llu, "
+				"\"event\" : ", sp.nranks,
+				(unsigned long long)t.calls);
+			pmu_tool_json_str(f, name);
+			fputs(", \"unit\" : ", f);
+			pmu_tool_json_str(f, unit);
+			fprintf(f, ", \"sum\" : %.2f, \"min\" : %.2f, "
+				"\"mean\" : %.2f, \"max\" : %.2f, "
+				"\"min-rank\" : %d, \"max-rank\" : %d}\n",
+				sp.sum * scale, sp.min * scale, sp.mean * scale,
+				sp.max * scale, sp.min_rank, sp.max_rank);
+			continue;
+		}
+		put_name(f, t.name, sep);
+		fprintf(f, "%sranks%s%zu%s%llu%s%s%s%s%s%.2f%s%.2f%s%.2f%s%.2f%s%d\n",
+			sep, sep, sp.nranks, sep, (unsigned long long)t.calls,
+			sep, name, sep, unit, sep, sp.sum * scale, sep,
+			sp.min * scale, sep, sp.mean * scale, sep,
+			sp.max * scale, sep, sp.max_rank);
+	}
+	for (size_t q = 0; c->o->per_rank &&
+			   q < pmu_region_report_nrank_rows(r, k); q++) {
+		pmu_region_report_rank_row(r, k, q, &w);
+		lines_of(c, r, &w);
+	}
+}
+
 int stat_regions_print(struct stat_ctx *c)
 {
 	struct pmu_error err = { .size = sizeof(err) };
@@ -422,14 +580,26 @@ int stat_regions_print(struct stat_ctx *c)
 		pmu_tool_err("--regions: %s", err.message);
 		return EXIT_PMU_INPUT;
 	}
+	if (pmu_region_report_sent(r) >= 0) {
+		/* another rank of an MPI job: rank 0 prints the job's */
+		if (c->o->format == STAT_TEXT)
+			fprintf(c->out, "\n Regions of rank %d: gathered to rank "
+				"0, which reports the job's.\n\n",
+				pmu_region_report_sent(r));
+		pmu_region_report_free(r);
+		return 0;
+	}
 	n = pmu_region_report_nregions(r);
 	if (c->o->format == STAT_TEXT && n)
-		fprintf(c->out, "\n Regions of '%s':\n", c->o->argv[0]);
+		fprintf(c->out, "\n Regions of '%s'%s:\n", c->o->argv[0],
+			pmu_region_report_nranks(r) ? ", every rank" : "");
 	for (size_t k = 0; k < n; k++) {
+		bool ranks = pmu_region_report_nranks(r) > 0;
+
 		if (c->o->format == STAT_TEXT)
-			text_region(c, r, k);
+			(ranks ? text_ranks : text_region)(c, r, k);
 		else
-			machine_region(c, r, k);
+			(ranks ? machine_ranks : machine_region)(c, r, k);
 	}
 	if (c->o->format == STAT_TEXT && n)
 		fputc('\n', c->out);
