@@ -255,11 +255,16 @@ $(BUILD)/fuzz/replay-%: tests/fuzz/fuzz-%.c tests/fuzz/replay.c $(STATIC_LIB)
 # static (no loader: its instruction count depends on its environment
 # only) and never sanitized.
 HW_TESTS    := $(patsubst tests/hw/%.c,$(BUILD)/tests/hw/%,$(sort $(wildcard tests/hw/test-*.c)))
-HW_HELPERS  := $(BUILD)/tests/hw/hwloop
+HW_HELPERS  := $(BUILD)/tests/hw/hwloop $(BUILD)/tests/hw/hwregion
 
 $(BUILD)/tests/hw/hwloop: tests/hw/hwloop.c tests/hw/hwloop.h
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -fno-omit-frame-pointer -static -pthread -o $@ $<
+
+# A region around the loop, linked with the library.
+$(BUILD)/tests/hw/hwregion: tests/hw/hwregion.c tests/hw/hwloop.h $(STATIC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS)
 
 $(BUILD)/tests/hw/test-%: tests/hw/test-%.c tests/hw/hwloop.h $(STATIC_LIB) $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)
@@ -352,10 +357,13 @@ install: all
 	install -d $(DESTDIR)$(LIBDIR)/pmu
 	install -m 755 $(MARKERS_LIB) $(MPI_LIB) $(DESTDIR)$(LIBDIR)/pmu/
 	install -m 644 compat/pmu_regions.f90 $(DESTDIR)$(INCLUDEDIR)/pmu/
+	install -d $(DESTDIR)$(LIBDIR)/pmu/python
+	install -m 644 python/pmu_regions.py $(DESTDIR)$(LIBDIR)/pmu/python/
 	install -m 644 docs/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 docs/*.3 $(DESTDIR)$(MANDIR)/man3/
 
 uninstall:
+	rm -rf $(DESTDIR)$(LIBDIR)/pmu/python
 	rm -f $(DESTDIR)$(LIBDIR)/pmu/libpmu-markers.so \
 	      $(DESTDIR)$(LIBDIR)/pmu/libpmu-mpi.so
 	rm -f $(DESTDIR)$(LIBDIR)/libpmu.* $(DESTDIR)$(LIBDIR)/pkgconfig/libpmu.pc \

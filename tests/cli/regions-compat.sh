@@ -118,6 +118,30 @@ else
 	skip "pmu's Fortran module: no gfortran (Debian package gfortran)"
 fi
 
+# the Python module (ctypes over libpmu)
+if command -v python3 >/dev/null; then
+	PYTHONPATH=$root/python PMU_LIBPMU=$PMU_BUILD/libpmu.so.0 \
+		"$PMU" stat --regions -e task-clock -j -o "$TMP/j" -- \
+		python3 "$root/tests/workload/regions.py" >"$TMP/o" 2>"$TMP/e"
+	expect_eq "Python module: exit 0" "$?" 0
+	expect_eq "Python module: 'outer' once" \
+		"$(field "$TMP/j" outer task-clock calls)" 1
+	expect_eq "Python module: the decorated function's 7 calls" \
+		"$(field "$TMP/j" step task-clock calls)" 7
+	expect_eq "Python module: 'thread-work' 3 times in each of 2 threads" \
+		"$(field "$TMP/j" thread-work task-clock calls)/$(field "$TMP/j" thread-work task-clock rows)" \
+		"6/2"
+	expect_match "Python module: an end of nothing raises, errno 22" \
+		"$TMP/o" '^error 22$'
+	expect_match "Python module: active under pmu" "$TMP/o" '^active True$'
+	PYTHONPATH=$root/python PMU_LIBPMU=$PMU_BUILD/libpmu.so.0 \
+		python3 "$root/tests/workload/regions.py" >"$TMP/o" 2>&1
+	expect_match "Python module: inactive outside pmu" "$TMP/o" \
+		'^active False$'
+else
+	skip "Python module: no python3"
+fi
+
 # a program that calls no other tool's markers gets no preload
 "$PMU" stat --regions -e task-clock -- env >"$TMP/o" 2>"$TMP/e"
 expect_no_match "no preload into a program without such markers" "$TMP/o" \
