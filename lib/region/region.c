@@ -432,6 +432,14 @@ static struct rframe *push(struct rthread *t)
 	return &t->stack[t->depth++];
 }
 
+/* A marker's name checked, and the calling thread's state. */
+static int marker_thread(const char *name, struct rthread **t)
+{
+	if (!name || !*name)
+		return -EINVAL;
+	return (*t = self()) ? 0 : -ENOMEM;
+}
+
 PMU_API int(pmu_region_begin)(const char *name)
 {
 	struct rthread *t;
@@ -440,10 +448,8 @@ PMU_API int(pmu_region_begin)(const char *name)
 
 	if (!on())
 		return 0;
-	if (!name || !*name)
-		return -EINVAL;
-	if (!(t = self()))
-		return -ENOMEM;
+	if ((k = marker_thread(name, &t)))
+		return (int)k;
 	if ((k = find(t, name)) < 0 && (k = add(t, name)) < 0)
 		return (int)k;
 	if (!(f = push(t)))
@@ -489,14 +495,13 @@ PMU_API int(pmu_region_end)(const char *name)
 {
 	struct rthread *t;
 	const char *top;
+	int ret;
 
 	if (!on())
 		return 0;
-	if (!name || !*name)
-		return -EINVAL;
+	if ((ret = marker_thread(name, &t)))
+		return ret;
 	/* read first: the marker's own work stays outside the region */
-	if (!(t = self()))
-		return -ENOMEM;
 	sample(t);
 	if (!t->depth) {
 		note_error(t, name, NULL);

@@ -199,6 +199,21 @@ static int name_user_only(struct pmu_session *s)
 static int open_target(struct pmu_session *s, const struct pmu__target *tp,
 		       struct pmu_error *err);
 
+/* A session that may open: not open yet, with events. */
+static int openable(const struct pmu_session *s, struct pmu_error *err)
+{
+	int ret;
+
+	pmu__error_clear(err);
+	if ((ret = pmu__session_not_open(s, "the session is already open",
+					 err)))
+		return ret;
+	if (s->n == 0)
+		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
+				  "no events to open: add some first");
+	return 0;
+}
+
 PMU_API int pmu_session_open(struct pmu_session *s,
 			     const struct pmu_open_opts *opts,
 			     struct pmu_error *err)
@@ -206,13 +221,8 @@ PMU_API int pmu_session_open(struct pmu_session *s,
 	struct pmu__target t;
 	int ret;
 
-	pmu__error_clear(err);
-	if ((ret = pmu__session_not_open(s, "the session is already open",
-					 err)))
+	if ((ret = openable(s, err)))
 		return ret;
-	if (s->n == 0)
-		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
-				  "no events to open: add some first");
 	ret = make_target(s, opts, &t, err);
 	return ret ? ret : open_target(s, &t, err);
 }
@@ -220,16 +230,9 @@ PMU_API int pmu_session_open(struct pmu_session *s,
 int pmu__session_open_on(struct pmu_session *s, const struct pmu__target *t,
 			 struct pmu_error *err)
 {
-	int ret;
+	int ret = openable(s, err);
 
-	pmu__error_clear(err);
-	if ((ret = pmu__session_not_open(s, "the session is already open",
-					 err)))
-		return ret;
-	if (s->n == 0)
-		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
-				  "no events to open: add some first");
-	return open_target(s, t, err);
+	return ret ? ret : open_target(s, t, err);
 }
 
 static int open_target(struct pmu_session *s, const struct pmu__target *tp,

@@ -261,6 +261,29 @@ static void text_value(FILE *f, const struct stat_opts *o, uint64_t v,
 			(double)v * scale, "");
 }
 
+/* A thread's or a rank's line after its first columns: each shown
+ * event's inclusive count, and whether the region was left open. */
+static void row_cells(struct stat_ctx *c, const struct pmu_region_report *r,
+		      const struct pmu_region_row *w)
+{
+	FILE *f = c->out;
+
+	for (size_t i = 0; i < pmu_region_report_nevents(r); i++) {
+		const char *unit;
+		double scale;
+
+		if (!shown(c, r, i))
+			continue;
+		pmu_region_report_event(r, i, &unit, &scale);
+		if (!pmu_region_report_counted(r, i))
+			fprintf(f, " %18s", "<not supported>");
+		else
+			fprintf(f, *unit ? " %18.3f" : " %18.0f",
+				(double)w->incl[i] * scale);
+	}
+	fputs(w->open_at_exit ? "  (open at exit)\n" : "\n", f);
+}
+
 static void text_region(struct stat_ctx *c, const struct pmu_region_report *r,
 			size_t k)
 {
@@ -307,20 +330,7 @@ static void text_region(struct stat_ctx *c, const struct pmu_region_report *r,
 		pmu_region_report_row(r, k, j, &w);
 		fprintf(f, " %10d %10d %10llu %14.3f", (int)w.pid, (int)w.tid,
 			(unsigned long long)w.calls, w.time_ns * 1e-6);
-		for (size_t i = 0; i < nev; i++) {
-			const char *unit;
-			double scale;
-
-			if (!shown(c, r, i))
-				continue;
-			pmu_region_report_event(r, i, &unit, &scale);
-			if (!pmu_region_report_counted(r, i))
-				fprintf(f, " %18s", "<not supported>");
-			else
-				fprintf(f, *unit ? " %18.3f" : " %18.0f",
-					(double)w.incl[i] * scale);
-		}
-		fputs(w.open_at_exit ? "  (open at exit)\n" : "\n", f);
+		row_cells(c, r, &w);
 	}
 }
 
@@ -489,20 +499,7 @@ static void text_ranks(struct stat_ctx *c, const struct pmu_region_report *r,
 		fprintf(f, " %6d %10d %8llu %10llu %14.3f", w.rank, (int)w.pid,
 			(unsigned long long)w.threads,
 			(unsigned long long)w.calls, w.time_ns * 1e-6);
-		for (size_t i = 0; i < nev; i++) {
-			const char *unit;
-			double scale;
-
-			if (!shown(c, r, i))
-				continue;
-			pmu_region_report_event(r, i, &unit, &scale);
-			if (!pmu_region_report_counted(r, i))
-				fprintf(f, " %18s", "<not supported>");
-			else
-				fprintf(f, *unit ? " %18.3f" : " %18.0f",
-					(double)w.incl[i] * scale);
-		}
-		fputs(w.open_at_exit ? "  (open at exit)\n" : "\n", f);
+		row_cells(c, r, &w);
 	}
 }
 
