@@ -188,6 +188,16 @@ expect_match "empty: begin(\"\") and begin(NULL) are -EINVAL" "$TMP/o" \
 expect_match "outside pmu: markers off" "$TMP/o2" '^active 0$'
 check "outside pmu: no file written" test -z "$(ls "$TMP" | grep regions)"
 
+# --- -M: the metrics' events counted for the regions too, each
+# region's metric printed (without a hardware PMU, not supported)
+PMU_EVENTS_MODEL=amdzen4 "$PMU" stat --regions -M frontend_bound \
+	-e page-faults -j -o "$TMP/j" -- "$W" touch 5 >"$TMP/o" 2>"$TMP/e"
+expect_eq "-M: exit 0" "$?" 0
+check "-M: the region's metric line" grep -q \
+	'"region" : "touch", "metric" : "frontend_bound"' "$TMP/j"
+expect_eq "-M: page-faults still counted in the region" \
+	"$(field touch page-faults calls)" 1
+
 # --- usage errors
 run_pmu "$TMP/o" "$TMP/e" stat --regions -a
 expect_eq "usage: --regions without a command: exit 2" "$RC" 2

@@ -438,6 +438,7 @@ static pid_t *all_threads(size_t *n)
 static void ctx_free(struct stat_ctx *c)
 {
 	stat_regions_cleanup(c);
+	pmu_metric_set_free(c->regions_mset);
 	pmu_metric_set_free(c->mset);
 	pmu_session_free(c->s);
 	stat_sets_free(c->sets);

@@ -59,6 +59,8 @@ struct stat_ctx {
 	struct rusage ru;
 	struct pmu_metric_set *mset; /* -M */
 	char *regions_dir;         /* --regions: the command's region files */
+	struct pmu_metric_set *regions_mset; /* --regions -M: the metrics */
+	size_t regions_nev;        /* events the command counts for them */
 };
 
 static inline double stat_now_s(void)

@@ -698,10 +698,6 @@ static int check_regions(const struct stat_opts *o)
 					"combined: the program's own counters "
 					"for its regions count every event at "
 					"once; drop --set");
-	if (o->nmetrics)
-		return stat_usage_error("--regions and -M cannot be combined "
-					"yet: name the metric's events with "
-					"-e");
 	if (o->ncgroups)
 		return stat_usage_error("--regions and -G cannot be combined: "
 					"a region counts its own thread");

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,22 +24,71 @@
 #include "stat.h"
 #include "stat_ctx.h"
 
-/* The events the command counts: -e's, else the default set. */
-static char *region_events(const struct stat_opts *o)
+/* -e's events, as one comma list ("" for none). */
+static char *user_events(const struct stat_opts *o)
 {
 	size_t len = 1;
 	char *s, *p;
 
-	if (!o->nevents)
-		return strdup(o->emulate ? EMU_DEFAULT_EVENTS
-					 : "task-clock," SYSTEM_EVENTS);
 	for (size_t i = 0; i < o->nevents; i++)
 		len += strlen(o->events[i]) + 1;
 	if (!(s = p = malloc(len)))
 		return NULL;
+	*p = 0;
 	for (size_t i = 0; i < o->nevents; i++)
 		p += sprintf(p, "%s%s", i ? "," : "", o->events[i]);
 	return s;
+}
+
+/* -M: where the metrics' events start among the command's events.  A
+ * session of -e's events, never opened, takes the metrics' after them,
+ * as the command's session will. */
+static int metrics_base(struct stat_ctx *c, const char *user)
+{
+	struct pmu_error err = { .size = sizeof(err) };
+	struct pmu_session *s = pmu_session_new(&err);
+	int rc;
+
+	if (!s || (*user && pmu_session_add(s, user, &err))) {
+		pmu_tool_err("--regions: %s", err.message);
+		pmu_session_free(s);
+		return EXIT_PMU_INPUT;
+	}
+	rc = stat_mset_add(c->regions_mset, s);
+	c->regions_nev = pmu_session_nevents(s);
+	pmu_session_free(s);
+	return rc;
+}
+
+/* The events the command counts: -e's, else the default set; then
+ * -M's metrics' (NULL on failure, after saying why: *rc the status). */
+static char *region_events(struct stat_ctx *c, int *rc)
+{
+	const struct stat_opts *o = c->o;
+	const char *mev;
+	char *user, *out = NULL;
+
+	*rc = EXIT_PMU_INPUT;
+	if (!o->nevents && !o->nmetrics)
+		return strdup(o->emulate ? EMU_DEFAULT_EVENTS
+					 : "task-clock," SYSTEM_EVENTS);
+	if (!(user = user_events(o)))
+		return NULL;
+	if (!o->nmetrics) {
+		*rc = 0;
+		return user;
+	}
+	if ((*rc = stat_mset_new(&c->regions_mset, o)) ||
+	    (*rc = metrics_base(c, user))) {
+		free(user);
+		return NULL;
+	}
+	mev = pmu_metric_set_events(c->regions_mset);
+	if (asprintf(&out, "%s%s%s", user, *user && *mev ? "," : "", mev) < 0)
+		out = NULL;
+	free(user);
+	*rc = out ? 0 : EXIT_PMU_INPUT;
+	return out;
 }
 
 /* The program `cmd` runs: itself with a '/', else the first in PATH. */
@@ -155,11 +205,13 @@ static int preload_markers(const char *cmd)
 int stat_regions_prepare(struct stat_ctx *c)
 {
 	const char *tmp = getenv("TMPDIR");
-	char *dir = NULL, *ev = region_events(c->o);
-	int ok;
+	char *dir = NULL, *ev;
+	int ok, rc;
 
-	if (!ev || asprintf(&dir, "%s/pmu-regions.XXXXXX",
-			    tmp && *tmp ? tmp : "/tmp") < 0) {
+	if (!(ev = region_events(c, &rc)))
+		return rc;
+	if (asprintf(&dir, "%s/pmu-regions.XXXXXX",
+		     tmp && *tmp ? tmp : "/tmp") < 0) {
 		free(ev);
 		pmu_tool_err("out of memory");
 		return EXIT_PMU_INPUT;
@@ -261,6 +313,69 @@ static void text_value(FILE *f, const struct stat_opts *o, uint64_t v,
 			(double)v * scale, "");
 }
 
+/* -M's metrics of a region's total, from its inclusive counts over its
+ * inclusive time: a line each in the text, an object each in -j, a row
+ * each in -x (the metric in the event's field, its unit in the unit's). */
+static void metric_lines(struct stat_ctx *c, const struct pmu_region_report *r,
+			 const struct pmu_region_row *t)
+{
+	size_t nev = pmu_region_report_nevents(r);
+	struct pmu_metric_set *ms = c->regions_mset;
+	FILE *f = c->out;
+	double *counts;
+
+	if (!ms || nev != c->regions_nev ||
+	    !(counts = calloc(nev + 1, sizeof(*counts))))
+		return;
+	for (size_t i = 0; i < nev; i++)
+		counts[i] = pmu_region_report_counted(r, i) ? (double)t->incl[i]
+							    : NAN;
+	for (size_t m = 0; m < pmu_metric_set_count(ms); m++) {
+		struct pmu_metric_value v = { .size = sizeof(v) };
+		struct pmu_error err = { .size = sizeof(err) };
+		const char *unit;
+
+		if (pmu_metric_set_value(ms, m, counts, nev, (double)t->time_ns,
+					 &v, &err))
+			continue;
+		unit = v.unit ? v.unit : "";
+		if (c->o->format == STAT_TEXT) {
+			fprintf(f, "%18s %-4s %-25s # ", "", "", "");
+			if (isnan(v.value))
+				fprintf(f, "%14s %s  %s\n", "<not supported>",
+					unit, v.name);
+			else
+				fprintf(f, "%14.2f %s  %s\n", v.value, unit,
+					v.name);
+		} else if (c->o->format == STAT_JSON) {
+			fputs("{\"region\" : ", f);
+			pmu_tool_json_str(f, t->name);
+			fputs(", \"metric\" : ", f);
+			pmu_tool_json_str(f, v.name);
+			if (isnan(v.value))
+				fputs(", \"value\" : null", f);
+			else
+				fprintf(f, ", \"value\" : %.4f", v.value);
+			fputs(", \"unit\" : ", f);
+			pmu_tool_json_str(f, unit);
+			fputs("}\n", f);
+		} else {
+			const char *sep = c->o->sep;
+
+			put_name(f, t->name, sep);
+			fprintf(f, "%sall%sall%s%llu%s", sep, sep, sep,
+				(unsigned long long)t->calls, sep);
+			if (isnan(v.value))
+				fputs("<not supported>", f);
+			else
+				fprintf(f, "%.4f", v.value);
+			fprintf(f, "%s%s%s%s%s%s\n", sep, unit, sep, v.name,
+				sep, sep);
+		}
+	}
+	free(counts);
+}
+
 /* A thread's or a rank's line after its first columns: each shown
  * event's inclusive count, and whether the region was left open. */
 static void row_cells(struct stat_ctx *c, const struct pmu_region_report *r,
@@ -318,6 +433,7 @@ static void text_region(struct stat_ctx *c, const struct pmu_region_report *r,
 		fprintf(f, " %-25s # ", name);
 		text_excl(f, o, t.excl[i], unit, scale);
 	}
+	metric_lines(c, r, &t);
 	nrows = pmu_region_report_nrows(r, k);
 	fprintf(f, "\n %10s %10s %10s %14s", "pid", "thread", "calls",
 		"time (msec)");
@@ -426,6 +542,7 @@ static void machine_region(struct stat_ctx *c,
 
 	pmu_region_report_total(r, k, &w);
 	lines_of(c, r, &w);
+	metric_lines(c, r, &w);
 	for (size_t j = 0; j < pmu_region_report_nrows(r, k); j++) {
 		pmu_region_report_row(r, k, j, &w);
 		lines_of(c, r, &w);
@@ -485,6 +602,7 @@ static void text_ranks(struct stat_ctx *c, const struct pmu_region_report *r,
 			label, sp.sum * scale, sp.min * scale, sp.mean * scale,
 			sp.max * scale, sp.max_rank);
 	}
+	metric_lines(c, r, &t);
 	if (!c->o->per_rank)
 		return;
 	fprintf(f, "\n %6s %10s %8s %10s %14s", "rank", "pid", "threads",
@@ -550,6 +668,7 @@ static void machine_ranks(struct stat_ctx *c,
 			sp.min * scale, sep, sp.mean * scale, sep,
 			sp.max * scale, sep, sp.max_rank);
 	}
+	metric_lines(c, r, &t);
 	for (size_t q = 0; c->o->per_rank &&
 			   q < pmu_region_report_nrank_rows(r, k); q++) {
 		pmu_region_report_rank_row(r, k, q, &w);
