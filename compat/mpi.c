@@ -10,6 +10,7 @@
  * where theirs went.  Rank 0's pmu stat prints the job's regions; the
  * others print their counts only.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <mpi.h>
@@ -45,6 +46,38 @@ static char *slurp(const char *path, int *len)
 	return buf;
 }
 
+/* This process image's file, DIR/regions.PID-IMAGE: the newest of the
+ * pid's (an exec'd image's is newer than the one before); 0 if none. */
+static int own_file(const char *dir, char *path, size_t len)
+{
+	char prefix[32], best[256] = "";
+	unsigned long long top = 0;
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	size_t pl;
+
+	if (!d)
+		return 0;
+	pl = (size_t)snprintf(prefix, sizeof(prefix), "regions.%d-",
+			      (int)getpid());
+	while ((e = readdir(d))) {
+		unsigned long long v;
+
+		if (strncmp(e->d_name, prefix, pl))
+			continue;
+		v = strtoull(e->d_name + pl, NULL, 10);
+		if (!*best || v > top) {
+			top = v;
+			snprintf(best, sizeof(best), "%s", e->d_name);
+		}
+	}
+	closedir(d);
+	if (!*best)
+		return 0;
+	snprintf(path, len, "%s/%s", dir, best);
+	return 1;
+}
+
 /* Write len bytes to dir/name whole (a temporary renamed). */
 static void put(const char *dir, const char *name, const char *text,
 		size_t len)
@@ -77,8 +110,8 @@ static void gather(void)
 		return;
 	/* this rank's regions so far, as its file */
 	pmu_region_flush();
-	snprintf(path, sizeof(path), "%s/regions.%d", dir, (int)getpid());
-	text = slurp(path, &len);
+	if (own_file(dir, path, sizeof(path)))
+		text = slurp(path, &len);
 	if (rank == 0) {
 		lens = calloc((size_t)size, sizeof(*lens));
 		offs = calloc((size_t)size, sizeof(*offs));

@@ -68,8 +68,11 @@ PMU_API extern int pmu_regions_enabled;
 /* Is this program measured by `pmu stat --regions`? */
 PMU_API bool pmu_region_active(void);
 
-/* Write what every thread's regions counted so far (the program does at
- * exit; a program that leaves by _exit() or exec calls this first). */
+/* Write what every thread's regions counted so far, open regions
+ * flagged open with what they counted up to their thread's last marker
+ * (the program writes at exit by itself; one that leaves by _exit() or
+ * replaces itself by exec calls this first: the exec'd image writes a
+ * file of its own). */
 PMU_API int pmu_region_flush(void);
 
 /*

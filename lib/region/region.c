@@ -94,6 +94,7 @@ static char **ev_name, **ev_unit;
 static double *ev_scale;
 static bool *ev_counted;
 static char *open_error;         /* why the first session failed */
+static uint64_t image;           /* this process image's, in file names */
 
 static uint64_t now_ns(void)
 {
@@ -260,6 +261,7 @@ static void child_after_fork(void)
 	t->next = NULL;
 	t->pid = getpid();
 	t->tid = (pid_t)syscall(SYS_gettid);
+	image = now_ns();
 	/* the parent's counters count the parent: the child's own, from
 	 * here (a marker of a forked child must not wait for a lock the
 	 * parent's other threads held at the fork: the session is opened
@@ -304,6 +306,7 @@ static void init(void)
 		return;
 	}
 	dir = strdup(d);
+	image = now_ns();
 	events = env_dup(PMU__REGION_ENV_EVENTS, "task-clock");
 	if (getenv(PMU__REGION_ENV_DRIVER))
 		driver = env_dup(PMU__REGION_ENV_DRIVER, "perf");
@@ -585,24 +588,91 @@ static void write_thread(FILE *f, const struct rthread *t)
 			t->more_err, (int)t->tid);
 }
 
-/* Oldest thread first (the list is newest first): regions come out in
- * the order they were first entered. */
-static void write_threads(FILE *f, const struct rthread *t)
+/* A copy of t's regions with what is open closed at its last reading,
+ * flagged (what a flush writes, t going on as it was).  -ENOMEM. */
+static int snapshot(const struct rthread *t, struct rthread *s)
 {
-	if (!t)
-		return;
-	write_threads(f, t->next);
-	write_thread(f, t);
+	*s = (struct rthread){ .tid = t->tid, .cur = t->cur, .now = t->now,
+			       .nerr = 0 };
+	s->ents = calloc(t->nents + 1, sizeof(*s->ents));
+	s->stack = calloc(t->depth + 1, sizeof(*s->stack));
+	if (!s->ents || !s->stack)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->nents; i++) {
+		s->ents[i] = t->ents[i];
+		s->ents[i].incl = malloc((nev + 1) * sizeof(uint64_t));
+		s->ents[i].excl = malloc((nev + 1) * sizeof(uint64_t));
+		s->nents = i + 1;
+		if (!s->ents[i].incl || !s->ents[i].excl)
+			return -ENOMEM;
+		memcpy(s->ents[i].incl, t->ents[i].incl, nev * sizeof(uint64_t));
+		memcpy(s->ents[i].excl, t->ents[i].excl, nev * sizeof(uint64_t));
+	}
+	for (size_t d = 0; d < t->depth; d++) {
+		s->stack[d] = t->stack[d];
+		s->stack[d].c0 = malloc((nev + 1) * sizeof(uint64_t));
+		s->stack[d].child = malloc((nev + 1) * sizeof(uint64_t));
+		s->scap = d + 1;
+		if (!s->stack[d].c0 || !s->stack[d].child)
+			return -ENOMEM;
+		memcpy(s->stack[d].c0, t->stack[d].c0, nev * sizeof(uint64_t));
+		memcpy(s->stack[d].child, t->stack[d].child,
+		       nev * sizeof(uint64_t));
+		s->depth = d + 1;
+	}
+	close_open(s);
+	return 0;
 }
 
-static int write_file(void)
+static void free_snapshot(struct rthread *s)
+{
+	for (size_t i = 0; i < s->nents; i++) {
+		free(s->ents[i].incl);
+		free(s->ents[i].excl);
+	}
+	for (size_t d = 0; d < s->scap; d++) {
+		free(s->stack[d].c0);
+		free(s->stack[d].child);
+	}
+	free(s->ents);
+	free(s->stack);
+}
+
+/* Oldest thread first (the list is newest first): regions come out in
+ * the order they were first entered.  A flush writes snapshots. */
+static void write_threads(FILE *f, const struct rthread *t, bool snap)
+{
+	struct rthread s;
+
+	if (!t)
+		return;
+	write_threads(f, t->next, snap);
+	if (!snap) {
+		write_thread(f, t);
+		return;
+	}
+	if (!snapshot(t, &s)) {
+		/* the errors are the thread's own */
+		memcpy(s.errors, t->errors, sizeof(s.errors));
+		s.nerr = t->nerr;
+		s.more_err = t->more_err;
+		write_thread(f, &s);
+	}
+	free_snapshot(&s);
+}
+
+static int write_file(bool snap)
 {
 	char *path = NULL, *tmp = NULL;
 	FILE *f;
 	int ret = 0;
 
-	if (asprintf(&path, "%s/regions.%d", dir, (int)getpid()) < 0 ||
-	    asprintf(&tmp, "%s/.regions.%d.tmp", dir, (int)getpid()) < 0) {
+	/* a file per process image: an exec's new image (same pid) must
+	 * not write over what the old one flushed */
+	if (asprintf(&path, "%s/regions.%d-%llu", dir, (int)getpid(),
+		     (unsigned long long)image) < 0 ||
+	    asprintf(&tmp, "%s/.regions.%d-%llu.tmp", dir, (int)getpid(),
+		     (unsigned long long)image) < 0) {
 		free(path);
 		return -ENOMEM;
 	}
@@ -626,7 +696,7 @@ static int write_file(void)
 		put_name(f, open_error);
 		fputc('\n', f);
 	}
-	write_threads(f, threads);
+	write_threads(f, threads, snap);
 	fputs("end\n", f);
 	if (fclose(f))
 		ret = -errno;
@@ -650,7 +720,7 @@ PMU_API int pmu_region_flush(void)
 	if ((t = me))
 		sample(t);
 	pthread_mutex_lock(&lock);
-	ret = nev_known ? write_file() : 0;
+	ret = nev_known ? write_file(true) : 0;
 	pthread_mutex_unlock(&lock);
 	return ret;
 }
@@ -666,6 +736,6 @@ static void write_all(void)
 	pthread_mutex_lock(&lock);
 	for (struct rthread *t = threads; t; t = t->next)
 		close_open(t);
-	(void)write_file();
+	(void)write_file(false);
 	pthread_mutex_unlock(&lock);
 }

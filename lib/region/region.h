@@ -4,8 +4,10 @@
 
 /*
  * What the measured program writes (region.c) and pmu stat reads
- * (report.c): one text file per process, DIR/regions.PID, written whole
- * at exit (a temporary file renamed).  Fields are tab-separated; a
+ * (report.c): one text file per process image, DIR/regions.PID-IMAGE
+ * (IMAGE: the image's start in ns, so that an exec's new image writes
+ * a file of its own), written whole at exit or flush (a temporary file
+ * renamed).  Fields are tab-separated; a
  * region name has its '%', tab, newline and other control bytes as %XX.
  *
  *	pmu-regions 1

@@ -149,6 +149,21 @@ assert sorted(r["inclusive"] >= 30 for r in rows) == [True, True]
 assert max(r["inclusive"] for r in rows) >= 70, rows
 ' "$TMP/j"
 
+# --- exec inside a region: what the old image flushed, then the new one's
+regions exec 40 30
+expect_eq "exec: exit 0" "$RC" 0
+expect_eq "exec: the old image's region, flagged open" \
+	"$(field pre-exec page-faults open-at-exit)" True
+check "exec: its pages counted up to the flush" \
+	test "$(field pre-exec page-faults inclusive)" -ge 40
+expect_eq "exec: the new image's region too" "$(field touch page-faults calls)" 1
+check "exec: both images' rows of one process" python3 -c '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+pids = {r["pid"] for r in rows if "pid" in r and r.get("region") in ("pre-exec", "touch")}
+assert len(pids) == 1, pids
+' "$TMP/j"
+
 # --- names: any bytes go through, one line per row in -x
 regions names
 check "names: JSON names read back exactly (127 bytes kept)" python3 -c '

@@ -14,6 +14,8 @@
  *   regions names            odd names: tab, newline, '%', UTF-8, long
  *   regions func N           "func" around one call of work(N)
  *   regions buffer           names in one reused buffer: "x" around "y"
+ *   regions exec P N         "pre-exec" touches P pages, is flushed and
+ *                            left open by an exec of "regions touch N"
  *   regions empty            begin(""), begin(NULL): -EINVAL
  *   regions none             no marker at all
  */
@@ -220,6 +222,13 @@ int main(int argc, char **argv)
 		check(pmu_region_end(buf), "end y");
 		snprintf(buf, sizeof(buf), "x");
 		check(pmu_region_end(buf), "end x");
+	} else if (!strcmp(mode, "exec")) {
+		check(pmu_region_begin("pre-exec"), "begin");
+		touch(arg(argv, 2));
+		check(pmu_region_flush(), "flush");
+		execl("/proc/self/exe", argv[0], "touch", argv[3] ? argv[3] : "1",
+		      (char *)NULL);
+		return 6;
 	} else if (!strcmp(mode, "empty")) {
 		printf("empty %d null %d\n", pmu_region_begin(""),
 		       pmu_region_begin(NULL));
