@@ -196,7 +196,7 @@ int main(int argc, char **argv)
 	} else if (!strcmp(mode, "names")) {
 		static const char *const names[] = {
 			"tab\there", "new\nline", "100%", "caf\xc3\xa9",
-			"a,b;c \"quoted\"",
+			"a,b;c \"quoted\"", "bad\xff",
 		};
 		char longname[300];
 
