@@ -165,6 +165,17 @@ static struct pmu_stat *mk_stat(void)
 	return keep(st);
 }
 
+/* A recorder on an open session, a region begun. */
+static struct pmu_region_recorder *mk_recorder(void)
+{
+	struct pmu_region_recorder *r =
+		pmu_region_recorder_new(mk_session(), mk_err());
+
+	if (!r || pmu_region_recorder_begin(r, "r"))
+		probe_fail("a region recorder");
+	return keep(r);
+}
+
 /* A region report: one process's file, one thread, one region. */
 static struct pmu_region_report *mk_region_report(void)
 {

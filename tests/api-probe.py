@@ -21,6 +21,7 @@ BY_TYPE = {
     'struct pmu_metric_set*': 'mk_mset()',
     'struct pmu_stat*': 'mk_stat()',
     'struct pmu_region_report*': 'mk_region_report()',
+    'struct pmu_region_recorder*': 'mk_recorder()',
     'struct pmu_hwmodel*': 'mk_hwmodel()',
     'struct pmu_control*': 'mk_control()',
     'struct pmu_sim*': 'mk_sim()',

@@ -34,6 +34,7 @@
 #include <sys/types.h>
 
 #include <pmu/error.h>
+#include <pmu/session.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -158,6 +159,27 @@ PMU_API int pmu_region_report_rank_row(const struct pmu_region_report *r,
 PMU_API int pmu_region_report_spread(const struct pmu_region_report *r,
 				     size_t k, size_t figure,
 				     struct pmu_region_spread *out);
+
+/*
+ * A recorder: the regions of a session the calling program drives
+ * itself (a simulated PMU fed a stream with `region begin NAME` /
+ * `region end NAME` statements, or the caller's own begin and end),
+ * read there, kept as a measured program's are and reported the same
+ * way.  s must stay open while the recorder lives; it takes the
+ * session's region statements (pmu_session_on_region()) until freed.
+ * begin and end return as the markers do; report gives the regions so
+ * far, those still open flagged and closed at the last reading.
+ */
+struct pmu_region_recorder;
+PMU_API struct pmu_region_recorder *pmu_region_recorder_new(
+	struct pmu_session *s, struct pmu_error *err);
+PMU_API int pmu_region_recorder_begin(struct pmu_region_recorder *r,
+				      const char *name);
+PMU_API int pmu_region_recorder_end(struct pmu_region_recorder *r,
+				    const char *name);
+PMU_API struct pmu_region_report *pmu_region_recorder_report(
+	struct pmu_region_recorder *r, struct pmu_error *err);
+PMU_API void pmu_region_recorder_free(struct pmu_region_recorder *r);
 
 /* What went wrong in the measured program (an end that matched no
  * begin...), one message each, naming the region and the thread. */

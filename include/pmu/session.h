@@ -318,6 +318,18 @@ PMU_API int pmu_session_feed(struct pmu_session *s, const char *stream,
 			     size_t len, struct pmu_error *err);
 
 /*
+ * A fed stream's `region begin NAME` and `region end NAME` statements
+ * (docs/stream-format.md) call fn(arg, begin, NAME) there, the counters
+ * as the stream has them at that statement (pmu_session_read() reads
+ * them); fn's negative errno stops the stream with an error naming the
+ * line.  NULL: the statements do nothing.  <pmu/region.h>'s recorder
+ * uses it.
+ */
+typedef int (*pmu_region_fn)(void *arg, bool begin, const char *name);
+PMU_API int pmu_session_on_region(struct pmu_session *s, pmu_region_fn fn,
+				  void *arg);
+
+/*
  * Event sets (perfmon2's multiplexing under the user's control).  A
  * session's events may be split into sets, of which exactly one counts
  * at any time; the session switches round-robin from one set to the

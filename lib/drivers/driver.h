@@ -266,6 +266,9 @@ struct pmu__feed {
 	size_t len;
 	uint32_t code, umask;
 	uint64_t n;
+	/* a stream's `region begin|end NAME` statements, NULL: none */
+	int (*region)(void *arg, bool begin, const char *name);
+	void *region_arg;
 };
 
 /* Counters of what the driver did to the PMU. */

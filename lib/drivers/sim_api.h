@@ -47,6 +47,9 @@ struct pmu__sim_hooks {
 	void (*fed)(void *arg, uint64_t n);
 	uint64_t (*limit)(void *arg);
 	bool (*cancel)(void *arg);
+	/* a `region begin|end NAME` statement: a negative return stops
+	 * the stream with it (NULL: the statement does nothing) */
+	int (*region)(void *arg, bool begin, const char *name);
 	uint64_t chunk;
 	void *arg;
 };

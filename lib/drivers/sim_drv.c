@@ -281,6 +281,16 @@ static void hook_fed(void *arg, uint64_t n)
 	}
 }
 
+/* A region statement: the feed's callback reads the counters as they
+ * are there. */
+static int hook_region(void *arg, bool begin, const char *name)
+{
+	struct sim_drv *d = arg;
+	const struct pmu__feed *f = d->feed;
+
+	return f && f->region ? f->region(f->region_arg, begin, name) : 0;
+}
+
 static int sim_feed(struct pmu__drv *dd, const struct pmu__feed *f,
 		    struct pmu_error *err)
 {
@@ -288,12 +298,17 @@ static int sim_feed(struct pmu__drv *dd, const struct pmu__feed *f,
 	const struct pmu__sim_hooks h = {
 		.suspend = hook_suspend, .resume = hook_resume,
 		.sample = hook_sample, .fed = hook_fed,
+		.region = hook_region,
 		.chunk = d->xsc ? 0 : FOLD_EVERY, .arg = d,
 	};
+	int rc;
 
 	switch (f->kind) {
 	case PMU__FEED_STREAM:
-		return pmu__sim_exec(d->s, f->text, f->len, &h, err);
+		d->feed = f;
+		rc = pmu__sim_exec(d->s, f->text, f->len, &h, err);
+		d->feed = NULL;
+		return rc;
 	case PMU__FEED_EVENT:
 	case PMU__FEED_CYCLES:
 		pmu__sim_burst(d->s, f->kind == PMU__FEED_CYCLES, f->code,

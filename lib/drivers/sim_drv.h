@@ -48,6 +48,8 @@ struct sim_drv {
 	uint64_t unsampled;    /* fed since the counters were last folded */
 	struct xsc_run xr;
 	struct sim_pfm *pfm;   /* perfmon2's view of the PMU, once asked */
+	const struct pmu__feed *feed; /* the feed running, for its region
+					 statements */
 };
 
 /* A sim driver for simulated model `model` ("p6", "xscale1", ...). */

@@ -137,6 +137,22 @@ static int step(struct exec *x, const struct pmu__stream_op *op)
 		return do_suspend_resume(x, op);
 	case PMU_STREAM_REG:
 		return do_reg(x, op);
+	case PMU_STREAM_REGION:
+		if (x->h && x->h->region) {
+			int rc = x->h->region(x->h->arg, op->n != 0,
+					      x->st->names[op->snap]);
+
+			if (rc < 0)
+				return pmu__error(x->err, rc, PMU_ERR_BAD_VALUE,
+						  x->st->names[op->snap], -1,
+						  "line %d: region %s %s: %s",
+						  op->line, op->n ? "begin"
+						  : "end", x->st->names[op->snap],
+						  rc == -EINVAL ? "not the "
+						  "innermost open region"
+						  : pmu_strerror(rc));
+		}
+		break;
 	default:
 		break;
 	}

@@ -494,6 +494,41 @@ static int st_close(struct parser *ps)
 	return 0;
 }
 
+/* region begin NAME / region end NAME: a marked region of the stream
+ * (the session's region callback, if any, reads its counters there). */
+static int st_region(struct parser *ps)
+{
+	struct pmu__stream_op *op;
+	const struct tok *name = &ps->t[2];
+	bool begin;
+	int err;
+
+	if ((err = want_args(ps, 2, 2)))
+		return err;
+	begin = tok_is(&ps->t[1], "begin");
+	if (!begin && !tok_is(&ps->t[1], "end"))
+		return perr(ps, &ps->t[1], "expected 'begin' or 'end', got");
+	if (name->n >= PMU_STREAM_REGION_NAME_MAX)
+		return perr(ps, name, "a region name is at most 127 bytes:");
+	if (ps->s->nnames == ps->s->namecap) {
+		size_t cap = ps->s->namecap ? ps->s->namecap * 2 : 8;
+		char **v = realloc(ps->s->names, cap * sizeof(*v));
+
+		if (!v)
+			return pmu__error(ps->err, -ENOMEM, PMU_ERR_SYSTEM, NULL,
+					  -1, "out of memory");
+		ps->s->names = v;
+		ps->s->namecap = cap;
+	}
+	if (!(ps->s->names[ps->s->nnames] = strndup(name->p, name->n)))
+		return pmu__error(ps->err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
+				  "out of memory");
+	NEW_OP(ps, PMU_STREAM_REGION, op);
+	op->n = begin;
+	op->snap = (uint32_t)ps->s->nnames++;
+	return 0;
+}
+
 static int statement(struct parser *ps)
 {
 	const struct tok *w = &ps->t[0];
@@ -532,6 +567,8 @@ static int statement(struct parser *ps)
 		return st_pebs(ps);
 	if (tok_is(w, "}"))
 		return st_close(ps);
+	if (tok_is(w, "region"))
+		return st_region(ps);
 	return perr(ps, w, "unknown statement");
 }
 
@@ -607,6 +644,9 @@ void pmu__stream_free(struct pmu__stream *s)
 {
 	if (!s)
 		return;
+	for (size_t i = 0; i < s->nnames; i++)
+		free(s->names[i]);
+	free(s->names);
 	free(s->ops);
 	free(s->snaps);
 	memset(s, 0, sizeof(*s));

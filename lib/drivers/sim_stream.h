@@ -29,6 +29,7 @@ enum pmu__stream_kind {
 	PMU_STREAM_REG,         /* reg_kind, addr, n = value */
 	PMU_STREAM_REPEAT,      /* n = count, jump = index of its END */
 	PMU_STREAM_END,         /* jump = index of its REPEAT */
+	PMU_STREAM_REGION,      /* n = 1 begin, 0 end; snap = name index */
 };
 
 struct pmu__stream_op {
@@ -58,9 +59,12 @@ struct pmu__stream {
 	size_t nops, cap;
 	struct pmu__sim_snapshot *snaps;
 	size_t nsnaps, snapcap;
+	char **names;           /* regions' names */
+	size_t nnames, namecap;
 };
 
 #define PMU_STREAM_MAX_OPS   (1u << 20)
+#define PMU_STREAM_REGION_NAME_MAX 128
 #define PMU_STREAM_MAX_DEPTH 16
 
 /*

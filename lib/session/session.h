@@ -45,6 +45,8 @@ struct pmu_session {
 	struct pmu__smpl *smpl;  /* sampling (sample.h); NULL: counting */
 	struct pmu__ring *rings; /* raw sampling (session_rec.c): the
 				    driver's, unmapped at close */
+	pmu_region_fn region_fn; /* a fed stream's region statements */
+	void *region_arg;
 	size_t nrings;
 };
 

@@ -195,7 +195,9 @@ PMU_API int pmu_session_feed(struct pmu_session *s, const char *stream,
 			     size_t len, struct pmu_error *err)
 {
 	struct pmu__feed f = { .kind = PMU__FEED_STREAM,
-			       .text = stream ? stream : "", .len = len };
+			       .text = stream ? stream : "", .len = len,
+			       .region = s ? s->region_fn : NULL,
+			       .region_arg = s ? s->region_arg : NULL };
 
 	pmu__error_clear(err);
 	if (!s || (!stream && len))
@@ -205,6 +207,16 @@ PMU_API int pmu_session_feed(struct pmu_session *s, const char *stream,
 		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
 				  "open the session before feeding it");
 	return pmu__session_feed(s, &f, err);
+}
+
+PMU_API int pmu_session_on_region(struct pmu_session *s, pmu_region_fn fn,
+				  void *arg)
+{
+	if (!s)
+		return -EINVAL;
+	s->region_fn = fn;
+	s->region_arg = fn ? arg : NULL;
+	return 0;
 }
 
 PMU_API uint64_t pmu_scale(uint64_t raw, uint64_t enabled, uint64_t running)

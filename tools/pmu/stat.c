@@ -438,6 +438,8 @@ static pid_t *all_threads(size_t *n)
 static void ctx_free(struct stat_ctx *c)
 {
 	stat_regions_cleanup(c);
+	pmu_region_recorder_free(c->recorder);
+	pmu_region_report_free(c->regions_report);
 	pmu_metric_set_free(c->regions_mset);
 	pmu_metric_set_free(c->mset);
 	pmu_session_free(c->s);

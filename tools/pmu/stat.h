@@ -143,6 +143,10 @@ struct stat_times {
  * the regions printed (0, or an exit status), the directory removed. */
 struct stat_ctx;
 int stat_regions_prepare(struct stat_ctx *c);
+/* --sim-model --stream: the stream's region statements, recorded on the
+ * run's session (before the feed), then kept as the run's report. */
+int stat_regions_record(struct stat_ctx *c);
+int stat_regions_recorded(struct stat_ctx *c);
 int stat_regions_print(struct stat_ctx *c);
 void stat_regions_cleanup(struct stat_ctx *c);
 

@@ -61,6 +61,8 @@ struct stat_ctx {
 	char *regions_dir;         /* --regions: the command's region files */
 	struct pmu_metric_set *regions_mset; /* --regions -M: the metrics */
 	size_t regions_nev;        /* events the command counts for them */
+	struct pmu_region_recorder *recorder; /* --stream's regions */
+	struct pmu_region_report *regions_report; /* ... once recorded */
 };
 
 static inline double stat_now_s(void)

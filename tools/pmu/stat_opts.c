@@ -686,9 +686,10 @@ static int check_regions(const struct stat_opts *o)
 					"--regions: give --regions too");
 	if (!o->regions)
 		return 0;
-	if (!o->argv)
+	if (!o->argv && !o->stream)
 		return stat_usage_error("--regions reads the regions a COMMAND "
-					"marks: give one after --");
+					"marks: give one after -- (or a --stream "
+					"with region statements)");
 	if (o->repeat > 1)
 		return stat_usage_error("--regions and -r cannot be combined "
 					"yet: the regions of one run are "

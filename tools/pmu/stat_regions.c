@@ -676,26 +676,68 @@ static void machine_ranks(struct stat_ctx *c,
 	}
 }
 
-int stat_regions_print(struct stat_ctx *c)
+int stat_regions_record(struct stat_ctx *c)
+{
+	struct pmu_error err = { .size = sizeof(err) };
+
+	pmu_region_recorder_free(c->recorder);
+	if ((c->recorder = pmu_region_recorder_new(c->s, &err)))
+		return 0;
+	pmu_tool_err("--regions: %s", err.message);
+	return EXIT_PMU_INPUT;
+}
+
+int stat_regions_recorded(struct stat_ctx *c)
+{
+	struct pmu_error err = { .size = sizeof(err) };
+
+	pmu_region_report_free(c->regions_report);
+	c->regions_report = pmu_region_recorder_report(c->recorder, &err);
+	pmu_region_recorder_free(c->recorder);
+	c->recorder = NULL;
+	if (c->regions_report)
+		return 0;
+	pmu_tool_err("--regions: %s", err.message);
+	return EXIT_PMU_INPUT;
+}
+
+/* The regions of the run: the command's files, or what the stream's
+ * statements recorded. */
+static struct pmu_region_report *load(struct stat_ctx *c, int *rc)
 {
 	struct pmu_error err = { .size = sizeof(err) };
 	struct pmu_region_report *r;
-	size_t n;
 
+	*rc = 0;
+	if (c->regions_report) {
+		r = c->regions_report;
+		c->regions_report = NULL;
+		return r;
+	}
 	if (!c->regions_dir)
-		return 0;
+		return NULL;
 	r = pmu_region_report_load(c->regions_dir, &err);
-	if (!r && err.code == -ENOENT) {
+	if (!r && err.code == -ENOENT)
 		/* no marker ran: say so, the counts above stand */
 		pmu_tool_err("--regions: '%s' marked no region (pmu_region_begin "
 			     "in a program linked with libpmu, <pmu/region.h>)",
 			     c->o->argv[0]);
-		return 0;
-	}
-	if (!r) {
+	else if (!r) {
 		pmu_tool_err("--regions: %s", err.message);
-		return EXIT_PMU_INPUT;
+		*rc = EXIT_PMU_INPUT;
 	}
+	return r;
+}
+
+int stat_regions_print(struct stat_ctx *c)
+{
+	const char *what = c->o->argv ? c->o->argv[0] : c->o->stream;
+	struct pmu_region_report *r;
+	size_t n;
+	int rc;
+
+	if (!(r = load(c, &rc)))
+		return rc;
 	if (pmu_region_report_sent(r) >= 0) {
 		/* another rank of an MPI job: rank 0 prints the job's */
 		if (c->o->format == STAT_TEXT)
@@ -706,8 +748,11 @@ int stat_regions_print(struct stat_ctx *c)
 		return 0;
 	}
 	n = pmu_region_report_nregions(r);
+	if (!n && !c->o->argv)
+		pmu_tool_err("--regions: '%s' marks no region (statements "
+			     "region begin NAME ... region end NAME)", what);
 	if (c->o->format == STAT_TEXT && n)
-		fprintf(c->out, "\n Regions of '%s'%s:\n", c->o->argv[0],
+		fprintf(c->out, "\n Regions of '%s'%s:\n", what,
 			pmu_region_report_nranks(r) ? ", every rank" : "");
 	for (size_t k = 0; k < n; k++) {
 		bool ranks = pmu_region_report_nranks(r) > 0;

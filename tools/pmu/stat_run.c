@@ -351,6 +351,8 @@ int stat_run_stream(struct stat_ctx *c)
 		if (c->s)
 			pmu_session_start(c->s);
 		c->t0 = c->last_ts = stat_now_s();
+		if (c->o->regions && c->s && (rc = stat_regions_record(c)))
+			break;
 		if (c->s && pmu_session_feed(c->s, text, len, &err) < 0) {
 			pmu_tool_err("%s: %s", c->o->stream, err.message);
 			rc = EXIT_PMU_INPUT;
@@ -358,9 +360,13 @@ int stat_run_stream(struct stat_ctx *c)
 		}
 		stat_explain_once(c);
 		finish_run(c, c->t0);
+		if (c->o->regions && (rc = stat_regions_recorded(c)))
+			break;
 	}
 	free(text);
 	if (!rc)
 		stat_print_summary(c, false);
+	if (!rc && c->o->regions)
+		rc = stat_regions_print(c);
 	return rc;
 }
