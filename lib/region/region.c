@@ -230,36 +230,28 @@ static struct pmu__rt *self(void)
 	return t;
 }
 
-/* A marker's name checked, and the calling thread's state. */
-static int marker_thread(const char *name, struct pmu__rt **t)
+/* A marker: its name checked, op on the calling thread's regions. */
+static int marker(const char *name, int (*op)(struct pmu__rt *, const char *))
 {
+	struct pmu__rt *t;
+
+	if (!on())
+		return 0;
 	if (!name || !*name)
 		return -EINVAL;
-	return (*t = self()) ? 0 : -ENOMEM;
+	if (!(t = self()))
+		return -ENOMEM;
+	return op(t, name);
 }
 
 PMU_API int(pmu_region_begin)(const char *name)
 {
-	struct pmu__rt *t;
-	int ret;
-
-	if (!on())
-		return 0;
-	if ((ret = marker_thread(name, &t)))
-		return ret;
-	return pmu__rt_begin(t, name);
+	return marker(name, pmu__rt_begin);
 }
 
 PMU_API int(pmu_region_end)(const char *name)
 {
-	struct pmu__rt *t;
-	int ret;
-
-	if (!on())
-		return 0;
-	if ((ret = marker_thread(name, &t)))
-		return ret;
-	return pmu__rt_end(t, name);
+	return marker(name, pmu__rt_end);
 }
 
 PMU_API bool pmu_region_active(void)
