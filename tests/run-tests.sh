@@ -105,10 +105,22 @@ count_log() { # label, log, exit status
 
 # The hardware suite on this machine: each test skips, saying why, where
 # the machine has no PMU (or no perf to compare with).
+# A test script: run it.  A helper that tests source is not executable
+# and is not run; a test (a line "done_testing") that is not executable
+# would be left out unseen: a failure.
+run_script() { # label, script
+	if [ -x "$2" ]; then
+		run_one "$1" "$2"
+	elif grep -qx 'done_testing' "$2"; then
+		run_one "$1" sh -c \
+			'echo "not ok 1 - $0 is not executable (chmod +x)"; exit 1' "$2"
+	fi
+}
+
 run_hw() { # build, tag
 	local t
 	for t in tests/hw/*.sh; do
-		[ -x "$t" ] && run_one "$2/hw/$(basename "$t" .sh)" "$t"
+		run_script "$2/hw/$(basename "$t" .sh)" "$t"
 	done
 	for t in "$1"/tests/hw/test-*; do
 		[ -x "$t" ] && run_one "$2/hw/$(basename "$t")" "$t"
@@ -158,8 +170,7 @@ for b in "${builds[@]}"; do
 		fi
 	done
 	for t in tests/cli/*.sh; do
-		[ -x "$t" ] || continue
-		run_one "$tag/cli/$(basename "$t" .sh)" "$t"
+		run_script "$tag/cli/$(basename "$t" .sh)" "$t"
 	done
 	for r in "$b"/fuzz/replay-*; do
 		[ -x "$r" ] || continue
