@@ -118,6 +118,23 @@ else
 	skip "pmu's Fortran module: no gfortran (Debian package gfortran)"
 fi
 
+# C++: a region for a scope's lifetime, ended by a return or a throw
+if command -v c++ >/dev/null; then
+	c++ -I"$root/include" -o "$TMP/rcpp" "$root/tests/workload/regions.cpp" \
+		-L"$PMU_BUILD" -l:libpmu.so.0 -Wl,-rpath,"$PMU_BUILD" 2>"$TMP/cc.err"
+	expect_eq "C++ scope: builds" "$?" 0
+	"$PMU" stat --regions -e task-clock -j -o "$TMP/j" -- "$TMP/rcpp" \
+		>"$TMP/o" 2>"$TMP/e"
+	expect_eq "C++ scope: exit 0" "$?" 0
+	expect_eq "C++ scope: 'work' 3 times (a return, a throw)" \
+		"$(field "$TMP/j" work task-clock calls)" 3
+	expect_eq "C++ scope: 'outer' once" "$(field "$TMP/j" outer task-clock calls)" 1
+	expect_no_match "C++ scope: every region ended in order" "$TMP/e" \
+		"end of region|open at exit"
+else
+	skip "C++ scope: no C++ compiler"
+fi
+
 # the Python module (ctypes over libpmu)
 if command -v python3 >/dev/null; then
 	PYTHONPATH=$root/python PMU_LIBPMU=$PMU_BUILD/libpmu.so.0 \
