@@ -101,6 +101,7 @@ void pmu__rt_free(struct pmu__rt *t)
 	}
 	for (size_t i = 0; i < t->nerr; i++)
 		free(t->errors[i]);
+	pmu__nameidx_free(&t->idx);
 	free(t->ents);
 	free(t->stack);
 	free(t->vals);
@@ -140,21 +141,16 @@ static void note_error(struct pmu__rt *t, const char *name, const char *top)
 	t->errors[t->nerr++] = m;
 }
 
-/* The region of that name: the entry last found at the same address
- * first (a string literal, usually), checked, for the name at an
- * address may change (a caller's buffer). */
+static const char *ent_name(const void *arg, size_t i)
+{
+	return ((const struct pmu__rt *)arg)->ents[i].name;
+}
+
+/* The region of that name, by its name (never by the address it is at:
+ * a caller's buffer may hold another name at the next marker). */
 static ssize_t find(struct pmu__rt *t, const char *name)
 {
-	for (size_t i = 0; i < t->nents; i++)
-		if (t->ents[i].key == name &&
-		    !strncmp(t->ents[i].name, name, PMU__REGION_NAME_MAX - 1))
-			return (ssize_t)i;
-	for (size_t i = 0; i < t->nents; i++)
-		if (!strncmp(t->ents[i].name, name, PMU__REGION_NAME_MAX - 1)) {
-			t->ents[i].key = name;
-			return (ssize_t)i;
-		}
-	return -1;
+	return pmu__nameidx_find(&t->idx, name, ent_name, t);
 }
 
 static ssize_t add(struct pmu__rt *t, const char *name)
@@ -172,10 +168,10 @@ static ssize_t add(struct pmu__rt *t, const char *name)
 	e = &t->ents[t->nents];
 	memset(e, 0, sizeof(*e));
 	snprintf(e->name, sizeof(e->name), "%s", name);
-	e->key = name;
 	e->incl = calloc(t->m->n + 1, sizeof(*e->incl));
 	e->excl = calloc(t->m->n + 1, sizeof(*e->excl));
-	if (!e->incl || !e->excl) {
+	if (!e->incl || !e->excl ||
+	    pmu__nameidx_add(&t->idx, t->nents, t->nents + 1, ent_name, t)) {
 		free(e->incl);
 		free(e->excl);
 		return -ENOMEM;

@@ -16,6 +16,7 @@
 
 #include <pmu/session.h>
 
+#include "region/nameidx.h"
 #include "region/region.h"
 
 /* Errors kept per thread; more are counted. */
@@ -31,7 +32,6 @@ struct pmu__rt_meta {
 
 struct pmu__rt_ent {             /* one region */
 	char name[PMU__REGION_NAME_MAX];
-	const char *key;         /* the caller's pointer, for a fast match */
 	uint64_t calls, time, excl_time;
 	unsigned depth;          /* open instances (recursion) */
 	bool open_at_exit;
@@ -56,6 +56,7 @@ struct pmu__rt {
 	uint64_t now;            /* its time */
 	struct pmu__rt_ent *ents;
 	size_t nents, cap;
+	struct pmu__nameidx idx; /* names to ents */
 	struct pmu__rt_frame *stack;
 	size_t depth, scap;
 	char *errors[PMU__RT_MAX_ERRORS];

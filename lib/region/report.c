@@ -10,6 +10,7 @@
 
 #include <pmu/region.h>
 
+#include "region/nameidx.h"
 #include "region/region.h"
 #include "util/error.h"
 #include "util/file.h"
@@ -47,6 +48,7 @@ struct pmu_region_report {
 	size_t nreg, capreg;
 	char **errors;
 	size_t nerr, caperr;
+	struct pmu__nameidx idx; /* names to reg */
 	size_t nranks;           /* an MPI job's files: regions.rank.R */
 	int sent;                /* regions.sent: this rank's went to 0 */
 };
@@ -95,14 +97,19 @@ static int num(const char *s, uint64_t *out)
 	return errno || *end ? -1 : 0;
 }
 
+static const char *reg_name(const void *arg, size_t k)
+{
+	return ((const struct pmu_region_report *)arg)->reg[k].name;
+}
+
 static struct rregion *region_of(struct pmu_region_report *r,
 				 const char *name)
 {
+	ssize_t at = pmu__nameidx_find(&r->idx, name, reg_name, r);
 	struct rregion *g;
 
-	for (size_t k = 0; k < r->nreg; k++)
-		if (!strcmp(r->reg[k].name, name))
-			return &r->reg[k];
+	if (at >= 0)
+		return &r->reg[at];
 	if (r->nreg == r->capreg) {
 		size_t cap = r->capreg ? r->capreg * 2 : 8;
 
@@ -115,6 +122,10 @@ static struct rregion *region_of(struct pmu_region_report *r,
 	memset(g, 0, sizeof(*g));
 	if (!(g->name = strdup(name)))
 		return NULL;
+	if (pmu__nameidx_add(&r->idx, r->nreg, r->nreg + 1, reg_name, r)) {
+		free(g->name);
+		return NULL;
+	}
 	r->nreg++;
 	return g;
 }
@@ -501,6 +512,7 @@ PMU_API void pmu_region_report_free(struct pmu_region_report *r)
 	}
 	for (size_t k = 0; k < r->nreg; k++)
 		free_region(&r->reg[k]);
+	pmu__nameidx_free(&r->idx);
 	for (size_t i = 0; i < r->nerr; i++)
 		free(r->errors[i]);
 	free(r->errors);

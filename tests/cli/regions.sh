@@ -189,6 +189,19 @@ expect_eq "buffer: x once" "$(field x page-faults calls)" 1
 expect_eq "buffer: y once" "$(field y page-faults calls)" 1
 expect_no_match "buffer: no mismatch reported" "$TMP/e" "end of region"
 
+# --- many distinct names: each its own region, found again by name
+regions many 5000
+expect_eq "many: exit 0" "$RC" 0
+check "many: 5000 regions, 2 calls each, in the order first entered" python3 -c '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+tot = [r for r in rows if r.get("event") == "page-faults" and "threads" in r
+       and r.get("region", "").startswith("m")]
+assert len(tot) == 5000, len(tot)
+assert [r["region"] for r in tot] == ["m%d" % i for i in range(5000)], tot[:3]
+assert all(r["calls"] == 2 for r in tot)
+' "$TMP/j"
+
 # --- no region marked, bad names
 regions none
 expect_eq "none: exit 0" "$RC" 0

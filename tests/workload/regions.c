@@ -14,6 +14,8 @@
  *   regions names            odd names: tab, newline, '%', UTF-8, long
  *   regions func N           "func" around one call of work(N)
  *   regions buffer           names in one reused buffer: "x" around "y"
+ *   regions many N           N regions of distinct names, "m0".."mN-1",
+ *                            twice each
  *   regions exec P N         "pre-exec" touches P pages, is flushed and
  *                            left open by an exec of "regions touch N"
  *   regions empty            begin(""), begin(NULL): -EINVAL
@@ -222,6 +224,15 @@ int main(int argc, char **argv)
 		check(pmu_region_end(buf), "end y");
 		snprintf(buf, sizeof(buf), "x");
 		check(pmu_region_end(buf), "end x");
+	} else if (!strcmp(mode, "many")) {
+		char buf[32];
+
+		for (int round = 0; round < 2; round++)
+			for (long i = 0; i < arg(argv, 2); i++) {
+				snprintf(buf, sizeof(buf), "m%ld", i);
+				check(pmu_region_begin(buf), "begin m");
+				check(pmu_region_end(buf), "end m");
+			}
 	} else if (!strcmp(mode, "exec")) {
 		check(pmu_region_begin("pre-exec"), "begin");
 		touch(arg(argv, 2));
