@@ -205,8 +205,12 @@ assert all(r["calls"] == 2 for r in tot)
 # --- no region marked, bad names
 regions none
 expect_eq "none: exit 0" "$RC" 0
-expect_match "none: says no region was marked" "$TMP/e" "marked no region"
+expect_match "none: says no region was written, and why that may be" "$TMP/e" "wrote no regions: it marked none.*or ended before"
 check "none: the counts are printed anyway" grep -q page-faults "$TMP/j"
+regions killed
+expect_eq "killed: the command's status (128 + 9)" "$RC" 137
+expect_match "killed: no regions written, and why that may be" "$TMP/e" \
+	"wrote no regions: .*ended before it could write them"
 regions empty
 expect_match "empty: begin(\"\") and begin(NULL) are -EINVAL" "$TMP/o" \
 	'^empty -22 null -22$'

@@ -18,11 +18,13 @@
  *                            twice each
  *   regions exec P N         "pre-exec" touches P pages, is flushed and
  *                            left open by an exec of "regions touch N"
+ *   regions killed           killed by SIGKILL inside region "k"
  *   regions empty            begin(""), begin(NULL): -EINVAL
  *   regions none             no marker at all
  */
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -240,6 +242,9 @@ int main(int argc, char **argv)
 		execl("/proc/self/exe", argv[0], "touch", argv[3] ? argv[3] : "1",
 		      (char *)NULL);
 		return 6;
+	} else if (!strcmp(mode, "killed")) {
+		check(pmu_region_begin("k"), "begin");
+		raise(SIGKILL);
 	} else if (!strcmp(mode, "empty")) {
 		printf("empty %d null %d\n", pmu_region_begin(""),
 		       pmu_region_begin(NULL));

@@ -719,9 +719,11 @@ static struct pmu_region_report *load(struct stat_ctx *c, int *rc)
 	r = pmu_region_report_load(c->regions_dir, &err);
 	if (!r && err.code == -ENOENT)
 		/* no marker ran: say so, the counts above stand */
-		pmu_tool_err("--regions: '%s' marked no region (pmu_region_begin "
-			     "in a program linked with libpmu, <pmu/region.h>)",
-			     c->o->argv[0]);
+		pmu_tool_err("--regions: '%s' wrote no regions: it marked none "
+			     "(pmu_region_begin in a program linked with libpmu, "
+			     "<pmu/region.h>), or ended before it could write "
+			     "them (a signal, _exit(), an exec without "
+			     "pmu_region_flush())", c->o->argv[0]);
 	else if (!r) {
 		pmu_tool_err("--regions: %s", err.message);
 		*rc = EXIT_PMU_INPUT;
