@@ -9,7 +9,10 @@ command -v mpicc >/dev/null && command -v mpirun >/dev/null ||
 	{ echo "1..0 # SKIP no MPI here (Debian packages libopenmpi-dev, openmpi-bin)"; exit 77; }
 [ -e "$PMU_BUILD/libpmu-mpi.so" ] ||
 	{ echo "1..0 # SKIP $PMU_BUILD/libpmu-mpi.so not built"; exit 77; }
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+# A sanitized libpmu.so in Open MPI's processes: LeakSanitizer's tracer
+# now and then crashes at their exit ("Tracer caught signal 11"), in
+# Open MPI's threads; leaks are checked by the other region tests.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0:detect_leaks=0"
 # Open MPI runs as root only when told to
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl=self,vader OMPI_MCA_rmaps_base_oversubscribe=1
@@ -21,7 +24,9 @@ expect_eq "the MPI program builds with mpicc" "$?" 0
 
 timeout 300 mpirun --oversubscribe -np 4 "$PMU" stat --regions --per-rank \
 	-e page-faults -j -- "$TMP/mpi-regions" >"$TMP/o" 2>"$TMP/e"
-expect_eq "mpirun -np 4 pmu stat --regions: exit 0" "$?" 0
+rc=$?
+expect_eq "mpirun -np 4 pmu stat --regions: exit 0" "$rc" 0
+[ "$rc" = 0 ] || grep -v '^{' "$TMP/e" | sed 's/^/# /' | head -40
 check "one report: rank 0's rows, every rank's figures" python3 - \
 	"$TMP/o" "$TMP/e" <<'PY'
 import json, re, sys
@@ -52,7 +57,9 @@ PY
 
 timeout 300 mpirun --oversubscribe -np 3 "$PMU" stat --regions \
 	-e page-faults -- "$TMP/mpi-regions" >"$TMP/o" 2>"$TMP/e"
-expect_eq "text: exit 0" "$?" 0
+rc=$?
+expect_eq "text: exit 0" "$rc" 0
+[ "$rc" = 0 ] || sed 's/^/# /' "$TMP/e" | head -40
 expect_eq "text: one job report" \
 	"$(grep -c "Region 'work' (3 calls in 3 threads of 3 ranks)" "$TMP/e")" 1
 expect_eq "text: the other ranks say where theirs went" \
