@@ -96,16 +96,11 @@ PMU_API int pmu_region_recorder_end(struct pmu_region_recorder *r,
 /* The regions so far as a file of dir; 0 or a negative errno. */
 static int write_to(const struct pmu_region_recorder *r, const char *dir)
 {
-	char path[4200];
-	FILE *f;
+	char name[32];
 
-	snprintf(path, sizeof(path), "%s/regions.%d", dir, (int)r->t->pid);
-	if (!(f = fopen(path, "we")))
-		return -errno;
-	pmu__rt_write_head(f, &r->meta, r->t->pid, NULL);
-	pmu__rt_write_thread(f, r->t, true);
-	fputs("end\n", f);
-	return fclose(f) ? -errno : 0;
+	snprintf(name, sizeof(name), "regions.%d", (int)r->t->pid);
+	return pmu__rt_write_file(dir, name, &r->meta, r->t->pid, NULL, r->t,
+				  true);
 }
 
 PMU_API struct pmu_region_report *pmu_region_recorder_report(

@@ -273,48 +273,16 @@ static void thread_end(void *p)
 	me = NULL;
 }
 
-/* Oldest thread first (the list is newest first): regions come out in
- * the order they were first entered. */
-static void write_threads(FILE *f, const struct pmu__rt *t, bool snap)
-{
-	if (!t)
-		return;
-	write_threads(f, t->next, snap);
-	pmu__rt_write_thread(f, t, snap);
-}
-
 static int write_file(bool snap)
 {
-	char *path = NULL, *tmp = NULL;
-	FILE *f;
-	int ret = 0;
+	char name[64];
 
 	/* a file per process image: an exec's new image (same pid) must
 	 * not write over what the old one flushed */
-	if (asprintf(&path, "%s/regions.%d-%llu", dir, (int)getpid(),
-		     (unsigned long long)image) < 0 ||
-	    asprintf(&tmp, "%s/.regions.%d-%llu.tmp", dir, (int)getpid(),
-		     (unsigned long long)image) < 0) {
-		free(path);
-		return -ENOMEM;
-	}
-	if (!(f = fopen(tmp, "we"))) {
-		ret = -errno;
-		goto out;
-	}
-	pmu__rt_write_head(f, &meta, getpid(), open_error);
-	write_threads(f, threads, snap);
-	fputs("end\n", f);
-	if (fclose(f))
-		ret = -errno;
-	else if (rename(tmp, path))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-out:
-	free(path);
-	free(tmp);
-	return ret;
+	snprintf(name, sizeof(name), "regions.%d-%llu", (int)getpid(),
+		 (unsigned long long)image);
+	return pmu__rt_write_file(dir, name, &meta, getpid(), open_error,
+				  threads, snap);
 }
 
 PMU_API int pmu_region_flush(void)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "region/regtab.h"
 
@@ -73,7 +74,6 @@ struct pmu__rt *pmu__rt_new(const struct pmu__rt_meta *m,
 	t->m = m;
 	t->s = s;
 	t->own_s = own_s;
-	t->clock = pmu__rt_now_ns;
 	t->vals = calloc(m->n + 1, sizeof(*t->vals));
 	t->cur = calloc(m->n + 1, sizeof(*t->cur));
 	if (!t->vals || !t->cur) {
@@ -113,7 +113,7 @@ void pmu__rt_sample(struct pmu__rt *t)
 {
 	size_t n = t->m->n;
 
-	t->now = t->clock();
+	t->now = pmu__rt_now_ns();
 	if (!t->s || !n || pmu_session_read(t->s, t->vals, n) < 0)
 		return;
 	for (size_t i = 0; i < n; i++)
@@ -313,8 +313,8 @@ static void put_name(FILE *f, const char *s)
 	}
 }
 
-void pmu__rt_write_head(FILE *f, const struct pmu__rt_meta *m, pid_t pid,
-			const char *error)
+static void write_head(FILE *f, const struct pmu__rt_meta *m, pid_t pid,
+		       const char *error)
 {
 	fprintf(f, PMU__REGION_MAGIC "\npid\t%d\n", (int)pid);
 	for (size_t i = 0; i < m->n; i++) {
@@ -422,7 +422,7 @@ static int copy_closed(const struct pmu__rt *t, struct pmu__rt *s)
 	return 0;
 }
 
-void pmu__rt_write_thread(FILE *f, const struct pmu__rt *t, bool snap)
+static void write_thread(FILE *f, const struct pmu__rt *t, bool snap)
 {
 	struct pmu__rt s;
 
@@ -433,4 +433,47 @@ void pmu__rt_write_thread(FILE *f, const struct pmu__rt *t, bool snap)
 	if (!copy_closed(t, &s))
 		write_lines(f, &s);
 	free_copy(&s);
+}
+
+/* Oldest thread first (the list is newest first): regions come out in
+ * the order they were first entered. */
+static void write_threads(FILE *f, const struct pmu__rt *t, bool snap)
+{
+	if (!t)
+		return;
+	write_threads(f, t->next, snap);
+	write_thread(f, t, snap);
+}
+
+int pmu__rt_write_file(const char *dir, const char *name,
+		       const struct pmu__rt_meta *m, pid_t pid,
+		       const char *error, const struct pmu__rt *threads,
+		       bool snap)
+{
+	char *path = NULL, *tmp = NULL;
+	FILE *f;
+	int ret = 0;
+
+	if (asprintf(&path, "%s/%s", dir, name) < 0 ||
+	    asprintf(&tmp, "%s/.%s.tmp", dir, name) < 0) {
+		free(path);
+		return -ENOMEM;
+	}
+	if (!(f = fopen(tmp, "we"))) {
+		ret = -errno;
+		goto out;
+	}
+	write_head(f, m, pid, error);
+	write_threads(f, threads, snap);
+	fputs("end\n", f);
+	if (fclose(f))
+		ret = -errno;
+	else if (rename(tmp, path))
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+out:
+	free(path);
+	free(tmp);
+	return ret;
 }

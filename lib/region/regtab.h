@@ -50,7 +50,6 @@ struct pmu__rt {
 	pid_t pid, tid;
 	struct pmu_session *s;   /* read at each marker; NULL: times only */
 	bool own_s;              /* freed with the thread */
-	uint64_t (*clock)(void); /* the time of a reading */
 	struct pmu_value *vals;  /* [n] read scratch */
 	uint64_t *cur;           /* [n] the last reading */
 	uint64_t now;            /* its time */
@@ -88,12 +87,15 @@ int pmu__rt_end(struct pmu__rt *t, const char *name);
 /* Close what is open at the last reading, flagged. */
 void pmu__rt_close_open(struct pmu__rt *t);
 
-/* The regions' lines of region.h's format: the header (magic, pid,
- * events, an error of the whole process when `error`), then each
- * thread's lines, what is open closed in a copy when snap. */
-void pmu__rt_write_head(FILE *f, const struct pmu__rt_meta *m, pid_t pid,
-			const char *error);
-void pmu__rt_write_thread(FILE *f, const struct pmu__rt *t, bool snap);
+/* A whole file of region.h's format, DIR/NAME, written as a temporary
+ * then renamed: the header (magic, pid, events, an error of the whole
+ * process when `error`), each thread of the list `threads` (oldest last
+ * in the list, first in the file; what is open closed in a copy when
+ * snap), "end".  0 or a negative errno. */
+int pmu__rt_write_file(const char *dir, const char *name,
+		       const struct pmu__rt_meta *m, pid_t pid,
+		       const char *error, const struct pmu__rt *threads,
+		       bool snap);
 
 /* Forget the counts (a forked child): open regions start again now,
  * at the reading taken after (the caller's). */
