@@ -12,6 +12,7 @@
 
 #include "region/nameidx.h"
 #include "region/region.h"
+#include "region/regtab.h"
 #include "util/error.h"
 #include "util/file.h"
 #include "util/outstruct.h"
@@ -39,11 +40,8 @@ struct rregion {
 };
 
 struct pmu_region_report {
-	size_t nev;
+	struct pmu__rt_meta m;   /* the events, as the first file names them */
 	bool have_events;
-	char **ev, **unit;
-	double *scale;
-	bool *counted;
 	struct rregion *reg;
 	size_t nreg, capreg;
 	char **errors;
@@ -147,6 +145,17 @@ static int add_error(struct pmu_region_report *r, const char *text)
 	return 0;
 }
 
+/* *p holds n elements of size sz (unchanged when memory runs out). */
+static int grow(void **p, size_t n, size_t sz)
+{
+	void *q = realloc(*p, n * sz);
+
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	return 0;
+}
+
 /* One "event" line: the first file sets the list, the others match it. */
 static int event_line(struct pmu_region_report *r, char **f, size_t n,
 		      size_t *seen, bool first)
@@ -163,18 +172,18 @@ static int event_line(struct pmu_region_report *r, char **f, size_t n,
 	if (*end || (strcmp(f[4], "0") && strcmp(f[4], "1")))
 		return -1;
 	if (!first)
-		return i < r->nev && !strcmp(r->ev[i], f[1]) ? 0 : -2;
-	if (!(r->ev = realloc(r->ev, (i + 1) * sizeof(*r->ev))) ||
-	    !(r->unit = realloc(r->unit, (i + 1) * sizeof(*r->unit))) ||
-	    !(r->scale = realloc(r->scale, (i + 1) * sizeof(*r->scale))) ||
-	    !(r->counted = realloc(r->counted, (i + 1) * sizeof(*r->counted))))
+		return i < r->m.n && !strcmp(r->m.name[i], f[1]) ? 0 : -2;
+	if (grow((void **)&r->m.name, i + 1, sizeof(*r->m.name)) ||
+	    grow((void **)&r->m.unit, i + 1, sizeof(*r->m.unit)) ||
+	    grow((void **)&r->m.scale, i + 1, sizeof(*r->m.scale)) ||
+	    grow((void **)&r->m.counted, i + 1, sizeof(*r->m.counted)))
 		return -3;
-	r->ev[i] = strdup(f[1]);
-	r->unit[i] = strdup(strcmp(f[2], "-") ? f[2] : "");
-	r->scale[i] = scale;
-	r->counted[i] = f[4][0] == '1';
-	r->nev = i + 1;
-	return r->ev[i] && r->unit[i] ? 0 : -3;
+	r->m.name[i] = strdup(f[1]);
+	r->m.unit[i] = strdup(strcmp(f[2], "-") ? f[2] : "");
+	r->m.scale[i] = scale;
+	r->m.counted[i] = f[4][0] == '1';
+	r->m.n = i + 1;
+	return r->m.name[i] && r->m.unit[i] ? 0 : -3;
 }
 
 static int region_line(struct pmu_region_report *r, char **f, size_t n,
@@ -184,18 +193,18 @@ static int region_line(struct pmu_region_report *r, char **f, size_t n,
 	struct rrow row = { .pid = pid, .tid = tid, .rank = rank };
 	uint64_t open;
 
-	if (n != 6 + 2 * r->nev || !*f[1] || num(f[2], &row.calls) ||
+	if (n != 6 + 2 * r->m.n || !*f[1] || num(f[2], &row.calls) ||
 	    num(f[3], &row.time) || num(f[4], &row.excl_time) ||
 	    num(f[5], &open) || open > 1)
 		return -1;
 	row.open = open;
-	row.incl = calloc(r->nev + 1, sizeof(*row.incl));
-	row.excl = calloc(r->nev + 1, sizeof(*row.excl));
+	row.incl = calloc(r->m.n + 1, sizeof(*row.incl));
+	row.excl = calloc(r->m.n + 1, sizeof(*row.excl));
 	if (!row.incl || !row.excl)
 		goto nomem;
-	for (size_t i = 0; i < r->nev; i++)
+	for (size_t i = 0; i < r->m.n; i++)
 		if (num(f[6 + i], &row.incl[i]) ||
-		    num(f[6 + r->nev + i], &row.excl[i])) {
+		    num(f[6 + r->m.n + i], &row.excl[i])) {
 			free(row.incl);
 			free(row.excl);
 			return -1;
@@ -287,7 +296,7 @@ static int load_file(struct pmu_region_report *r, const char *path,
 					  "event line");
 		} else if (!strcmp(f[0], "thread") && n == 2 &&
 			   !num(f[1], &v) && v && v <= INT32_MAX && pid) {
-			if (!first && seen != r->nev)
+			if (!first && seen != r->m.n)
 				ret = pmu__error(err, -EINVAL,
 						 PMU_ERR_BAD_VALUE, path, -1,
 						 "%s: counts events other than "
@@ -348,10 +357,10 @@ static int new_row(struct rrow *t, size_t nev, int rank)
 /* The total over every row, and (a job's) each rank's. */
 static int total(struct pmu_region_report *r, struct rregion *g)
 {
-	if (new_row(&g->total, r->nev, -1))
+	if (new_row(&g->total, r->m.n, -1))
 		return -ENOMEM;
 	for (size_t j = 0; j < g->n; j++)
-		add_row(&g->total, &g->rows[j], r->nev);
+		add_row(&g->total, &g->rows[j], r->m.n);
 	g->threads = g->n;
 	if (!r->nranks)
 		return 0;
@@ -364,12 +373,12 @@ static int total(struct pmu_region_report *r, struct rregion *g)
 		const struct rrow *w = &g->rows[j];
 
 		if (!g->nrk || g->rk[g->nrk - 1].rank != w->rank) {
-			if (new_row(&g->rk[g->nrk], r->nev, w->rank))
+			if (new_row(&g->rk[g->nrk], r->m.n, w->rank))
 				return -ENOMEM;
 			g->rk[g->nrk].pid = w->pid;
 			g->nrk++;
 		}
-		add_row(&g->rk[g->nrk - 1], w, r->nev);
+		add_row(&g->rk[g->nrk - 1], w, r->m.n);
 		g->rk_threads[g->nrk - 1]++;
 	}
 	return 0;
@@ -506,10 +515,7 @@ PMU_API void pmu_region_report_free(struct pmu_region_report *r)
 {
 	if (!r)
 		return;
-	for (size_t i = 0; i < r->nev; i++) {
-		free(r->ev[i]);
-		free(r->unit[i]);
-	}
+	pmu__rt_meta_free(&r->m);
 	for (size_t k = 0; k < r->nreg; k++)
 		free_region(&r->reg[k]);
 	pmu__nameidx_free(&r->idx);
@@ -517,35 +523,31 @@ PMU_API void pmu_region_report_free(struct pmu_region_report *r)
 		free(r->errors[i]);
 	free(r->errors);
 	free(r->reg);
-	free(r->ev);
-	free(r->unit);
-	free(r->scale);
-	free(r->counted);
 	free(r);
 }
 
 PMU_API size_t pmu_region_report_nevents(const struct pmu_region_report *r)
 {
-	return r ? r->nev : 0;
+	return r ? r->m.n : 0;
 }
 
 PMU_API const char *pmu_region_report_event(
 	const struct pmu_region_report *r, size_t i, const char **unit,
 	double *scale)
 {
-	if (!r || i >= r->nev)
+	if (!r || i >= r->m.n)
 		return NULL;
 	if (unit)
-		*unit = r->unit[i];
+		*unit = r->m.unit[i];
 	if (scale)
-		*scale = r->scale[i];
-	return r->ev[i];
+		*scale = r->m.scale[i];
+	return r->m.name[i];
 }
 
 PMU_API bool pmu_region_report_counted(const struct pmu_region_report *r,
 				       size_t i)
 {
-	return r && i < r->nev && r->counted[i];
+	return r && i < r->m.n && r->m.counted[i];
 }
 
 PMU_API size_t pmu_region_report_nregions(const struct pmu_region_report *r)
@@ -637,7 +639,7 @@ PMU_API int pmu_region_report_spread(const struct pmu_region_report *r,
 	struct pmu_region_spread sp = { .size = sizeof(sp) };
 	const struct rregion *g;
 
-	if (!r || k >= r->nreg || figure > r->nev || !out ||
+	if (!r || k >= r->nreg || figure > r->m.n || !out ||
 	    !pmu__out_ok(out, out->size))
 		return -EINVAL;
 	g = &r->reg[k];
