@@ -8,7 +8,12 @@
  * itself: rank 0 writes them into its pmu stat's directory as
  * regions.rank.R, the other ranks leave a note (regions.sent) saying
  * where theirs went.  Rank 0's pmu stat prints the job's regions; the
- * others print their counts only.
+ * others print their counts only.  What a rank marks after MPI_Finalize
+ * (MPI can no longer carry it) stays in its own file, which its own
+ * pmu stat prints.
+ *
+ * Fortran's MPI_FINALIZE is taken too: Open MPI's Fortran bindings call
+ * PMPI_Finalize directly, past the C one.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -152,6 +157,8 @@ static void gather(void)
 	free(lens);
 	free(offs);
 	free(text);
+	/* what comes after is this rank's own */
+	pmu_region_reset();
 }
 
 EXPORT int MPI_Finalize(void);
@@ -162,3 +169,25 @@ EXPORT int MPI_Finalize(void)
 		gather();
 	return PMPI_Finalize();
 }
+
+/* Fortran: `call MPI_Finalize(ierror)` (mpif.h, `use mpi`; the names
+ * the compilers give it) and `use mpi_f08` (ierror optional). */
+static void fortran_finalize(MPI_Fint *ierr)
+{
+	int rc = MPI_Finalize();
+
+	if (ierr)
+		*ierr = (MPI_Fint)rc;
+}
+
+EXPORT void mpi_finalize_(MPI_Fint *ierr);
+EXPORT void mpi_finalize__(MPI_Fint *ierr);
+EXPORT void mpi_finalize(MPI_Fint *ierr);
+EXPORT void MPI_FINALIZE(MPI_Fint *ierr);
+EXPORT void mpi_finalize_f08_(MPI_Fint *ierr);
+
+EXPORT void mpi_finalize_(MPI_Fint *ierr) { fortran_finalize(ierr); }
+EXPORT void mpi_finalize__(MPI_Fint *ierr) { fortran_finalize(ierr); }
+EXPORT void mpi_finalize(MPI_Fint *ierr) { fortran_finalize(ierr); }
+EXPORT void MPI_FINALIZE(MPI_Fint *ierr) { fortran_finalize(ierr); }
+EXPORT void mpi_finalize_f08_(MPI_Fint *ierr) { fortran_finalize(ierr); }

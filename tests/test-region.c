@@ -258,6 +258,15 @@ static void test_ranks(void **state)
 	assert_int_equal(pmu_region_report_spread(r, 0, 2, &sp), -EINVAL);
 	assert_int_equal(pmu_region_report_rank_row(r, 0, 3, &row), -EINVAL);
 	pmu_region_report_free(r);
+	/* rank 0's own regions after MPI_Finalize: regions.10 */
+	r = pmu_region_report_load_after(dir, &err);
+	assert_non_null(r);
+	assert_int_equal(pmu_region_report_nregions(r), 1);
+	assert_int_equal(pmu_region_report_nrows(r, 0), 2);
+	assert_int_equal(pmu_region_report_total(r, 0, &row), 0);
+	assert_int_equal(row.calls, 2);
+	assert_int_equal(row.rank, -1);
+	pmu_region_report_free(r);
 
 	/* another rank's directory */
 	clear_dir();
@@ -268,6 +277,26 @@ static void test_ranks(void **state)
 	assert_int_equal(pmu_region_report_sent(r), 3);
 	assert_int_equal(pmu_region_report_nregions(r), 0);
 	pmu_region_report_free(r);
+	/* what that rank marked after it sent the rest: its own file */
+	r = pmu_region_report_load_after(dir, &err);
+	assert_non_null(r);
+	assert_int_equal(pmu_region_report_sent(r), -1);
+	assert_int_equal(pmu_region_report_nranks(r), 0);
+	assert_int_equal(pmu_region_report_nregions(r), 1);
+	assert_int_equal(pmu_region_report_total(r, 0, &row), 0);
+	assert_int_equal(row.calls, 2);
+	assert_int_equal(row.incl[0], 10);
+	pmu_region_report_free(r);
+	/* nothing after: a file of threads only */
+	put("regions.55", "pmu-regions 1\npid\t55\nevent\tpage-faults\t-\t1\t1\n"
+	    "thread\t55\nend\n", 59);
+	assert_null(pmu_region_report_load_after(dir, &err));
+	assert_int_equal(err.code, -ENOENT);
+	/* not a job's directory: nothing is "after" */
+	clear_dir();
+	put("regions.55", r0, sizeof(r0) - 1);
+	assert_null(pmu_region_report_load_after(dir, &err));
+	assert_int_equal(err.code, -ENOENT);
 	/* a note that makes no sense is no note */
 	clear_dir();
 	put("regions.sent", "what\n", 5);

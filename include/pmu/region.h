@@ -76,6 +76,12 @@ PMU_API bool pmu_region_active(void);
  * file of its own). */
 PMU_API int pmu_region_flush(void);
 
+/* Forget what every thread's regions counted so far (after a flush that
+ * handed it on: libpmu-mpi.so's at MPI_Finalize).  A region open now
+ * goes on, counted from its thread's last marker, as one call of what
+ * comes after.  0. */
+PMU_API int pmu_region_reset(void);
+
 /*
  * Reading what measured programs wrote: the directory `pmu stat
  * --regions` gave them (environment variable PMU_REGIONS), one file per
@@ -151,6 +157,11 @@ struct pmu_region_spread {
 
 PMU_API size_t pmu_region_report_nranks(const struct pmu_region_report *r);
 PMU_API int pmu_region_report_sent(const struct pmu_region_report *r);
+/* What a rank's own process marked after it sent its regions (after
+ * MPI_Finalize), from its own file of `dir`; NULL with *err (-ENOENT:
+ * nothing) otherwise. */
+PMU_API struct pmu_region_report *pmu_region_report_load_after(
+	const char *dir, struct pmu_error *err);
 PMU_API size_t pmu_region_report_nrank_rows(const struct pmu_region_report *r,
 					    size_t k);
 PMU_API int pmu_region_report_rank_row(const struct pmu_region_report *r,

@@ -299,6 +299,19 @@ PMU_API int pmu_region_flush(void)
 	return ret;
 }
 
+PMU_API int pmu_region_reset(void)
+{
+	if (!on())
+		return 0;
+	if (me)
+		pmu__rt_sample(me);
+	pthread_mutex_lock(&lock);
+	for (struct pmu__rt *t = threads; t; t = t->next)
+		pmu__rt_forget(t);
+	pthread_mutex_unlock(&lock);
+	return 0;
+}
+
 /* At exit: what is open ends at each thread's last reading (the calling
  * thread's now), and the file is written. */
 static void write_all(void)

@@ -274,19 +274,20 @@ void pmu__rt_close_open(struct pmu__rt *t)
 	}
 }
 
-void pmu__rt_restart(struct pmu__rt *t)
+void pmu__rt_forget(struct pmu__rt *t)
 {
 	size_t n = t->m->n;
 
 	for (size_t i = 0; i < t->nents; i++) {
 		struct pmu__rt_ent *e = &t->ents[i];
 
-		e->calls = e->time = e->excl_time = 0;
+		/* an instance open across goes on as a call of the new part */
+		e->calls = e->depth;
+		e->time = e->excl_time = 0;
+		e->open_at_exit = false;
 		memset(e->incl, 0, n * sizeof(*e->incl));
 		memset(e->excl, 0, n * sizeof(*e->excl));
 	}
-	memset(t->cur, 0, n * sizeof(*t->cur));
-	pmu__rt_sample(t);
 	for (size_t d = 0; d < t->depth; d++) {
 		struct pmu__rt_frame *f = &t->stack[d];
 
@@ -298,6 +299,13 @@ void pmu__rt_restart(struct pmu__rt *t)
 	for (size_t i = 0; i < t->nerr; i++)
 		free(t->errors[i]);
 	t->nerr = t->more_err = 0;
+}
+
+void pmu__rt_restart(struct pmu__rt *t)
+{
+	memset(t->cur, 0, t->m->n * sizeof(*t->cur));
+	pmu__rt_sample(t);
+	pmu__rt_forget(t);
 }
 
 /* %XX for '%', control bytes and DEL; the rest as it is. */
@@ -342,6 +350,8 @@ static void write_lines(FILE *f, const struct pmu__rt *t)
 	for (size_t i = 0; i < t->nents; i++) {
 		const struct pmu__rt_ent *e = &t->ents[i];
 
+		if (!e->calls)   /* entered before a reset only */
+			continue;
 		fputs("region\t", f);
 		put_name(f, e->name);
 		fprintf(f, "\t%llu\t%llu\t%llu\t%d",

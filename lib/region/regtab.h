@@ -97,8 +97,12 @@ int pmu__rt_write_file(const char *dir, const char *name,
 		       const char *error, const struct pmu__rt *threads,
 		       bool snap);
 
-/* Forget the counts (a forked child): open regions start again now,
- * at the reading taken after (the caller's). */
+/* Forget the counts so far: open regions start again at the last
+ * reading (t's own thread need not be the caller's), each a call of
+ * what comes after. */
+void pmu__rt_forget(struct pmu__rt *t);
+
+/* The same in a forked child, on its own new counters: read here. */
 void pmu__rt_restart(struct pmu__rt *t);
 
 #endif

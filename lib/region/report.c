@@ -421,12 +421,15 @@ static int sent_rank(const char *dir)
 	return rank;
 }
 
-PMU_API struct pmu_region_report *pmu_region_report_load(
-	const char *dir, struct pmu_error *err)
+/* The files of dir: every one (after: a rank's own files only, what
+ * its process marked after sending the rest). */
+static struct pmu_region_report *load_dir(const char *dir, bool after,
+					  struct pmu_error *err)
 {
 	struct pmu_region_report *r;
 	struct dirent **names = NULL;
 	int n, ret = 0;
+	bool any = false;
 
 	pmu__error_clear(err);
 	if (!dir) {
@@ -457,29 +460,35 @@ PMU_API struct pmu_region_report *pmu_region_report_load(
 		r->sent = r->sent > 0 ? r->sent : -1;
 	else if (r)
 		r->sent = -1;
-	if (!ret && (n == 0 || (r->sent < 0 && n == 1 &&
-				!strcmp(names[0]->d_name, "regions.sent"))))
-		ret = pmu__error(err, -ENOENT, PMU_ERR_SYSTEM, dir, -1,
-				 "%s: no region file: the program marked no "
-				 "region, or was not linked with libpmu", dir);
 	for (int i = 0; i < n; i++) {
 		const char *name = names[i]->d_name;
 		bool rank = !strncmp(name, "regions.rank.", 13);
+		bool note = !strcmp(name, "regions.sent");
+		/* a rank's own file holds what it marked after sending */
+		bool own = !rank && !note;
+		bool take = after ? own && (r->nranks || r->sent >= 0)
+				  : !note && (!r->nranks || rank) && r->sent < 0;
 		char *path = NULL;
 
-		/* a rank's own file repeats what it sent */
-		if (!ret && strcmp(name, "regions.sent") &&
-		    (!r->nranks || rank) && r->sent < 0 &&
-		    asprintf(&path, "%s/%s", dir, name) < 0)
+		if (!ret && take && asprintf(&path, "%s/%s", dir, name) < 0)
 			ret = pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
 					 "out of memory");
 		if (!ret && path)
 			ret = load_file(r, path, rank ? (int)name_num(name) : -1,
 					err);
+		any |= path != NULL;
 		free(path);
 		free(names[i]);
 	}
 	free(names);
+	if (!ret && after && r->nreg == 0 && !r->nerr)
+		ret = pmu__error(err, -ENOENT, PMU_ERR_SYSTEM, dir, -1,
+				 "%s: no region marked after the rank's were "
+				 "sent", dir);
+	else if (!ret && !any && (!r->nranks && r->sent < 0))
+		ret = pmu__error(err, -ENOENT, PMU_ERR_SYSTEM, dir, -1,
+				 "%s: no region file: the program marked no "
+				 "region, or was not linked with libpmu", dir);
 	for (size_t k = 0; !ret && k < r->nreg; k++)
 		if (total(r, &r->reg[k]))
 			ret = pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
@@ -489,7 +498,21 @@ PMU_API struct pmu_region_report *pmu_region_report_load(
 		errno = -ret;
 		return NULL;
 	}
+	if (after)
+		r->sent = -1, r->nranks = 0;
 	return r;
+}
+
+PMU_API struct pmu_region_report *pmu_region_report_load(
+	const char *dir, struct pmu_error *err)
+{
+	return load_dir(dir, false, err);
+}
+
+PMU_API struct pmu_region_report *pmu_region_report_load_after(
+	const char *dir, struct pmu_error *err)
+{
+	return load_dir(dir, true, err);
 }
 
 static void free_row(struct rrow *w)

@@ -74,6 +74,59 @@ expect_eq "singleton: exit 0" "$?" 0
 expect_match "singleton: a job of one rank" "$TMP/e" \
 	'"region" : "work", "ranks" : 1'
 
+# Fortran: MPI_FINALIZE (Open MPI's Fortran bindings call PMPI_Finalize
+# past the C MPI_Finalize), with `use mpi` and `use mpi_f08`; rank R
+# enters "work" R + 1 times; "after" comes after MPI_Finalize and is
+# each rank's own
+fortran_job() {   # fortran_job NAME [-DF08]
+	(cd "$TMP" && mpif90 -cpp ${2:-} -o "$TMP/$1" "$root/compat/pmu_regions.f90" \
+		"$root/tests/workload/mpi-regions.f90" -L"$PMU_BUILD" \
+		-l:libpmu.so.0 -Wl,-rpath,"$PMU_BUILD" >"$TMP/cc.err" 2>&1)
+	expect_eq "$1: builds with mpif90" "$?" 0
+	timeout 300 mpirun --oversubscribe -np 3 "$PMU" stat --regions \
+		--per-rank -e page-faults -j -- "$TMP/$1" >"$TMP/o" 2>"$TMP/e"
+	rc=$?
+	expect_eq "$1: mpirun -np 3: exit 0" "$rc" 0
+	[ "$rc" = 0 ] || grep -v '^{' "$TMP/e" | sed 's/^/# /' | head -40
+	check "$1: one job report, each rank's calls; 'after' each rank's own" \
+		python3 - "$TMP/e" <<'PY'
+import json, sys
+err = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+spread = [d for d in err if d.get("region") == "work" and "ranks" in d
+          and d["event"] == "time"]
+assert len(spread) == 1, spread
+assert spread[0]["ranks"] == 3 and spread[0]["calls"] == 6, spread
+rows = {d["rank"]: d["calls"] for d in err if d.get("region") == "work"
+        and "rank" in d and d["event"] == "time"}
+assert rows == {0: 1, 1: 2, 2: 3}, rows
+# the job's report never has "after": each rank prints its own thread's
+# row, once per rank, one call each
+assert not [d for d in err if d.get("region") == "after" and
+            ("ranks" in d or "rank" in d)], err
+after = [d for d in err if d.get("region") == "after"
+         and d["event"] == "time"]
+assert len(after) == 3 and all(d["calls"] == 1 and "thread" in d
+                               for d in after), after
+assert len({d["pid"] for d in after}) == 3, after
+PY
+}
+if command -v mpif90 >/dev/null && command -v gfortran >/dev/null; then
+	fortran_job mpi-f90
+	fortran_job mpi-f08 -DF08
+	# text: the ranks' own regions after MPI_Finalize, under a heading
+	timeout 300 mpirun --oversubscribe -np 2 "$PMU" stat --regions \
+		-e page-faults -- "$TMP/mpi-f90" >"$TMP/o" 2>"$TMP/e"
+	expect_eq "text, Fortran: exit 0" "$?" 0
+	expect_eq "text, Fortran: each rank's regions after MPI_Finalize" \
+		"$(grep -c 'Regions of rank [01] after MPI_Finalize' "$TMP/e")" 2
+	expect_eq "text, Fortran: 'after' once per rank, not in the job's" \
+		"$(grep -c "Region 'after' (1 call in 1 thread)" "$TMP/e")" 2
+else
+	for i in 1 2 3 4 5 6 7 8; do
+		skip "Fortran MPI: needs mpif90 and gfortran (Debian packages libopenmpi-dev, gfortran)"
+	done
+fi
+
 run_pmu "$TMP/o" "$TMP/e" stat --per-rank -- true
 expect_eq "--per-rank without --regions: exit 2" "$RC" 2
 expect_match "--per-rank without --regions: says so" "$TMP/e" \

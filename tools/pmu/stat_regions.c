@@ -190,7 +190,10 @@ static int preload_markers(const char *cmd)
 		"PAPI_hl_region_begin", "likwid_markerStartRegion",
 		"likwid_markerstartregion_",
 	};
-	static const char *const mpi[] = { "MPI_Finalize", "mpi_finalize_" };
+	static const char *const mpi[] = {
+		"MPI_Finalize", "mpi_finalize_", "mpi_finalize__",
+		"mpi_finalize", "MPI_FINALIZE", "mpi_finalize_f08_",
+	};
 	int ret = 0;
 
 	if (calls_any(cmd, markers, sizeof(markers) / sizeof(*markers)))
@@ -731,6 +734,45 @@ static struct pmu_region_report *load(struct stat_ctx *c, int *rc)
 	return r;
 }
 
+/* What rank `rank` of an MPI job marked after MPI_Finalize: its own,
+ * printed by its own pmu stat (MPI could not carry it to rank 0); in
+ * -x and -j its threads' rows (which a job's report never has). */
+static void print_after(struct stat_ctx *c, int rank)
+{
+	struct pmu_error err = { .size = sizeof(err) };
+	struct pmu_region_report *r;
+	size_t n;
+
+	if (!c->regions_dir ||
+	    !(r = pmu_region_report_load_after(c->regions_dir, &err))) {
+		if (err.code && err.code != -ENOENT)
+			pmu_tool_err("--regions: %s", err.message);
+		return;
+	}
+	n = pmu_region_report_nregions(r);
+	if (c->o->format == STAT_TEXT)
+		fprintf(c->out, "\n Regions of rank %d after MPI_Finalize (its "
+			"own, not gathered):\n", rank);
+	for (size_t k = 0; k < n; k++) {
+		struct pmu_region_row w = { .size = sizeof(w) };
+
+		if (c->o->format == STAT_TEXT) {
+			text_region(c, r, k);
+			continue;
+		}
+		for (size_t j = 0; j < pmu_region_report_nrows(r, k); j++) {
+			pmu_region_report_row(r, k, j, &w);
+			lines_of(c, r, &w);
+		}
+	}
+	if (c->o->format == STAT_TEXT)
+		fputc('\n', c->out);
+	for (size_t i = 0; i < pmu_region_report_nerrors(r); i++)
+		pmu_tool_err("--regions: rank %d: %s", rank,
+			     pmu_region_report_error(r, i));
+	pmu_region_report_free(r);
+}
+
 int stat_regions_print(struct stat_ctx *c)
 {
 	const char *what = c->o->argv ? c->o->argv[0] : c->o->stream;
@@ -741,11 +783,15 @@ int stat_regions_print(struct stat_ctx *c)
 	if (!(r = load(c, &rc)))
 		return rc;
 	if (pmu_region_report_sent(r) >= 0) {
+		int rank = pmu_region_report_sent(r);
+
 		/* another rank of an MPI job: rank 0 prints the job's */
 		if (c->o->format == STAT_TEXT)
 			fprintf(c->out, "\n Regions of rank %d: gathered to rank "
-				"0, which reports the job's.\n\n",
-				pmu_region_report_sent(r));
+				"0, which reports the job's.\n", rank);
+		print_after(c, rank);
+		if (c->o->format == STAT_TEXT)
+			fputc('\n', c->out);
 		pmu_region_report_free(r);
 		return 0;
 	}
@@ -768,6 +814,8 @@ int stat_regions_print(struct stat_ctx *c)
 		fputc('\n', c->out);
 	for (size_t i = 0; i < pmu_region_report_nerrors(r); i++)
 		pmu_tool_err("--regions: %s", pmu_region_report_error(r, i));
+	if (pmu_region_report_nranks(r))
+		print_after(c, 0);
 	pmu_region_report_free(r);
 	return 0;
 }
