@@ -122,6 +122,12 @@ include emu/emu.mk
 
 -include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d)
 
+# pmu serve's HTTP server, libmicrohttpd, is loaded when it starts: only
+# its header is needed to build
+MHD_CFLAGS  := $(shell pkg-config --exists libmicrohttpd 2>/dev/null && \
+		 echo -DHAVE_MICROHTTPD $$(pkg-config --cflags libmicrohttpd))
+$(BUILD)/obj/tools/pmu/serve_http.o: CPPFLAGS += $(MHD_CFLAGS)
+
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<

@@ -17,6 +17,11 @@ packages=(
 	# programs marked for other tools' region markers, run under
 	# pmu stat --regions by the tests: LIKWID's examples, PAPI, Fortran
 	likwid gfortran libopenmpi-dev openmpi-bin
+	# pmu serve's HTTP server (loaded at run time; the header to build)
+	# and its oracles: a Prometheus server, promtool, an OpenMetrics
+	# parser; the Python binding's installation and tests
+	libmicrohttpd-dev prometheus python3-prometheus-client
+	python3-pytest python3-venv python3-pip
 	# the arm64 guest of the hardware suite (scripts/arm64-guest): QEMU,
 	# the cross compiler and the arm64 libraries pmu links against
 	qemu-system-arm gcc-aarch64-linux-gnu cpio

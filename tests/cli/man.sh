@@ -7,7 +7,7 @@ if ! command -v man >/dev/null; then
 	echo "1..0 # SKIP man is not installed"
 	exit 77
 fi
-for page in pmu.1 pmu-stat.1 pmu-record.1 pmu-report.1 pmu-script.1; do
+for page in pmu.1 pmu-stat.1 pmu-record.1 pmu-report.1 pmu-script.1 pmu-serve.1; do
 	f=$root/docs/$page
 	if [ ! -f "$f" ]; then
 		not_ok "$page exists"
@@ -24,7 +24,7 @@ for opt in $(grep -oE '^ +(-[a-zA-Z], )?--[a-z-]+' "$TMP/help" | grep -oE -- '--
 	expect_match "pmu-stat.1 documents $opt" "$TMP/pmu-stat.1.txt" "$opt"
 done
 # The same for the profiling commands.
-for cmd in record report script; do
+for cmd in record report script serve; do
 	"$PMU" "$cmd" --help >"$TMP/help"
 	for opt in $(grep -oE '^ +(-[a-zA-Z], )?--[a-z-]+' "$TMP/help" | grep -oE -- '--[a-z-]+'); do
 		expect_match "pmu-$cmd.1 documents $opt" "$TMP/pmu-$cmd.1.txt" "$opt"

@@ -12,6 +12,9 @@ expect_eq "stat -o /dev/full: exit 1" "$RC" 1
 expect_match "stat -o /dev/full: names the file" "$TMP/e" "/dev/full.*No space left"
 run_pmu "$TMP/o" "$TMP/e" stat -I 10 -e task-clock -o /dev/full -- sleep 0.05
 expect_eq "stat -I -o /dev/full: exit 1" "$RC" 1
+"$PMU" serve --print -I 10 -e task-clock >/dev/full 2>"$TMP/e"
+expect_eq "serve --print >/dev/full: exit 1" "$?" 1
+expect_match "serve --print >/dev/full: says so" "$TMP/e" "standard output.*No space left"
 run_pmu "$TMP/o" "$TMP/e" assign -m p6 -o /dev/full INST_RETIRED
 expect_eq "assign -o /dev/full: exit 1" "$RC" 1
 expect_match "assign -o /dev/full: names the file" "$TMP/e" "/dev/full"

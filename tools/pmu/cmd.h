@@ -29,6 +29,7 @@ int cmd_sim(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_script(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 /* -v: the library's information and debugging messages are printed
  * too (its warnings always are). */

@@ -19,6 +19,7 @@ static const struct pmu_cmd commands[] = {
 	{ "record", cmd_record, "sample a command into a perf.data profile" },
 	{ "report", cmd_report, "show where a profile's samples fell; export it" },
 	{ "script", cmd_script, "print a profile's samples one per line" },
+	{ "serve", cmd_serve, "export counters to Prometheus over HTTP (OpenMetrics)" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

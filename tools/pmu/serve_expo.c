@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pmu serve's exposition: a snapshot as Prometheus' text format (0.0.4)
+ * or as OpenMetrics 1.0 (which adds # UNIT, an info type and # EOF, and
+ * names a counter's family without its _total).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "serve.h"
+
+void serve_label(FILE *f, const char *v)
+{
+	fputc('"', f);
+	for (; v && *v; v++) {
+		if (*v == '\\' || *v == '"')
+			fputc('\\', f);
+		if (*v == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*v, f);
+	}
+	fputc('"', f);
+}
+
+/* The family's head: # TYPE, # UNIT (OpenMetrics), # HELP.  A counter's
+ * samples end in _total; Prometheus' format names the family so. */
+static void head(FILE *f, bool om, const char *fam, const char *type,
+		 const char *unit, const char *help)
+{
+	const char *suffix = !om && type[0] == 'c' ? "_total" : "";
+
+	if (!om && type[0] == 'i') {   /* no info type there */
+		type = "gauge";
+		suffix = "_info";
+	}
+	fprintf(f, "# HELP %s%s %s\n", fam, suffix, help);
+	fprintf(f, "# TYPE %s%s %s\n", fam, suffix, type);
+	if (om && unit)
+		fprintf(f, "# UNIT %s %s\n", fam, unit);
+}
+
+/* {event="...",cgroup="...",pid="...",cpu="...",unit="..."} */
+static void labels(FILE *f, const char *k0, const char *v0,
+		   const char *cgroup, int pid, int cpu, const char *unit)
+{
+	fprintf(f, "{%s=", k0);
+	serve_label(f, v0);
+	if (cgroup) {
+		fputs(",cgroup=", f);
+		serve_label(f, cgroup);
+	}
+	if (pid > 0)
+		fprintf(f, ",pid=\"%d\"", pid);
+	if (cpu >= 0)
+		fprintf(f, ",cpu=\"%d\"", cpu);
+	if (unit && *unit) {
+		fputs(",unit=", f);
+		serve_label(f, unit);
+	}
+	fputc('}', f);
+}
+
+/* The shortest form that reads back as v. */
+static void number(FILE *f, double v)
+{
+	char buf[40];
+
+	if (isnan(v)) {
+		fputs(" NaN\n", f);
+		return;
+	}
+	if (isinf(v)) {
+		fputs(v > 0 ? " +Inf\n" : " -Inf\n", f);
+		return;
+	}
+	for (int p = 15; p <= 17; p++) {
+		snprintf(buf, sizeof(buf), "%.*g", p, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	fprintf(f, " %s\n", buf);
+}
+
+/* Nanoseconds as seconds, exactly. */
+static void seconds(FILE *f, uint64_t ns)
+{
+	fprintf(f, " %llu.%09llu\n", (unsigned long long)(ns / 1000000000u),
+		(unsigned long long)(ns % 1000000000u));
+}
+
+int serve_render(FILE *f, const struct serve_snapshot *s, bool om)
+{
+	const struct serve_series *x;
+
+	head(f, om, "pmu_event", "counter", NULL,
+	     "Events counted since pmu serve opened them, scaled when "
+	     "multiplexed (raw units: clocks in ns).");
+	for (size_t i = 0; i < s->nseries; i++) {
+		x = &s->series[i];
+		fputs("pmu_event_total", f);
+		labels(f, "event", x->event, x->cgroup, x->pid, x->cpu,
+		       NULL);
+		fprintf(f, " %llu\n", (unsigned long long)x->value);
+	}
+	head(f, om, "pmu_event_enabled_seconds", "counter", "seconds",
+	     "Time each event was enabled.");
+	for (size_t i = 0; i < s->nseries; i++) {
+		x = &s->series[i];
+		fputs("pmu_event_enabled_seconds_total", f);
+		labels(f, "event", x->event, x->cgroup, x->pid, x->cpu,
+		       NULL);
+		seconds(f, x->enabled);
+	}
+	head(f, om, "pmu_event_running_seconds", "counter", "seconds",
+	     "Time each event was on a counter: less than enabled when "
+	     "multiplexed.");
+	for (size_t i = 0; i < s->nseries; i++) {
+		x = &s->series[i];
+		fputs("pmu_event_running_seconds_total", f);
+		labels(f, "event", x->event, x->cgroup, x->pid, x->cpu,
+		       NULL);
+		seconds(f, x->running);
+	}
+	head(f, om, "pmu_event_desc", "info", NULL,
+	     "The events asked for: the unit of their raw counts, and "
+	     "whether this machine counts them.");
+	for (size_t i = 0; i < s->nevents; i++) {
+		const struct serve_event *e = &s->events[i];
+
+		fputs("pmu_event_desc_info{event=", f);
+		serve_label(f, e->name);
+		fputs(",unit=", f);
+		serve_label(f, e->unit);
+		fprintf(f, ",supported=\"%s\"", e->counted ? "true" : "false");
+		if (!e->counted) {
+			fputs(",reason=", f);
+			serve_label(f, e->reason);
+		}
+		fputs("} 1\n", f);
+	}
+	if (s->nmetrics) {
+		head(f, om, "pmu_metric", "gauge", NULL,
+		     "Derived metrics over the last reading interval (unit "
+		     "label as pmu list shows it).");
+		for (size_t i = 0; i < s->nmetrics; i++) {
+			const struct serve_metric *m = &s->metrics[i];
+
+			fputs("pmu_metric", f);
+			labels(f, "metric", m->name, m->cgroup, m->pid, m->cpu,
+			       m->unit);
+			number(f, m->value);
+		}
+	}
+	head(f, om, "pmu_up", "gauge", NULL,
+	     "1 when every target was read on the last interval.");
+	fprintf(f, "pmu_up %d\n", s->up);
+	head(f, om, "pmu_targets", "gauge", NULL,
+	     "Targets counted (the machine, cgroups or processes).");
+	fprintf(f, "pmu_targets %zu\n", s->targets);
+	head(f, om, "pmu_errors", "counter", NULL,
+	     "Errors opening or reading counters so far.");
+	fprintf(f, "pmu_errors_total %llu\n", (unsigned long long)s->errors);
+	head(f, om, "pmu_readings", "counter", NULL,
+	     "Readings of the counters so far.");
+	fprintf(f, "pmu_readings_total %llu\n", (unsigned long long)s->ticks);
+	head(f, om, "pmu_scrapes", "counter", NULL, "Scrapes answered so far.");
+	fprintf(f, "pmu_scrapes_total %llu\n", (unsigned long long)s->scrapes);
+	head(f, om, "pmu_read_duration_seconds", "gauge", "seconds",
+	     "Time the last reading of every counter took.");
+	fputs("pmu_read_duration_seconds", f);
+	seconds(f, s->read_ns);
+	if (om)
+		fputs("# EOF\n", f);
+	return ferror(f) ? -EIO : 0;
+}
