@@ -34,6 +34,15 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# cpu_ns PID: the CPU time the kernel gives the process, in ns: the
+# scheduler's own sum (/proc/PID/schedstat), else utime + stime in ticks
+cpu_ns() {
+	if [ -r /proc/$1/schedstat ]; then
+		awk '{ print $1 }' /proc/$1/schedstat
+	else
+		awk -v hz="$(getconf CLK_TCK)" '{ printf "%d\n", ($14 + $15) / hz * 1e9 }' /proc/$1/stat
+	fi
+}
 start_serve() {
 	"$PMU" serve -l 127.0.0.1:0 "$@" 2>"$TMP/serve.err" &
 	PID=$!
@@ -116,8 +125,7 @@ for _ in $(seq 1 1200); do
 done
 echo go >"$TMP/go"
 wait $stat_pid
-read -r ut st < <(awk '{ print $14, $15 }' /proc/$busy/stat)
-proc_ns=$(awk -v ut="$ut" -v st="$st" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%d", (ut + st) / hz * 1e9 }')
+proc_ns=$(cpu_ns $busy)
 stat_ns=$(awk -F, '$3 == "task-clock" || $3 ~ /^task-clock/ { printf "%d", $1 * 1e6 }' "$TMP/stat")
 # two readings after the work: the exporter's figure is final
 python3 "$here/serve_http.py" "$PORT" --value "pmu_readings_total" >/dev/null
