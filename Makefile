@@ -257,6 +257,10 @@ $(BUILD)/fuzz/replay-%: tests/fuzz/fuzz-%.c tests/fuzz/replay.c $(STATIC_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< tests/fuzz/replay.c $(STATIC_LIB) $(LDLIBS)
 
+# pmu serve's own parsing and exposition, compiled into its target
+$(BUILD)/fuzz/replay-serve: tools/pmu/serve_parse.c tools/pmu/serve_expo.c \
+	tools/pmu/serve.h
+
 # The hardware suite (tests/hw): its C tests and its workload, which is
 # static (no loader: its instruction count depends on its environment
 # only) and never sanitized.

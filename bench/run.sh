@@ -64,6 +64,7 @@ events=task-clock,page-faults
 "$build/bench/bench-perfmon"
 "$build/bench/bench-sample"
 "$build/bench/region-cost"
+"$here/serve.sh" "$pmu"
 
 # The emulator (when it was built): the slowdown of an emulated run over
 # the native one against cachegrind's (with its cache simulation) and

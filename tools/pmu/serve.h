@@ -72,6 +72,8 @@ struct serve_http *serve_http_start(const char *listen, serve_get_fn get,
 void serve_http_stop(struct serve_http *h);
 /* The port it listens on (what port 0 became), -1 if unknown. */
 int serve_http_port(struct serve_http *h);
+/* Does an Accept header (NULL: none) ask for OpenMetrics? */
+bool serve_wants_openmetrics(const char *accept);
 /* "HOST:PORT" into a socket address; 0 or -EINVAL. */
 struct sockaddr_storage;
 int serve_parse_listen(const char *listen, struct sockaddr_storage *sa);

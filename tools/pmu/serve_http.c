@@ -76,22 +76,6 @@ static int load(struct serve_http *h)
 	return 0;
 }
 
-/* Does the Accept header ask for OpenMetrics? */
-static bool wants_openmetrics(const char *accept)
-{
-	for (const char *p = accept; p && *p;) {
-		const char *end = strchr(p, ',');
-		size_t n = end ? (size_t)(end - p) : strlen(p);
-
-		while (n && (*p == ' ' || *p == '\t'))
-			p++, n--;
-		if (n >= 28 && !strncasecmp(p, "application/openmetrics-text", 28))
-			return true;
-		p = end ? end + 1 : p + n;
-	}
-	return false;
-}
-
 static enum MHD_Result answer(struct serve_http *h, struct MHD_Connection *c,
 			      unsigned status, const char *type, char *body,
 			      size_t len, enum MHD_ResponseMemoryMode mode)
@@ -145,7 +129,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
 	if (strcmp(url, "/metrics"))
 		return answer(h, c, MHD_HTTP_NOT_FOUND, text, missing,
 			      sizeof(missing) - 1, MHD_RESPMEM_PERSISTENT);
-	om = wants_openmetrics(h->f.lookup(c, MHD_HEADER_KIND, "Accept"));
+	om = serve_wants_openmetrics(h->f.lookup(c, MHD_HEADER_KIND, "Accept"));
 	if (!(body = h->get(h->arg, om, &len)))
 		return answer(h, c, MHD_HTTP_INTERNAL_SERVER_ERROR, text, fail,
 			      sizeof(fail) - 1, MHD_RESPMEM_PERSISTENT);
@@ -157,59 +141,6 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
 }
 
 #endif
-
-int serve_parse_listen(const char *listen, struct sockaddr_storage *sa)
-{
-	char host[256];
-	const char *colon, *port;
-	char *end;
-	unsigned long p;
-
-	memset(sa, 0, sizeof(*sa));
-	if (!listen || !*listen)
-		return -EINVAL;
-	if (listen[0] == '[') {
-		const char *close = strchr(listen, ']');
-
-		if (!close || close[1] != ':' ||
-		    (size_t)(close - listen - 1) >= sizeof(host))
-			return -EINVAL;
-		memcpy(host, listen + 1, (size_t)(close - listen - 1));
-		host[close - listen - 1] = 0;
-		port = close + 2;
-	} else {
-		if (!(colon = strrchr(listen, ':')) ||
-		    (size_t)(colon - listen) >= sizeof(host))
-			return -EINVAL;
-		memcpy(host, listen, (size_t)(colon - listen));
-		host[colon - listen] = 0;
-		port = colon + 1;
-		if (!*host)
-			strcpy(host, "127.0.0.1");
-	}
-	errno = 0;
-	p = strtoul(port, &end, 10);
-	if (!*port || *end || errno || p > 65535 || *port == '-' ||
-	    *port == '+' || *port == ' ')
-		return -EINVAL;
-	if (listen[0] == '[') {
-		struct sockaddr_in6 *a = (struct sockaddr_in6 *)sa;
-
-		a->sin6_family = AF_INET6;
-		a->sin6_port = htons((uint16_t)p);
-		return inet_pton(AF_INET6, host, &a->sin6_addr) == 1 ? 0
-								     : -EINVAL;
-	} else {
-		struct sockaddr_in *a = (struct sockaddr_in *)sa;
-
-		a->sin_family = AF_INET;
-		a->sin_port = htons((uint16_t)p);
-		if (!strcmp(host, "localhost"))
-			strcpy(host, "127.0.0.1");
-		return inet_pton(AF_INET, host, &a->sin_addr) == 1 ? 0
-								   : -EINVAL;
-	}
-}
 
 #ifndef HAVE_MICROHTTPD
 struct serve_http *serve_http_start(const char *listen, serve_get_fn get,
