@@ -14,7 +14,7 @@ iterations=${ITERATIONS:-200000}
 
 for f in pmu bench/exec-cost bench/group-cost bench/bench-sim bench/bench-encode \
 	 bench/bench-lookup bench/sets-cost bench/bench-perfmon bench/bench-sample \
-	 bench/region-cost; do
+	 bench/region-cost bench/read-cost; do
 	if [ ! -x "$build/$f" ]; then
 		echo "run.sh: $build/$f missing; run 'make bench' first" >&2
 		exit 1
@@ -65,6 +65,12 @@ events=task-clock,page-faults
 "$build/bench/bench-sample"
 "$build/bench/region-cost"
 "$here/serve.sh" "$pmu"
+# The Python binding's Session.read() against pmu_session_read() in C.
+c_ns=$("$build/bench/read-cost" | awk '$1 == "c" { print $2 }')
+PMU_LIBPMU=$build/libpmu.so.0 python3 "$here/py-read.py" "$here/../python" |
+	awk -v c="$c_ns" '$1 == "py" { py = $2 } $1 == "ctypes" { ct = $2 }
+	END { printf "| Python Session.read() / C pmu_session_read(), 2 events (bare ctypes call %.0f ns) | %.0f ns | %.0f ns | %.2f | - | - |\n",
+	      ct, py, c, py / c }'
 
 # The emulator (when it was built): the slowdown of an emulated run over
 # the native one against cachegrind's (with its cache simulation) and
