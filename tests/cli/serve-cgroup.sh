@@ -174,6 +174,15 @@ else
 	skip "Prometheus: not installed"
 fi
 
+# -G: the cgroups named, one target each
+"$PMU" serve --print -I 20 -G /$top,/$top/b -e task-clock >"$TMP/g" 2>"$TMP/e"
+expect_eq "-G: exit 0" "$?" 0
+expect_eq "-G: one series per cgroup named" \
+	"$(grep -cE "^pmu_event_total\{event=\"task-clock\",cgroup=\"/$top(/b)?\"\}" "$TMP/g")" 2
+"$PMU" serve --print -I 20 -G /$top/nosuch -e task-clock >"$TMP/g" 2>"$TMP/e"
+expect_eq "-G: a cgroup that is not there: exit 1" "$?" 1
+expect_match "-G: ... names it" "$TMP/e" "$top/nosuch"
+
 # churn: cgroups made and removed while the exporter rescans every 10 ms:
 # a cgroup gone between the walk and the open is not an error
 kill -TERM $PID

@@ -79,6 +79,24 @@ if command -v promtool >/dev/null; then
 else
 	skip "promtool: not installed (Debian package prometheus)"
 fi
+# -C: those CPUs only
+run_pmu "$TMP/c" "$TMP/e" serve --print -I 20 -C 0 -A -e task-clock
+expect_eq "-C 0 --per-cpu: only CPU 0's series" \
+	"$(grep -c '^pmu_event_total{' "$TMP/c")/$(grep -c '^pmu_event_total{event="task-clock",cpu="0"}' "$TMP/c")" "1/1"
+# -M: a metric of this machine's model, a gauge per CPU (NaN where its
+# events are not counted, as here without a PMU)
+metric=$("$PMU" list --metrics 2>/dev/null | awk 'NF && $1 !~ /^\[/ { print $1; exit }')
+if [ -n "$metric" ]; then
+	run_pmu "$TMP/m" "$TMP/e" serve --print -I 20 -A -M "$metric"
+	expect_eq "-M $metric: exit 0" "$RC" 0
+	expect_eq "-M $metric: one gauge per CPU" \
+		"$(grep -cE "^pmu_metric\{metric=\"$metric\",cpu=\"[0-9]+\"(,unit=\"[^\"]*\")?\} ([0-9.e+-]+|NaN)\$" "$TMP/m")" "$ncpu"
+	expect_match "-M: the metric's events are counted too" "$TMP/m" '^pmu_event_desc_info'
+else
+	skip "-M: this machine's model has no metrics"
+	skip "-M: this machine's model has no metrics"
+	skip "-M: this machine's model has no metrics"
+fi
 run_pmu "$TMP/om" "$TMP/e" serve --print=openmetrics -I 50 -e task-clock,page-faults -M nosuchmetric
 expect_eq "an unknown metric with --print=openmetrics: exit 1" "$RC" 1
 run_pmu "$TMP/om" "$TMP/e" serve --print=openmetrics -I 50 -e task-clock,page-faults
