@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <regex.h>
+#include <stdbool.h>
 
 #include <pmu/event.h>
 
@@ -121,12 +123,101 @@ static void test_env(void **state)
 	assert_string_equal(pmu_event_host_model(), "amdzen5");
 }
 
+/* The filter before compiling a mapfile pattern never refuses an id the
+ * pattern matches at its start: every pattern of every model against
+ * identifiers of every x86 family and model, POWER and s390 ones, and
+ * hand-made patterns of each shape the filter reads. */
+static void test_pattern_filter(void **state)
+{
+	static const char *const extra[] = {
+		"GenuineIntel-6-(1A|1E)", "^GenuineIntel-6-55-[01234]",
+		"AuthenticAMD-23-([12][0-9A-F]|[0-9A-F])", "a|GenuineIntel",
+		"GenuineIntel-6-5*", "GenuineIntelx?-6", "Genuine[I]ntel",
+		"(GenuineIntel)-6", "GenuineIntel-6-{1}", "\\GenuineIntel",
+		"004[bcd][[:xdigit:]]{4}$", "^IBM.*", "0x004e.*",
+	};
+	const char *idv[4096 + 3072 + 8];
+	char buf[4096 + 3072][32];
+	size_t nid = 0, checked = 0;
+	regex_t re;
+	regmatch_t m;
+
+	(void)state;
+	for (int model = 0; model < 256; model++)
+		for (int step = 0; step < 16; step++) {
+			snprintf(buf[nid], sizeof(buf[nid]),
+				 "GenuineIntel-6-%X-%X", model, step);
+			idv[nid] = buf[nid];
+			nid++;
+		}
+	for (int fam = 15; fam <= 26; fam++)
+		for (int model = 0; model < 256; model++) {
+			snprintf(buf[nid], sizeof(buf[nid]),
+				 "AuthenticAMD-%d-%X-0", fam, model);
+			idv[nid] = buf[nid];
+			nid++;
+		}
+	idv[nid++] = "0x004e1202";
+	idv[nid++] = "0x00800200";
+	idv[nid++] = "IBM,3931,A01,3.7,002f";
+	idv[nid++] = "IBM,8561,703,T01,3.6,002f";
+	idv[nid++] = "HygonGenuine-24-0-0";
+	for (size_t mdl = 0; mdl <= pmu_catalog_count(); mdl++) {
+		struct pmu_catalog_info ci = { .size = sizeof(ci) };
+		const char *p;
+		char pat[512];
+
+		if (mdl < pmu_catalog_count() &&
+		    (pmu_catalog_info(mdl, &ci) || !ci.patterns))
+			continue;
+		for (size_t e = 0; mdl == pmu_catalog_count() &&
+				   e < sizeof(extra) / sizeof(*extra); e++) {
+			if (regcomp(&re, extra[e], REG_EXTENDED))
+				continue;
+			for (size_t i = 0; i < nid; i++)
+				if (!regexec(&re, idv[i], 1, &m, 0) &&
+				    m.rm_so == 0) {
+					checked++;
+					assert_true(pmu__pattern_may_match(
+						extra[e], idv[i]));
+				}
+			regfree(&re);
+		}
+		for (p = ci.patterns; p && *p; p += strcspn(p, "\n"),
+		     p += *p == '\n') {
+			snprintf(pat, sizeof(pat), "%.*s", (int)strcspn(p, "\n"),
+				 p);
+			if (regcomp(&re, pat, REG_EXTENDED))
+				continue;
+			for (size_t i = 0; i < nid; i++) {
+				bool hit = !regexec(&re, idv[i], 1, &m, 0) &&
+					   m.rm_so == 0;
+
+				if (hit) {
+					checked++;
+					assert_true(pmu__pattern_may_match(
+						pat, idv[i]));
+				}
+			}
+			regfree(&re);
+		}
+	}
+	/* and the filter does filter */
+	assert_false(pmu__pattern_may_match("GenuineIntel-6-55-[01234]",
+					    "AuthenticAMD-25-11-1"));
+	assert_true(pmu__pattern_may_match("GenuineIntel-6-5*",
+					   "GenuineIntel-6-"));
+	assert_true(checked > 1000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hosts),
 		cmocka_unit_test(test_ids),
 		cmocka_unit_test(test_env),
+		/* last: it reads the catalogs, which fixes the host model */
+		cmocka_unit_test(test_pattern_filter),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

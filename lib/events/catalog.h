@@ -489,6 +489,10 @@ uint32_t pmu__strpool_add(struct pmu__strpool *p, const char *s);
 bool pmu__cpuid_pattern_match(enum pmu__arch arch, const char *pattern,
 			      const char *id);
 
+/* false when the regular expression `pattern` cannot match at the start
+ * of `id` (its literal prefix differs): a filter before compiling it. */
+bool pmu__pattern_may_match(const char *pattern, const char *id);
+
 /* Architecture of a CPU identifier or mapfile pattern (n bytes) by its
  * form: x86 vendor strings, s390 "IBM", RISC-V "MVENDORID-MARCHID-
  * MIMPID", arm64 MIDR (16 hex digits), else POWER PVR "0x...". */

@@ -28,6 +28,51 @@ static size_t dashes(const char *s)
 	return n;
 }
 
+/*
+ * Can pattern match at the start of id at all?  A match starting there
+ * begins with the pattern's literal prefix (up to its first special
+ * character, less a last character a quantifier applies to), unless an
+ * alternative at the top level offers another start.  Most patterns of
+ * a mapfile name another vendor or family: this spares compiling them.
+ */
+bool pmu__pattern_may_match(const char *pattern, const char *id)
+{
+	static const char special[] = ".[]()*+?{}|^$\\";
+	const char *p = pattern;
+	size_t n;
+	int depth = 0;
+
+	for (const char *q = pattern; *q; q++) {
+		if (*q == '\\' && q[1]) {
+			q++;
+			continue;
+		}
+		if (*q == '[') {          /* a class: skip to its end */
+			const char *e = q + 1;
+
+			if (*e == '^')
+				e++;
+			if (*e == ']')
+				e++;
+			e = strchr(e, ']');
+			if (!e)
+				return true;      /* regcomp will say */
+			q = e;
+			continue;
+		}
+		depth += *q == '(';
+		depth -= *q == ')';
+		if (*q == '|' && depth == 0)
+			return true;
+	}
+	if (*p == '^')
+		p++;
+	n = strcspn(p, special);
+	if (n && p[n] && strchr("*+?{", p[n]))
+		n--;
+	return !strncmp(p, id, n);
+}
+
 /* Length of the leftmost-longest match of pattern in id, or -1. */
 static long match_len(const char *pattern, const char *id)
 {
@@ -35,6 +80,8 @@ static long match_len(const char *pattern, const char *id)
 	regex_t re;
 	long len = -1;
 
+	if (!pmu__pattern_may_match(pattern, id))
+		return -1;
 	if (regcomp(&re, pattern, REG_EXTENDED) != 0)
 		return -1;
 	if (regexec(&re, id, 1, &mt, 0) == 0 && mt.rm_so == 0)

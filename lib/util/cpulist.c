@@ -51,7 +51,8 @@ static int fail(struct fault *f, enum fault_kind why, const char *at)
 
 /* One "N" or "N-M" element; marks its CPUs in `set`.  0, or -1 with *f
  * saying what is wrong. */
-static int parse_element(const char **p, unsigned char *set, struct fault *f)
+static int parse_element(const char **p, unsigned char *set, struct fault *f,
+			 int *top)
 {
 	const char *s = *p, *end;
 	int lo, hi;
@@ -73,18 +74,23 @@ static int parse_element(const char **p, unsigned char *set, struct fault *f)
 		return fail(f, F_SYNTAX, s);
 	if (hi < lo)
 		return fail(f, F_BACKWARDS, f->start);
-	memset(set + lo, 1, (size_t)(hi - lo + 1));
+	if (set)
+		memset(set + lo, 1, (size_t)(hi - lo + 1));
+	if (hi > *top)
+		*top = hi;
 	*p = s;
 	return 0;
 }
 
-/* Mark every CPU of the list in `set` (PMU__CPU_MAX + 1 bytes). */
-static int parse_set(const char *str, unsigned char *set, struct fault *f)
+/* Mark every CPU of the list in `set` (*top + 1 bytes, *top the largest
+ * CPU of the list, which a first pass with set NULL finds). */
+static int parse_set(const char *str, unsigned char *set, struct fault *f,
+		     int *top)
 {
 	const char *p = str;
 
 	for (;;) {
-		if (parse_element(&p, set, f))
+		if (parse_element(&p, set, f, top))
 			return -1;
 		if (*p == '\0')
 			return 0;
@@ -115,17 +121,38 @@ static const char *fault_text(enum fault_kind why)
 	}
 }
 
-static int collect(const unsigned char *set, struct pmu__cpulist *out)
+/* The list's CPUs in a set of top + 1 bytes (NULL: out of memory), or
+ * -1 with *f saying where the list is wrong. */
+static unsigned char *to_set(const char *str, struct fault *f, int *top,
+			     int *ret)
+{
+	unsigned char *set;
+
+	*top = -1;
+	*ret = parse_set(str, NULL, f, top);
+	if (*ret)
+		return NULL;
+	set = calloc((size_t)*top + 1, 1);
+	if (!set) {
+		*ret = -ENOMEM;
+		return NULL;
+	}
+	*top = -1;
+	parse_set(str, set, f, top);
+	return set;
+}
+
+static int collect(const unsigned char *set, int top, struct pmu__cpulist *out)
 {
 	size_t n = 0, i;
 
-	for (i = 0; i <= PMU__CPU_MAX; i++)
+	for (i = 0; i <= (size_t)top; i++)
 		n += set[i];
-	out->cpu = malloc(n * sizeof(*out->cpu));
+	out->cpu = malloc((n + 1) * sizeof(*out->cpu));
 	if (!out->cpu)
 		return -ENOMEM;
 	out->n = 0;
-	for (i = 0; i <= PMU__CPU_MAX; i++)
+	for (i = 0; i <= (size_t)top; i++)
 		if (set[i])
 			out->cpu[out->n++] = (int)i;
 	return 0;
@@ -137,19 +164,18 @@ int pmu__cpulist_parse(const char *str, struct pmu__cpulist *out,
 	unsigned char *set;
 	struct fault f;
 	char tok[64];
-	int ret;
+	int ret, top;
 
 	out->cpu = NULL;
 	out->n = 0;
 	if (!str)
 		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
 				  "no CPU list given");
-	set = calloc(PMU__CPU_MAX + 1, 1);
-	if (!set)
-		return -ENOMEM;
-	ret = parse_set(str, set, &f) ? -EINVAL : collect(set, out);
+	set = to_set(str, &f, &top, &ret);
+	if (set)
+		ret = collect(set, top, out);
 	free(set);
-	if (ret != -EINVAL)
+	if (ret != -1)
 		return ret;
 	element(&f, tok, sizeof(tok));
 	return pmu__error(err, -EINVAL, PMU_ERR_USAGE, tok,
@@ -191,19 +217,16 @@ PMU_API ssize_t pmu_cpulist_parse(const char *list, int *cpus, size_t max,
 	unsigned char *set;
 	struct fault f;
 	ssize_t n = 0;
+	int top, ret;
 
 	if (!list || (!cpus && max))
 		return pmu__error(err, -EINVAL, PMU_ERR_USAGE, NULL, -1,
 				  "pmu_cpulist_parse: no %s given",
 				  list ? "array" : "CPU list");
-	set = calloc(PMU__CPU_MAX + 1, 1);
+	set = to_set(list, &f, &top, &ret);
 	if (!set)
-		return -ENOMEM;
-	if (parse_set(list, set, &f)) {
-		free(set);
-		return public_error(list, &f, err);
-	}
-	for (int i = 0; i <= PMU__CPU_MAX; i++)
+		return ret == -1 ? public_error(list, &f, err) : ret;
+	for (int i = 0; i <= top; i++)
 		if (set[i] && (size_t)n++ < max)
 			cpus[n - 1] = i;
 	free(set);
