@@ -49,7 +49,7 @@ CFLAGS      ?= $(OPT) -g
 CFLAGS      += -std=c11 $(WARN) -fPIC -fvisibility=hidden -pthread
 LDLIBS      += -pthread -lm
 # Profiles: ELF symbols and DWARF (elfutils), pprof's gzip (zlib).
-LDLIBS      += -ldw -lelf -lz -ldl
+LDLIBS      += -ldl
 
 ifeq ($(SANITIZE),1)
 BUILD       ?= build-san

@@ -1,11 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <dlfcn.h>
-#include <elfutils/libdw.h>
-#include <elfutils/libdwelf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,7 +122,6 @@ struct pmu__dso_set *pmu__dso_set_new(bool want_lines)
 	if (!s)
 		return NULL;
 	s->want_lines = want_lines;
-	elf_version(EV_CURRENT);
 	return s;
 }
 

@@ -1,6 +1,4 @@
 /* SPDX-License-Identifier: MIT */
-#include <dwarf.h>
-#include <elfutils/libdw.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,6 +125,8 @@ static Dwarf_CFI *cfi_of(struct pmu__dso *d)
 	d->cfi_tried = true;
 	pmu__dso_load(d);
 	if (d->kind != PMU__DSO_FILE || d->problem[0] || d->set->offline)
+		return NULL;
+	if (pmu__elfutils_load())
 		return NULL;
 	d->cfi_fd = open(d->path, O_RDONLY | O_CLOEXEC);
 	if (d->cfi_fd < 0)

@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#include <elfutils/libdwelf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <gelf.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -294,7 +292,10 @@ size_t pmu__elf_build_id(const char *path, uint8_t id[20])
 
 	if (fd < 0)
 		return 0;
-	elf_version(EV_CURRENT);
+	if (pmu__elfutils_load()) {
+		close(fd);
+		return 0;
+	}
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (elf && elf_kind(elf) == ELF_K_ELF)
 		n = elf_bid(elf, id);
@@ -322,6 +323,11 @@ static int open_elf(const char *path, Elf **elf)
 	*elf = NULL;
 	if (fd < 0)
 		return -1;
+	if (pmu__elfutils_load()) {
+		close(fd);
+		errno = ENOSYS;
+		return -1;
+	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		close(fd);
 		errno = ENODEV;
@@ -438,6 +444,7 @@ static void load_file(struct pmu__dso *d, struct symvec *sv)
 		if ((fd = open_cached(d, &elf)) < 0) {
 			snprintf(d->problem, sizeof(d->problem), "%s",
 				 e == ENOEXEC ? "not an ELF file" :
+				 e == ENOSYS ? pmu__elfutils_problem() :
 				 e == ENODEV ? "not a regular file" :
 				 e == ENOENT ? "no such file" : strerror(e));
 			return;
@@ -630,6 +637,11 @@ static void load_vdso(struct pmu__dso *d, struct symvec *sv)
 
 	if (!base) {
 		snprintf(d->problem, sizeof(d->problem), "no vdso here");
+		return;
+	}
+	if (pmu__elfutils_load()) {
+		snprintf(d->problem, sizeof(d->problem), "%s",
+			 pmu__elfutils_problem());
 		return;
 	}
 	elf = elf_memory((char *)base, vdso_size(base));

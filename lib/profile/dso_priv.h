@@ -2,8 +2,7 @@
 #ifndef PMU_PROFILE_DSO_PRIV_H
 #define PMU_PROFILE_DSO_PRIV_H
 
-#include <elfutils/libdw.h>
-#include <libelf.h>
+#include "profile/elfutils.h"
 
 #include "profile/dso.h"
 

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#include <dlfcn.h>
+#include <pthread.h>
 
 #include "profile/dso.h"
 #include "profile/machine.h"
@@ -486,24 +488,49 @@ static void write_tail(struct pp *p, struct pmu_profile *pr)
 	}
 }
 
+/* zlib, loaded when a pprof file is written (no other command uses it). */
+static struct {
+	__typeof__(deflateInit2_) *init;
+	__typeof__(deflate) *deflate;
+	__typeof__(deflateEnd) *end;
+} zl;
+
+static void zlib_load(void)
+{
+	void *h = dlopen("libz.so.1", RTLD_NOW | RTLD_LOCAL);
+
+	if (!h)
+		return;
+	*(void **)(void *)&zl.init = dlsym(h, "deflateInit2_");
+	*(void **)(void *)&zl.deflate = dlsym(h, "deflate");
+	*(void **)(void *)&zl.end = dlsym(h, "deflateEnd");
+	if (!zl.init || !zl.deflate || !zl.end)
+		zl.init = NULL;
+}
+
 static int gzip_out(const struct buf *b, FILE *out)
 {
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	z_stream z = { 0 };
 	unsigned char chunk[65536];
 	int ret;
 
+	pthread_once(&once, zlib_load);
+	if (!zl.init)
+		return -ENOSYS;   /* no libz.so.1 */
 	/* windowBits 15 + 16: a gzip wrapper, as pprof expects */
-	if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY))
+	if (zl.init(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
+		    ZLIB_VERSION, (int)sizeof(z_stream)))
 		return -ENOMEM;
 	z.next_in = b->p;
 	z.avail_in = (uInt)b->n;
 	do {
 		z.next_out = chunk;
 		z.avail_out = sizeof(chunk);
-		ret = deflate(&z, Z_FINISH);
+		ret = zl.deflate(&z, Z_FINISH);
 		fwrite(chunk, 1, sizeof(chunk) - z.avail_out, out);
 	} while (ret == Z_OK);
-	deflateEnd(&z);
+	zl.end(&z);
 	return ret == Z_STREAM_END && !ferror(out) ? 0 : -EIO;
 }
 
@@ -542,6 +569,8 @@ int pmu__report_pprof(struct report *r, struct pmu_profile *pr, FILE *out,
 		return pmu__error(err, ret, PMU_ERR_SYSTEM, NULL, -1,
 				  "cannot write the pprof profile: %s",
 				  ret == -ENOMEM ? "out of memory" :
+				  ret == -ENOSYS ? "libz.so.1 (zlib) cannot "
+						   "be loaded" :
 				  "write error");
 	return 0;
 }

@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include <elfutils/libdwfl.h>
 #include <fcntl.h>
-#include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -109,11 +107,8 @@ static const Dwfl_Thread_Callbacks thread_cbs = {
 };
 
 static char *debuginfo_path;
-static const Dwfl_Callbacks dwfl_cbs = {
-	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.debuginfo_path = &debuginfo_path,
-};
+/* libdw's own finders, filled once it is loaded */
+static Dwfl_Callbacks dwfl_cbs = { .debuginfo_path = &debuginfo_path };
 
 /* Whether an earlier map of the process is of the same file. */
 static bool reported(const struct pmu__proc *pr, size_t i)
@@ -164,6 +159,10 @@ static bool prepare(struct uw *u, struct pmu_profile *p, int pid)
 		return u->attached;
 	if (u->dwfl)
 		dwfl_end(u->dwfl);
+	if (pmu__elfutils_load())
+		return false;
+	dwfl_cbs.find_elf = dwfl_build_id_find_elf;
+	dwfl_cbs.find_debuginfo = dwfl_standard_find_debuginfo;
 	u->dwfl = dwfl_begin(&dwfl_cbs);
 	u->pid = pid;
 	u->proc = pr;
