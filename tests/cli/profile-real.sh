@@ -21,8 +21,10 @@ if ! perf record -q -e cpu-clock -o "$TMP/probe.data" -- true >/dev/null 2>&1; t
 fi
 
 # same_rows NAME FILE [ARGS...]: perf report and pmu report agree, each
-# share within $TOL points: 0.2, and 0.5 for the callers of perf's own
-# DWARF files (its unwinder gives up on a few more samples than pmu's)
+# share within $TOL points: 0.2; for the callers of perf's own DWARF
+# files pmu's share may be up to 1 point higher, never more than 0.2
+# lower (perf's unwinder gives up on a few more samples than pmu's: how
+# many depends on the stacks the recording caught)
 TOL=0.2
 # (--children: callers without a symbol left out, see above)
 same_rows() {
@@ -68,7 +70,7 @@ import json, hashlib
 for i in range(6000):
     hashlib.sha256(json.dumps(list(range(i % 500))).encode()).hexdigest()
 ' >/dev/null 2>&1
-TOL=0.5 same_rows "python3, perf's DWARF file: the same callers (--children)" "$TMP/py.data" --children
+TOL=0.2:1.0 same_rows "python3, perf's DWARF file: the same callers (--children)" "$TMP/py.data" --children
 same_rows "python3, perf's DWARF file: the same rows (--no-children)" "$TMP/py.data" --no-children
 expect_no_match "python3, perf's DWARF file: no file taken for a missing one" "$TMP/pmu.err" 'ld.so.cache: no such file'
 

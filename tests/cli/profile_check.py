@@ -7,6 +7,8 @@
 #                                          pmu's --stdio text)
 #   profile_check.py compare A B MIN TOL   rows >= MIN% of A and B name the same
 #                                          symbols with percentages within TOL
+#                                          (LOW:HIGH: B's at most LOW below
+#                                          and HIGH above A's)
 #   profile_check.py swap IN OUT           IN rewritten in the other byte order
 #   profile_check.py inject IN OUT         IN with a record of an unknown type
 #                                          and an unknown header feature added
@@ -35,6 +37,11 @@ def rows(path):
 
 
 def compare(a, b, minpct, tol):
+    """tol: B's share within tol points of A's, or "LOW:HIGH": B's at most
+    LOW points below A's and HIGH above."""
+    low, _, high = str(tol).partition(':')
+    low = float(low)
+    high = float(high) if high else low
     ra, rb = rows(a), rows(b)
     da = {s: p for p, s in ra}
     db = {s: p for p, s in rb}
@@ -47,7 +54,7 @@ def compare(a, b, minpct, tol):
         if s not in db:
             print('# %s (%.2f%%) missing from %s' % (s, p, b))
             bad += 1
-        elif abs(db[s] - p) > tol:
+        elif db[s] - p > high or p - db[s] > low:
             print('# %s: %.2f%% vs %.2f%%' % (s, p, db[s]))
             bad += 1
     for p, s in rb:
@@ -324,7 +331,7 @@ def main():
         return 0
     if cmd == 'compare':
         return 1 if compare(sys.argv[2], sys.argv[3], float(sys.argv[4]),
-                            float(sys.argv[5])) else 0
+                            sys.argv[5]) else 0
     if cmd == 'swap':
         swap(sys.argv[2], sys.argv[3])
         return 0

@@ -130,7 +130,7 @@ start_serve() {
 	PID=$!
 	PORT=
 	for _ in $(seq 1 200); do
-		PORT=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\),.*/\1/p' "$TMP/serve.err")
+		PORT=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\),.*/\1/p' "$TMP/serve.err" 2>/dev/null)
 		[ -n "$PORT" ] && return 0
 		kill -0 $PID 2>/dev/null || return 1
 		sleep 0.05
