@@ -7,6 +7,7 @@
 # of file descriptors the exporter says so in pmu_up and a log line and
 # keeps serving what it has.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/serve_lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 
 [ "$(id -u)" = 0 ] || { echo "1..0 # SKIP needs root (makes cgroups)"; exit 77; }
@@ -34,29 +35,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# cpu_ns PID: the CPU time the kernel gives the process, in ns: the
-# scheduler's own sum (/proc/PID/schedstat), else utime + stime in ticks
-cpu_ns() {
-	if [ -r /proc/$1/schedstat ]; then
-		awk '{ print $1 }' /proc/$1/schedstat
-	else
-		awk -v hz="$(getconf CLK_TCK)" '{ printf "%d\n", ($14 + $15) / hz * 1e9 }' /proc/$1/stat
-	fi
-}
-start_serve() {
-	"$PMU" serve -l 127.0.0.1:0 "$@" 2>"$TMP/serve.err" &
-	PID=$!
-	PORT=
-	for _ in $(seq 1 400); do
-		PORT=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\),.*/\1/p' "$TMP/serve.err" 2>/dev/null)
-		[ -n "$PORT" ] && return 0
-		kill -0 $PID 2>/dev/null || return 1
-		sleep 0.05
-	done
-	return 1
-}
-scrape() { python3 -c 'import sys, urllib.request as u
-sys.stdout.write(u.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=20).read().decode())' "$PORT"; }
 # wait_for WHAT CMD...: until CMD succeeds (at most 60 s)
 wait_for() {
 	local what=$1
@@ -147,7 +125,7 @@ diag "task-clock of the cgroup: pmu serve $serve_ns, pmu stat -G $stat_ns, /proc
 within() { awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN { if (a <= 0 || b <= 0) exit 1
 	d = a / b - 1; if (d < 0) d = -d; exit d > 0.05 }'; }
 check "the cgroup's task-clock: within 5% of pmu stat -G's" within "$serve_ns" "$stat_ns"
-check "... and of the kernel's CPU time of its process" within "$serve_ns" "$proc_ns"
+check "... and near the scheduler's CPU time of its process" near_cpu "$serve_ns" "$proc_ns"
 check "the parent cgroup's count holds its child's" \
 	awk -v p="${parent_ns:-0}" -v c="${serve_ns:-0}" 'BEGIN { exit !(c > 0 && p >= c) }'
 
