@@ -21,6 +21,7 @@ import contextlib
 import ctypes
 import functools
 import math
+import os
 from collections import namedtuple
 
 from . import _lib as L
@@ -212,9 +213,9 @@ class Session:
         """Open every event on the target: "self" (the calling
         thread), "pid" or "tid" (pid, or several: pids) or "cpus"
         (system-wide; cpus a list like "0-3", None: all)."""
-        if target not in _TARGETS or target == "child":
-            raise ValueError("target: one of self, pid, tid, cpus; not %r"
-                             % (target,))
+        if target not in _TARGETS:
+            raise ValueError("target: one of self, pid, tid, cpus (child: "
+                             "run() forks it); not %r" % (target,))
         o = L.OpenOpts(sz=ctypes.sizeof(L.OpenOpts),
                        target=_TARGETS[target], pid=pid, cpus=_b(cpus),
                        inherit=inherit)
@@ -232,6 +233,49 @@ class Session:
         self._vals = (L.Value * max(n, 1))()
         self._names = self.events
         return self
+
+    def run(self, argv):
+        """Count a command from its exec to its end (the session not yet
+        opened): under the emulator for the "emu" driver.  Returns its
+        exit status as os.waitstatus_to_exitcode() gives it; read()
+        then gives its counts."""
+        if self._open:
+            raise PmuError(-22, "usage", message="run() opens the session: "
+                           "it is open already")
+        args = [_b(a) for a in argv]
+        if not args:
+            raise ValueError("run(): no command")
+        arr = (ctypes.c_char_p * (len(args) + 1))(*args, None)
+        out = ctypes.POINTER(ctypes.c_char_p)()
+        err = _new_err()
+        rc = _c.pmu_session_command(self._live(), arr, ctypes.byref(out),
+                                    ctypes.byref(err))
+        if rc < 0:
+            _raise(rc, err)
+        cmd = []
+        while out[len(cmd)] is not None:
+            cmd.append(out[len(cmd)])
+        L.libc.free(ctypes.cast(out, ctypes.c_void_p))
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:                     # the child: exec once told to
+            try:
+                os.close(w)
+                if os.read(r, 1) == b"x":
+                    os.execvp(cmd[0], cmd)
+            finally:
+                os._exit(127)
+        os.close(r)
+        try:
+            self.open("child", pid=pid)
+        except BaseException:
+            os.close(w)                  # the child exits unexec'd
+            os.waitpid(pid, 0)
+            raise
+        os.write(w, b"x")
+        os.close(w)
+        _, status = os.waitpid(pid, 0)
+        return os.waitstatus_to_exitcode(status)
 
     def _rc(self, rc):
         if rc < 0:

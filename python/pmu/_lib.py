@@ -184,6 +184,10 @@ def _proto(name, restype, *argtypes):
 
 _proto("pmu_version", c_char_p)
 _proto("pmu_strerror", c_char_p, c_int)
+libc = ctypes.CDLL(None)
+_proto_libc = libc.free
+_proto_libc.restype = None
+_proto_libc.argtypes = [c_void_p]
 _proto("pmu_error_kind_name", c_char_p, c_int)
 # sessions
 _proto("pmu_session_new_opts", _S, POINTER(SessionOpts), _E)
@@ -201,6 +205,8 @@ _proto("pmu_session_stop", c_int, _S)
 _proto("pmu_session_reset", c_int, _S)
 _proto("pmu_session_read", c_ssize_t, _S, POINTER(Value), c_size_t)
 _proto("pmu_session_feed", c_int, _S, c_char_p, c_size_t, _E)
+_proto("pmu_session_command", c_int, _S, POINTER(c_char_p),
+       POINTER(POINTER(c_char_p)), _E)
 _proto("pmu_session_driver", c_char_p, _S)
 _proto("pmu_session_model", c_char_p, _S)
 # the counting engine

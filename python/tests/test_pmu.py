@@ -189,6 +189,46 @@ def test_session_errors():
     assert "stream" in str(e.value)
 
 
+def test_run_counts_a_command_from_its_exec():
+    s = pmu.Session(["task-clock", "page-faults"])
+    rc = s.run([sys.executable, "-c",
+                "import mmap\n"
+                "m = mmap.mmap(-1, 500 * mmap.PAGESIZE)\n"
+                "for i in range(500): m[i * mmap.PAGESIZE] = 1"])
+    assert rc == 0
+    v = {x.name: x for x in s.read()}
+    assert v["page-faults"].value >= 500
+    assert v["task-clock"].value > 0
+    with pytest.raises(pmu.PmuError):
+        s.run(["true"])                  # open already
+    s.close()
+    s = pmu.Session("task-clock")
+    assert s.run(["/nonexistent/command"]) == 127
+    s.close()
+    assert pmu.Session("task-clock").run(
+        [sys.executable, "-c", "raise SystemExit(3)"]) == 3
+    with pytest.raises(ValueError):
+        pmu.Session("task-clock").run([])
+
+
+def test_emu_driver_agrees_with_pmu_stat_emulate():
+    emu_dir = os.environ.get("PMU_EMU_DIR")
+    if not PMU_BIN or not emu_dir or not os.path.exists(
+            os.path.join(emu_dir, "pmu-amd64-linux")):
+        pytest.skip("needs $PMU and $PMU_EMU_DIR (the emulator built)")
+    s = pmu.Session("instructions", driver="emu")
+    assert s.driver == "emu"
+    assert s.run(["/bin/true"]) == 0
+    (v,) = s.read()
+    s.close()
+    r = subprocess.run([PMU_BIN, "stat", "--emulate", "-e", "instructions",
+                        "-x,", "--", "/bin/true"], capture_output=True,
+                       text=True, env=os.environ)
+    assert r.returncode == 0, r.stderr
+    # the same program in the same environment: exactly as many
+    assert v.value == int(r.stderr.split(",")[0]) > 10000
+
+
 # ---- the simulated PMU: exact ----
 
 def test_sim_counts_exactly_what_the_stream_says():

@@ -27,6 +27,8 @@ expect_eq "pip install ./python" "$rc" 0
 [ "$rc" = 0 ] || { sed 's/^/# /' "$TMP/pip.log" | tail -20; done_testing; }
 
 export PMU_LIBPMU=$PMU_BUILD/libpmu.so.0 PMU_INCLUDE=$root/include PMU
+# the emulator, for the emu driver's test (skipped without it)
+[ -x "$PMU_BUILD/emu/pmu-amd64-linux" ] && export PMU_EMU_DIR=$PMU_BUILD/emu
 # a sanitized library needs its runtime first in the process
 if readelf -d "$PMU_LIBPMU" 2>/dev/null | grep -q 'libasan'; then
 	cc=$(command -v cc || command -v gcc)
