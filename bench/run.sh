@@ -56,6 +56,11 @@ events=task-clock,page-faults
 	-l "stat -e $events -- /bin/true" \
 	-a "$pmu stat -e $events -- /bin/true" \
 	-p "perf stat" -b "perf stat -e $events -- /bin/true"
+# the limit: two execs and the perf_event_open calls
+"$build/bench/exec-cost" -n "$runs" -g 2.2 \
+	-l "stat -e $events -- /bin/true against /bin/true alone" \
+	-a "$pmu stat -e $events -- /bin/true" \
+	-p "/bin/true" -b "/bin/true"
 "$build/bench/group-cost" -i "$iterations"
 "$build/bench/bench-sim"
 "$build/bench/bench-encode"
