@@ -72,8 +72,8 @@ expect_eq "--print: exit 0" "$RC" 0
 ncpu=$(getconf _NPROCESSORS_ONLN)
 expect_eq "--per-cpu: one task-clock series per CPU" \
 	"$(grep -c '^pmu_event_total{event="task-clock",cpu="[0-9]*"} [0-9]' "$TMP/prom")" "$ncpu"
-expect_match "the events' unit and support" "$TMP/prom" \
-	'^pmu_event_desc_info\{event="task-clock",unit="ns",supported="true"\} 1$'
+expect_match "the events' unit, support and what they count" "$TMP/prom" \
+	'^pmu_event_desc_info\{event="task-clock",unit="ns",supported="true",description="[^"]+"\} 1$'
 if command -v promtool >/dev/null; then
 	check "promtool check metrics accepts the Prometheus format" \
 		promtool check metrics <"$TMP/prom"

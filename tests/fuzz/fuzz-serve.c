@@ -33,7 +33,7 @@ static size_t lines_of(const char *a, const char *b, bool om)
 	struct serve_metric m = { .name = a, .unit = b, .cgroup = b,
 				  .cpu = -1, .value = 0.5 };
 	struct serve_event e = { .name = b, .unit = a, .counted = false,
-				 .reason = a };
+				 .reason = a, .desc = b };
 	struct serve_snapshot s = { .series = x, .nseries = 2, .metrics = &m,
 				    .nmetrics = 1, .events = &e, .nevents = 1,
 				    .up = true };

@@ -58,6 +58,11 @@ bool pmu_tool_list_match(const char *pat, const char *name);
 int pmu_tool_list_perf(const char *pattern, bool json, bool lng,
 		       ssize_t model, ssize_t vendor);
 
+/* A short description of an event as a session names it (a generic,
+ * software or tool event, or an event of this machine's catalog
+ * model), or NULL. */
+const char *pmu_tool_event_desc(const char *name);
+
 /* A whole file of at most `max` bytes ("-": standard input),
  * NUL-terminated; NULL with errno (EFBIG when larger). */
 char *pmu_tool_slurp(const char *path, size_t max, size_t *len);

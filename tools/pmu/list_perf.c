@@ -77,6 +77,54 @@ static const struct {
 
 static const char *const op_name[3] = { "load", "store", "prefetch" };
 
+/* Does `name` (an event as a session names it, modifiers and all) name
+ * entry `e` ("context-switches OR cs")? */
+static bool names_entry(const char *e, const char *name)
+{
+	size_t n = strcspn(name, ":/");
+
+	while (*e) {
+		size_t k = strcspn(e, " ");
+
+		if (k == n && !strncmp(e, name, n))
+			return true;
+		e += k;
+		if (!strncmp(e, " OR ", 4))
+			e += 4;
+		else
+			break;
+	}
+	return false;
+}
+
+const char *pmu_tool_event_desc(const char *name)
+{
+	static const struct { const struct entry *t; size_t n; } tabs[] = {
+		{ hw_events, sizeof(hw_events) / sizeof(*hw_events) },
+		{ sw_events, sizeof(sw_events) / sizeof(*sw_events) },
+		{ tool_events, sizeof(tool_events) / sizeof(*tool_events) },
+	};
+	const char *model = pmu_event_host_model();
+	ssize_t m, e;
+	struct pmu_event_info ei = { .size = sizeof(ei) };
+	char base[128];
+
+	if (!name)
+		return NULL;
+	for (size_t t = 0; t < sizeof(tabs) / sizeof(*tabs); t++)
+		for (size_t i = 0; i < tabs[t].n; i++)
+			if (names_entry(tabs[t].t[i].name, name))
+				return tabs[t].t[i].desc;
+	/* an event of this machine's catalog model, without modifiers */
+	snprintf(base, sizeof(base), "%.*s", (int)strcspn(name, ":"), name);
+	if (model && (m = pmu_catalog_find(model)) >= 0 &&
+	    (e = pmu_catalog_event_find((size_t)m, base)) >= 0 &&
+	    !pmu_catalog_event_info((size_t)m, (size_t)e, &ei) && ei.desc &&
+	    *ei.desc)
+		return ei.desc;
+	return NULL;
+}
+
 struct out {
 	const char *pat;
 	bool json, first;

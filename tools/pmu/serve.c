@@ -508,6 +508,7 @@ static void describe(struct serve *sv, struct serve_snapshot *sn)
 		e->counted = pmu_session_event_status(t->s, i, &err) !=
 			     PMU_EVENT_NOT_SUPPORTED;
 		e->reason = e->counted ? "" : pmu_session_event_reason(t->s, i);
+		e->desc = pmu_tool_event_desc(e->name);
 		if (!e->reason)
 			e->reason = "";
 		sn->nevents++;

@@ -37,6 +37,7 @@ struct serve_event {
 	const char *unit;       /* of the raw count: "ns" for clocks, "" */
 	bool counted;           /* false: not supported here */
 	const char *reason;     /* why not, "" */
+	const char *desc;       /* what it counts, NULL: not known */
 };
 
 struct serve_snapshot {

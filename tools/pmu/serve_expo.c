@@ -126,8 +126,8 @@ int serve_render(FILE *f, const struct serve_snapshot *s, bool om)
 		seconds(f, x->running);
 	}
 	head(f, om, "pmu_event_desc", "info", NULL,
-	     "The events asked for: the unit of their raw counts, and "
-	     "whether this machine counts them.");
+	     "The events asked for: the unit of their raw counts, "
+	     "whether this machine counts them, and what they count.");
 	for (size_t i = 0; i < s->nevents; i++) {
 		const struct serve_event *e = &s->events[i];
 
@@ -139,6 +139,10 @@ int serve_render(FILE *f, const struct serve_snapshot *s, bool om)
 		if (!e->counted) {
 			fputs(",reason=", f);
 			serve_label(f, e->reason);
+		}
+		if (e->desc) {
+			fputs(",description=", f);
+			serve_label(f, e->desc);
 		}
 		fputs("} 1\n", f);
 	}
