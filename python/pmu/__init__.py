@@ -93,6 +93,20 @@ def version():
     return _s(_c.pmu_version())
 
 
+class _Closed:
+    """A handle closed by close(), on leaving a with block, and when
+    collected."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        self.close()
+
+
 # ---- sessions ----
 
 _STATUS = {0: "ok", 1: "not-supported", 2: "not-counted"}
@@ -351,7 +365,7 @@ Aggregate.__doc__ = """One aggregate of a Stat: what a row of perf stat's
 output names (-1 where the mode does not group by it)."""
 
 
-class Stat:
+class Stat(_Closed):
     """A session's readings put together as perf stat does: mode
     "global" (one figure per event), "cpu" (perf stat -A), "thread",
     "core", "socket", "die", "node" or "cache" (cache_level: 1, 2, 3;
@@ -399,15 +413,6 @@ class Stat:
             _c.pmu_stat_free(self._st)
             self._st = None
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        self.close()
-
 
 # ---- metrics ----
 
@@ -416,7 +421,7 @@ Metric.__doc__ = """A metric's value (NaN when an event it needs is
 missing: `missing` names it)."""
 
 
-class Metrics:
+class Metrics(_Closed):
     """Metrics of a catalog ("IPC,TopdownL1") measured by a session: add()
     puts their events into the session before it opens; values() computes
     them from counts over a duration."""
@@ -463,9 +468,6 @@ class Metrics:
         if self._m:
             _c.pmu_metric_set_free(self._m)
             self._m = None
-
-    def __del__(self):
-        self.close()
 
 
 __all__.append("Metrics")
@@ -613,7 +615,7 @@ call chain, leaf first."""
 _KINDS = {0: "user", 1: "kernel", 2: "inlined"}
 
 
-class Profile:
+class Profile(_Closed):
     """A perf.data file (pmu record's or perf record's), read sample by
     sample in time order, each with its symbolized call chain.
 
@@ -681,12 +683,3 @@ class Profile:
         if self._p:
             _c.pmu_profile_close(self._p)
             self._p = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        self.close()
