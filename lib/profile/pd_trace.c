@@ -413,7 +413,10 @@ static void print_plan(FILE *o, const struct pd_tp *tp,
 {
 	for (size_t i = 0; i < tp->nplan; i++) {
 		const struct pd_tp_piece *pc = &tp->plan[i];
-		const struct pd_tp_field *f = &tp->field[pc->field];
+		/* a piece of text alone names no field (a format may have
+		 * none) */
+		const struct pd_tp_field *f = pc->conv ? &tp->field[pc->field]
+						       : NULL;
 
 		fwrite(pc->text, 1, pc->ntext, o);
 		switch (pc->conv) {
