@@ -367,7 +367,7 @@ static uint64_t num(const struct pd_tp_field *f, const unsigned char *raw)
 	unsigned n = f->size > 8 ? 8 : f->size;
 
 	memcpy(&v, raw + f->offset, n);
-	if (f->is_signed && n < 8 && (v >> (8 * n - 1)) & 1)
+	if (f->is_signed && n > 0 && n < 8 && (v >> (8 * n - 1)) & 1)
 		v |= ~0ull << (8 * n);
 	return v;
 }
