@@ -434,9 +434,12 @@ static void print_plan(FILE *o, const struct pd_tp *tp,
 		case 'X':
 			fprintf(o, "%" PRIX64, num(f, raw));
 			break;
-		case 'c':
-			fputc((int)(num(f, raw) & 0xff), o);
+		case 'c': {   /* as a string's bytes: a record stays one line */
+			unsigned char ch = (unsigned char)(num(f, raw) & 0xff);
+
+			fputc(ch >= 0x20 && ch < 0x7f ? ch : '.', o);
 			break;
+		}
 		case 'u':
 			fprintf(o, "%" PRIu64, num(f, raw));
 			break;
