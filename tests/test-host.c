@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <pmu/session.h>
 
 #include "util/cgroup.h"
 #include "util/host.h"
@@ -280,6 +281,20 @@ static void test_cgroup_mount(void **state)
 	}
 	assert_int_equal(pmu__cgroup_mount_at("/nonexistent/mountinfo", buf,
 					      sizeof(buf)), -ENOENT);
+	/* the public call: this machine's, as the reader finds it */
+	{
+		char want[256], got[256];
+		int rc = pmu__cgroup_mount_at("/proc/self/mountinfo", want,
+					      sizeof(want));
+
+		assert_int_equal(pmu_cgroup_root(got, sizeof(got)), rc);
+		if (!rc) {
+			assert_string_equal(got, want);
+			assert_int_equal(pmu_cgroup_root(got, 2), -ENAMETOOLONG);
+		}
+		assert_int_equal(pmu_cgroup_root(NULL, 10), -EINVAL);
+		assert_int_equal(pmu_cgroup_root(got, 0), -EINVAL);
+	}
 }
 
 /* A thread that waits, so that the process has two. */

@@ -178,6 +178,11 @@ PMU_API int pmu_session_add(struct pmu_session *s, const char *events,
 PMU_API int pmu_session_set_cgroup(struct pmu_session *s, size_t i,
 				   const char *cgroup, struct pmu_error *err);
 
+/* The directory of that hierarchy (what cgroup names are relative to)
+ * into buf: 0; -ENOENT when neither is mounted, -EINVAL for no buffer,
+ * -ENAMETOOLONG when it does not fit. */
+PMU_API int pmu_cgroup_root(char *buf, size_t len);
+
 /* Number of events added so far. */
 PMU_API size_t pmu_session_nevents(const struct pmu_session *s);
 

@@ -59,7 +59,7 @@ struct serve {
 	unsigned interval_ms, threads;
 	/* state (the reading thread's) */
 	struct target *targets;
-	char *mount;               /* the cgroup hierarchy perf counts by */
+	char mount[4096];          /* the cgroup hierarchy perf counts by */
 	uint64_t errors, ticks;
 	char last_err[512];
 	/* the latest exposition (under lock) */
@@ -257,36 +257,6 @@ static struct target *target_open(struct serve *sv, const char *cgroup,
 fail:
 	target_free(t);
 	return NULL;
-}
-
-/* The mount of the cgroup hierarchy perf counts by: the v1 hierarchy
- * with the perf_event controller, else the cgroup2 mount. */
-static char *cgroup_mount(void)
-{
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char line[4096], *v2 = NULL, *v1 = NULL;
-
-	while (f && fgets(line, sizeof(line), f)) {
-		char *sep = strstr(line, " - "), mnt[1024], fs[64], src[256],
-		     opts[1024] = "";
-		int ok;
-
-		if (!sep || sscanf(line, "%*s %*s %*s %*s %1023s", mnt) != 1)
-			continue;
-		ok = sscanf(sep + 3, "%63s %255s %1023s", fs, src, opts);
-		if (ok >= 1 && !strcmp(fs, "cgroup2") && !v2)
-			v2 = strdup(mnt);
-		if (ok == 3 && !strcmp(fs, "cgroup") && !v1 &&
-		    strstr(opts, "perf_event"))
-			v1 = strdup(mnt);
-	}
-	if (f)
-		fclose(f);
-	if (v1) {
-		free(v2);
-		return v1;
-	}
-	return v2;
 }
 
 /* Targets in the order found (the exposition's order). */
@@ -641,7 +611,7 @@ static int open_targets(struct serve *sv)
 	pmu_metric_set_free(ms);
 	pmu_session_free(s);
 	if (sv->per_cgroup || sv->ncgroups) {
-		if (!(sv->mount = cgroup_mount())) {
+		if (pmu_cgroup_root(sv->mount, sizeof(sv->mount))) {
 			pmu_tool_err("serve: no cgroup hierarchy with perf_event "
 				     "is mounted (a cgroup2 mount, or cgroup v1 "
 				     "with the perf_event controller)");
@@ -887,7 +857,6 @@ out:
 	}
 	free_list(sv.cgroups, sv.ncgroups);
 	free_list(sv.pids, sv.npids);
-	free(sv.mount);
 	free(sv.text[0]);
 	free(sv.text[1]);
 	pthread_mutex_destroy(&sv.lock);
