@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /* Exit codes shared by every subcommand. */
 enum {
@@ -62,6 +63,12 @@ int pmu_tool_list_perf(const char *pattern, bool json, bool lng,
  * software or tool event, or an event of this machine's catalog
  * model), or NULL. */
 const char *pmu_tool_event_desc(const char *name);
+
+/* A comma list of process or thread ids (opt: the option, for the
+ * message) added to *ids: 0, or an exit status after saying which
+ * token is not an id. */
+int pmu_tool_parse_ids(const char *opt, const char *arg, pid_t **ids,
+		       size_t *n);
 
 /* A whole file of at most `max` bytes ("-": standard input),
  * NUL-terminated; NULL with errno (EFBIG when larger). */

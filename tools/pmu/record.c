@@ -77,32 +77,6 @@ static void usage(FILE *f)
 "Exit status: the command's own; 1 for bad input, 2 for bad usage.\n");
 }
 
-static int parse_ids(const char *arg, struct rec_cli *c, const char *opt)
-{
-	char *dup = strdup(arg), *save = NULL, *tok;
-
-	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *end;
-		long v = strtol(tok, &end, 10);
-		pid_t *n;
-
-		if (*end || v <= 0 || v > INT32_MAX) {
-			pmu_tool_err("%s: '%s' is not a process or thread id",
-				     opt, tok);
-			free(dup);
-			return EXIT_PMU_USAGE;
-		}
-		if (!(n = realloc(c->pids, (c->npids + 1) * sizeof(*n)))) {
-			free(dup);
-			return EXIT_PMU_INPUT;
-		}
-		c->pids = n;
-		c->pids[c->npids++] = (pid_t)v;
-	}
-	free(dup);
-	return 0;
-}
-
 static int parse_u64(const char *arg, const char *opt, uint64_t *v)
 {
 	char *end;
@@ -188,9 +162,11 @@ static int parse_opt(int opt, struct rec_cli *c)
 	case 'g': c->o.callgraph = PMU_CALLGRAPH_MODE_FP; return 0;
 	case 'G': return parse_callgraph(optarg, c);
 	case 'p': return set_target(c, PMU_TARGET_PID) ?:
-			 parse_ids(optarg, c, "-p");
+			 pmu_tool_parse_ids("-p", optarg, &c->pids,
+					    &c->npids);
 	case 't': return set_target(c, PMU_TARGET_TID) ?:
-			 parse_ids(optarg, c, "-t");
+			 pmu_tool_parse_ids("-t", optarg, &c->pids,
+					    &c->npids);
 	case 'a': return set_target(c, PMU_TARGET_CPUS);
 	case 'C':
 		c->o.cpus = optarg;

@@ -53,7 +53,8 @@ struct target {
 struct serve {
 	/* options */
 	const char *events, *metrics, *cpus, *listen, *per_cgroup;
-	char **cgroups, **pids;
+	char **cgroups;
+	pid_t *pids;
 	size_t ncgroups, npids;
 	bool per_cpu, print, print_om;
 	unsigned interval_ms, threads;
@@ -637,19 +638,8 @@ static int open_targets(struct serve *sv)
 	for (size_t i = 0; i < sv->ncgroups || i < sv->npids ||
 			   (!sv->ncgroups && !sv->npids && i < 1); i++) {
 		struct target *t;
-		int pid = 0;
+		int pid = sv->npids ? sv->pids[i] : 0;
 
-		if (sv->npids) {
-			char *end;
-			long v = strtol(sv->pids[i], &end, 10);
-
-			if (*end || v <= 0 || v > 0x7fffffff) {
-				pmu_tool_err("serve: -p '%s': not a process id",
-					     sv->pids[i]);
-				return EXIT_PMU_USAGE;
-			}
-			pid = (int)v;
-		}
 		t = target_open(sv, sv->ncgroups ? sv->cgroups[i] : NULL, pid,
 				&err);
 		if (!t) {
@@ -680,7 +670,7 @@ static int parse(struct serve *sv, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	int c, rc;
 	char *end;
 	unsigned long v;
 
@@ -704,8 +694,11 @@ static int parse(struct serve *sv, int argc, char **argv)
 			break;
 		case O_PER_CGROUP: sv->per_cgroup = optarg ? optarg : "/"; break;
 		case 'p':
-			free_list(sv->pids, sv->npids);
-			if (split(optarg, &sv->pids, &sv->npids) || !sv->npids) {
+			sv->npids = 0;     /* the last -p counts */
+			if ((rc = pmu_tool_parse_ids("-p", optarg, &sv->pids,
+						     &sv->npids)))
+				return rc;
+			if (!sv->npids) {
 				pmu_tool_err("serve: -p '%s': no process named",
 					     optarg);
 				return EXIT_PMU_USAGE;
@@ -856,7 +849,7 @@ out:
 		target_free(t);
 	}
 	free_list(sv.cgroups, sv.ncgroups);
-	free_list(sv.pids, sv.npids);
+	free(sv.pids);
 	free(sv.text[0]);
 	free(sv.text[1]);
 	pthread_mutex_destroy(&sv.lock);
