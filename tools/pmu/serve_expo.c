@@ -92,38 +92,57 @@ static void seconds(FILE *f, uint64_t ns)
 		(unsigned long long)(ns % 1000000000u));
 }
 
+/* The families of every series, one value of it each. */
+enum what { COUNT, ENABLED, RUNNING };
+static const struct {
+	const char *fam, *unit, *help;
+	enum what what;
+} series_fams[] = {
+	{ "pmu_event", NULL, "Events counted since pmu serve opened them, "
+	  "scaled when multiplexed (raw units: clocks in ns).", COUNT },
+	{ "pmu_event_enabled_seconds", "seconds",
+	  "Time each event was enabled.", ENABLED },
+	{ "pmu_event_running_seconds", "seconds",
+	  "Time each event was on a counter: less than enabled when "
+	  "multiplexed.", RUNNING },
+};
+
 int serve_render(FILE *f, const struct serve_snapshot *s, bool om)
 {
-	const struct serve_series *x;
+	const struct {
+		const char *fam, *type, *help;
+		unsigned long long v;
+	} health[] = {
+		{ "pmu_up", "gauge",
+		  "1 when every target was read on the last interval.", s->up },
+		{ "pmu_targets", "gauge",
+		  "Targets counted (the machine, cgroups or processes).",
+		  s->targets },
+		{ "pmu_errors", "counter",
+		  "Errors opening or reading counters so far.", s->errors },
+		{ "pmu_readings", "counter", "Readings of the counters so far.",
+		  s->ticks },
+		{ "pmu_scrapes", "counter", "Scrapes answered so far.",
+		  s->scrapes },
+	};
 
-	head(f, om, "pmu_event", "counter", NULL,
-	     "Events counted since pmu serve opened them, scaled when "
-	     "multiplexed (raw units: clocks in ns).");
-	for (size_t i = 0; i < s->nseries; i++) {
-		x = &s->series[i];
-		fputs("pmu_event_total", f);
-		labels(f, "event", x->event, x->cgroup, x->pid, x->cpu,
-		       NULL);
-		fprintf(f, " %llu\n", (unsigned long long)x->value);
-	}
-	head(f, om, "pmu_event_enabled_seconds", "counter", "seconds",
-	     "Time each event was enabled.");
-	for (size_t i = 0; i < s->nseries; i++) {
-		x = &s->series[i];
-		fputs("pmu_event_enabled_seconds_total", f);
-		labels(f, "event", x->event, x->cgroup, x->pid, x->cpu,
-		       NULL);
-		seconds(f, x->enabled);
-	}
-	head(f, om, "pmu_event_running_seconds", "counter", "seconds",
-	     "Time each event was on a counter: less than enabled when "
-	     "multiplexed.");
-	for (size_t i = 0; i < s->nseries; i++) {
-		x = &s->series[i];
-		fputs("pmu_event_running_seconds_total", f);
-		labels(f, "event", x->event, x->cgroup, x->pid, x->cpu,
-		       NULL);
-		seconds(f, x->running);
+	for (size_t k = 0; k < sizeof(series_fams) / sizeof(*series_fams);
+	     k++) {
+		head(f, om, series_fams[k].fam, "counter", series_fams[k].unit,
+		     series_fams[k].help);
+		for (size_t i = 0; i < s->nseries; i++) {
+			const struct serve_series *x = &s->series[i];
+
+			fprintf(f, "%s_total", series_fams[k].fam);
+			labels(f, "event", x->event, x->cgroup, x->pid, x->cpu,
+			       NULL);
+			if (series_fams[k].what == COUNT)
+				fprintf(f, " %llu\n",
+					(unsigned long long)x->value);
+			else
+				seconds(f, series_fams[k].what == ENABLED
+						   ? x->enabled : x->running);
+		}
 	}
 	head(f, om, "pmu_event_desc", "info", NULL,
 	     "The events asked for: the unit of their raw counts, "
@@ -159,20 +178,11 @@ int serve_render(FILE *f, const struct serve_snapshot *s, bool om)
 			number(f, m->value);
 		}
 	}
-	head(f, om, "pmu_up", "gauge", NULL,
-	     "1 when every target was read on the last interval.");
-	fprintf(f, "pmu_up %d\n", s->up);
-	head(f, om, "pmu_targets", "gauge", NULL,
-	     "Targets counted (the machine, cgroups or processes).");
-	fprintf(f, "pmu_targets %zu\n", s->targets);
-	head(f, om, "pmu_errors", "counter", NULL,
-	     "Errors opening or reading counters so far.");
-	fprintf(f, "pmu_errors_total %llu\n", (unsigned long long)s->errors);
-	head(f, om, "pmu_readings", "counter", NULL,
-	     "Readings of the counters so far.");
-	fprintf(f, "pmu_readings_total %llu\n", (unsigned long long)s->ticks);
-	head(f, om, "pmu_scrapes", "counter", NULL, "Scrapes answered so far.");
-	fprintf(f, "pmu_scrapes_total %llu\n", (unsigned long long)s->scrapes);
+	for (size_t k = 0; k < sizeof(health) / sizeof(*health); k++) {
+		head(f, om, health[k].fam, health[k].type, NULL, health[k].help);
+		fprintf(f, "%s%s %llu\n", health[k].fam,
+			health[k].type[0] == 'c' ? "_total" : "", health[k].v);
+	}
 	head(f, om, "pmu_read_duration_seconds", "gauge", "seconds",
 	     "Time the last reading of every counter took.");
 	fputs("pmu_read_duration_seconds", f);
