@@ -156,7 +156,7 @@ class Session:
         self._s = _c.pmu_session_new_opts(ctypes.byref(opts),
                                             ctypes.byref(err))
         if not self._s:
-            _raise(-ctypes.get_errno() or -22, err)
+            _raise(-22, err)
         self._open = False
         self._vals = None
         if isinstance(events, (str, bytes)):
@@ -269,7 +269,7 @@ class Session:
         cmd = []
         while out[len(cmd)] is not None:
             cmd.append(out[len(cmd)])
-        L.libc.free(ctypes.cast(out, ctypes.c_void_p))
+        L.free(ctypes.cast(out, ctypes.c_void_p))
         r, w = os.pipe()
         pid = os.fork()
         if pid == 0:                     # the child: exec once told to

@@ -184,10 +184,10 @@ def _proto(name, restype, *argtypes):
 
 _proto("pmu_version", c_char_p)
 _proto("pmu_strerror", c_char_p, c_int)
-libc = ctypes.CDLL(None)
-_proto_libc = libc.free
-_proto_libc.restype = None
-_proto_libc.argtypes = [c_void_p]
+# what the library allocates for the caller (pmu_session_command's list)
+free = ctypes.CDLL(None).free
+free.restype = None
+free.argtypes = [c_void_p]
 _proto("pmu_error_kind_name", c_char_p, c_int)
 # sessions
 _proto("pmu_session_new_opts", _S, POINTER(SessionOpts), _E)
