@@ -43,24 +43,27 @@ static void head(FILE *f, bool om, const char *fam, const char *type,
 		fprintf(f, "# UNIT %s %s\n", fam, unit);
 }
 
+/* `pre` (",name=" or "{name=") and the label's value, escaped. */
+static void label(FILE *f, const char *pre, const char *v)
+{
+	fputs(pre, f);
+	serve_label(f, v);
+}
+
 /* {event="...",cgroup="...",pid="...",cpu="...",unit="..."} */
 static void labels(FILE *f, const char *k0, const char *v0,
 		   const char *cgroup, int pid, int cpu, const char *unit)
 {
 	fprintf(f, "{%s=", k0);
 	serve_label(f, v0);
-	if (cgroup) {
-		fputs(",cgroup=", f);
-		serve_label(f, cgroup);
-	}
+	if (cgroup)
+		label(f, ",cgroup=", cgroup);
 	if (pid > 0)
 		fprintf(f, ",pid=\"%d\"", pid);
 	if (cpu >= 0)
 		fprintf(f, ",cpu=\"%d\"", cpu);
-	if (unit && *unit) {
-		fputs(",unit=", f);
-		serve_label(f, unit);
-	}
+	if (unit && *unit)
+		label(f, ",unit=", unit);
 	fputc('}', f);
 }
 
@@ -150,19 +153,13 @@ int serve_render(FILE *f, const struct serve_snapshot *s, bool om)
 	for (size_t i = 0; i < s->nevents; i++) {
 		const struct serve_event *e = &s->events[i];
 
-		fputs("pmu_event_desc_info{event=", f);
-		serve_label(f, e->name);
-		fputs(",unit=", f);
-		serve_label(f, e->unit);
+		label(f, "pmu_event_desc_info{event=", e->name);
+		label(f, ",unit=", e->unit);
 		fprintf(f, ",supported=\"%s\"", e->counted ? "true" : "false");
-		if (!e->counted) {
-			fputs(",reason=", f);
-			serve_label(f, e->reason);
-		}
-		if (e->desc) {
-			fputs(",description=", f);
-			serve_label(f, e->desc);
-		}
+		if (!e->counted)
+			label(f, ",reason=", e->reason);
+		if (e->desc)
+			label(f, ",description=", e->desc);
 		fputs("} 1\n", f);
 	}
 	if (s->nmetrics) {
