@@ -15,17 +15,14 @@ spid= npid=
 ncpu=$(nproc)
 events=task-clock,cpu-clock,context-switches,cpu-migrations,page-faults,minor-faults,major-faults,alignment-faults
 
-"$pmu" serve -l 127.0.0.1:0 -a -A -e $events 2>"$tmp/err" &
-spid=$!
-port=
-for _ in $(seq 1 200); do
-	port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\),.*/\1/p' "$tmp/err")
-	[ -n "$port" ] && break
-	sleep 0.05
-done
-[ -n "$port" ] || { echo "serve.sh: pmu serve did not start: $(cat "$tmp/err")" >&2; exit 1; }
+# the serve tests' start_serve (on a port the system picks)
+PMU=$pmu TMP=$tmp
+. "$here/../tests/cli/serve_lib.sh"
+start_serve -a -A -e $events ||
+	{ echo "serve.sh: pmu serve did not start: $(cat "$tmp/serve.err")" >&2; exit 1; }
+spid=$PID
 read -r _ s_ok _ s_fail _ s_cpu _ s_rss0 _ s_rss1 _ s_peak _ s_series < <(
-	python3 "$here/serve-load.py" "http://127.0.0.1:$port/metrics" $spid "$secs" $scrapers)
+	python3 "$here/serve-load.py" "http://127.0.0.1:$PORT/metrics" $spid "$secs" $scrapers)
 kill $spid; wait $spid 2>/dev/null; spid=
 s_counters=$((8 * ncpu))
 
