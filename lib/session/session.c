@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <limits.h>
@@ -378,4 +379,17 @@ PMU_API int pmu_session_command(struct pmu_session *s, char *const argv[],
 	*out = copy_argv(argv);
 	return *out ? 0 : pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
 				     "out of memory");
+}
+
+PMU_API int pmu_cgroup_root(char *buf, size_t len)
+{
+	char mnt[512];
+	int r;
+
+	if (!buf || !len)
+		return -EINVAL;
+	r = pmu__cgroup_mount_at("/proc/self/mountinfo", mnt, sizeof(mnt));
+	if (r == 0 && snprintf(buf, len, "%s", mnt) >= (int)len)
+		r = -ENAMETOOLONG;
+	return r;
 }

@@ -5,8 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <pmu/session.h>
-
 #include "util/cgroup.h"
 
 /* Field 5 (the mount point) and what follows " - " (fstype, source,
@@ -77,19 +75,6 @@ int pmu__cgroup_path(const char *name, char *buf, size_t sz)
 		name++;
 	if (r == 0 && snprintf(buf, sz, "%s%s%s", mnt, *name ? "/" : "",
 			       name) >= (int)sz)
-		r = -ENAMETOOLONG;
-	return r;
-}
-
-PMU_API int pmu_cgroup_root(char *buf, size_t len)
-{
-	char mnt[512];
-	int r;
-
-	if (!buf || !len)
-		return -EINVAL;
-	r = pmu__cgroup_mount_at("/proc/self/mountinfo", mnt, sizeof(mnt));
-	if (r == 0 && snprintf(buf, len, "%s", mnt) >= (int)len)
 		r = -ENAMETOOLONG;
 	return r;
 }
