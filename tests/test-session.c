@@ -528,6 +528,36 @@ static void test_tool_events(void **state)
 	pmu_session_free(s);
 }
 
+/* A cgroup the library cannot look up for want of a file descriptor is
+ * reported as that (EMFILE, a system error), never as a cgroup that is
+ * not there: pmu serve drops "not there" cgroups without a word. */
+static void test_cgroup_out_of_fds(void **state)
+{
+	const uint64_t cfg[] = { PERF_COUNT_SW_TASK_CLOCK };
+	struct pmu_session *s = sw_session(cfg, 1);
+	struct pmu_error err = { .size = sizeof(err) };
+	struct rlimit old, low;
+	int lowest = dup(0), r;
+
+	(void)state;
+	assert_true(lowest >= 0);
+	close(lowest);
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+	low = old;
+	low.rlim_cur = (rlim_t)lowest; /* no descriptor left */
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+	r = pmu_session_set_cgroup(s, 0, "/", &err);
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
+	assert_int_equal(r, -EMFILE);
+	assert_int_equal(err.code, -EMFILE);
+	assert_int_equal(err.kind, PMU_ERR_SYSTEM);
+	assert_non_null(strstr(err.message, "mountinfo"));
+	/* with descriptors back it looks the cgroup up again */
+	r = pmu_session_set_cgroup(s, 0, "/", &err);
+	assert_true(r == 0 || r == -ENOENT);
+	pmu_session_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -543,6 +573,7 @@ int main(void)
 		cmocka_unit_test(test_event_desc),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_tool_events),
+		cmocka_unit_test(test_cgroup_out_of_fds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -321,13 +321,23 @@ PMU_API int pmu_session_set_cgroup(struct pmu_session *s, size_t i,
 					  "perf_event (cgroup2 or v1 "
 					  "perf_event), so no cgroup '%s'",
 					  cgroup);
-		if (r == 0 && access(path, R_OK | X_OK))
-			r = -errno;
+		if (r == -ENAMETOOLONG)
+			return pmu__error(err, r, PMU_ERR_NO_TARGET, cgroup, -1,
+					  "cgroup '%s': path too long", cgroup);
 		if (r)
-			return pmu__error(err, r == -EACCES ? r : -ENOENT,
-					  PMU_ERR_NO_TARGET, cgroup, -1,
-					  "no access to cgroup %s: %s", path,
+			/* out of descriptors or memory reading mountinfo:
+			 * the cgroup may well be there, so never "gone" */
+			return pmu__error(err, r, PMU_ERR_SYSTEM, cgroup, -1,
+					  "cannot find cgroup '%s': reading "
+					  "/proc/self/mountinfo: %s", cgroup,
 					  pmu_strerror(r));
+		if (access(path, R_OK | X_OK)) {
+			r = errno == ENOTDIR ? -ENOENT : -errno;
+			return pmu__error(err, r, r == -ENOENT || r == -EACCES ?
+					  PMU_ERR_NO_TARGET : PMU_ERR_SYSTEM,
+					  cgroup, -1, "no access to cgroup %s: %s",
+					  path, pmu_strerror(r));
+		}
 		if (!(dup = strdup(path)))
 			return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL,
 					  -1, "out of memory");
