@@ -140,6 +140,62 @@ static void test_roundtrip(void **state)
 	unlink(path);
 }
 
+/* Rounds, as perf record writes them (each CPU's ring in turn, then a
+ * FINISHED_ROUND): a record of the second round older than the first
+ * round's last comes before it, and a third round's record older than
+ * the second's last comes before that one too; ties keep file order. */
+static void test_rounds(void **state)
+{
+	static const uint64_t times[][3] = {
+		{ 100, 300, 0 },        /* round 1 (0: none) */
+		{ 200, 500, 250 },      /* round 2: 200 and 250 before 300 */
+		{ 400, 600, 0 },        /* round 3: 400 before 500 */
+	};
+	static const struct perf_event_header round = {
+		PD_REC_FINISHED_ROUND, 0, 8 };
+	char path[] = "/tmp/pmu-test-profile-XXXXXX";
+	int fd = mkstemp(path);
+	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE,
+				     .config = PERF_COUNT_SW_CPU_CLOCK,
+				     .sample_type = ST, .sample_id_all = 1,
+				     .sample_period = 1000 };
+	char *name = "cpu-clock";
+	struct pd_writer w;
+	uint64_t id = 77, last = 0;
+	struct pmu_error err = { .size = sizeof(err) };
+	struct pmu_sample s = { .size = sizeof(s) };
+	struct pmu_profile *p;
+	size_t n = 0;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(pmu__pd_write_open(&w, path, 1, &a, &name, &err), 0);
+	assert_int_equal(pmu__pd_write_ids(&w, 0, &id, 1), 0);
+	for (size_t r = 0; r < 3; r++) {
+		for (size_t i = 0; i < 3 && times[r][i]; i++)
+			put_sample(&w, 10, 10, 0x1000, times[r][i], 1);
+		assert_int_equal(pmu__pd_write_data(&w, &round, 8), 0);
+	}
+	assert_int_equal(pmu__pd_write_finish(&w, &err), 0);
+	pmu__pd_write_close(&w);
+	p = pmu_profile_open(path, NULL, &err);
+	assert_non_null(p);
+	for (int pass = 0; pass < 2; pass++) {
+		while (pmu_profile_next(p, &s) > 0) {
+			assert_true(s.time >= last);
+			last = s.time;
+			n++;
+		}
+		assert_int_equal(n, 7 * (size_t)(pass + 1));
+		/* the same again after a rewind */
+		assert_int_equal(pmu_profile_rewind(p), 0);
+		last = 0;
+	}
+	pmu_profile_close(p);
+	unlink(path);
+}
+
 static void test_bad_files(void **state)
 {
 	static const struct {
@@ -843,6 +899,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_rounds),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_maps),
 		cmocka_unit_test(test_regs),

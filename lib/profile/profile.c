@@ -220,7 +220,8 @@ int pmu_profile_rewind(struct pmu_profile *p)
 		return -EINVAL;
 	pmu__machine_free(&p->m);
 	pmu__machine_init(&p->m, p->dsos);
-	p->cur = p->norder = 0;
+	p->cur = p->norder = p->nemit = 0;
+	p->seen_max = p->round_limit = 0;
 	p->f.pos = p->scan = p->f.h.data.offset;
 	p->last_time = 0;
 	p->f.released = 0;
@@ -363,46 +364,60 @@ void pmu__profile_on_record(struct pmu_profile *p,
 }
 
 /*
- * The records of one round (up to a FINISHED_ROUND record, or the end),
- * in time order: perf record writes each CPU's ring in turn, so a
- * sample may come before the MMAP of its library from another CPU, but
- * never across a round.  Offsets break ties: equal times keep file
- * order.  Memory is one round's worth of references.
+ * Records in time order, as perf orders them: perf record writes each
+ * CPU's ring in turn and a FINISHED_ROUND after each pass, so a record
+ * may come after later ones from another CPU, within its round or in
+ * the next one (its CPU's ring drained before the other's, its record
+ * still on the way).  So at the end of a round the records up to the
+ * latest time of the round before are due (ties in file order); the
+ * rest wait for the next round; at the end of the file all are due.
+ * Memory is about two rounds' worth of references.
  */
 static int load_round(struct pmu_profile *p)
 {
 	const struct perf_event_header *h;
-	uint64_t t = p->last_time, last = 0, off;
+	uint64_t t = p->last_time, off, limit;
 	size_t cap = p->cap_order;
-	bool sorted = true;
+	bool end;
 
-	p->norder = p->cur = 0;
-	p->f.pos = p->scan;
-	off = p->f.pos;
-	while ((h = pmu__pd_next(&p->f))) {
-		t = rec_time(&p->f, h, t);
-		if (t < last)
-			sorted = false;
-		last = t;
-		if (push_ref(p, &cap, t, off))
-			return -ENOMEM;
+	/* what is still held moves to the front */
+	memmove(p->order, p->order + p->cur,
+		(p->norder - p->cur) * sizeof(*p->order));
+	p->norder -= p->cur;
+	p->cur = p->nemit = 0;
+	do {
+		p->f.pos = p->scan;
 		off = p->f.pos;
-		if (h->type == PD_REC_FINISHED_ROUND)
-			break;
-	}
-	p->cap_order = cap;
-	p->scan = p->f.pos;
-	p->last_time = t;
-	if (!sorted)
+		while ((h = pmu__pd_next(&p->f))) {
+			t = rec_time(&p->f, h, t);
+			if (t > p->seen_max)
+				p->seen_max = t;
+			if (push_ref(p, &cap, t, off))
+				return -ENOMEM;
+			off = p->f.pos;
+			if (h->type == PD_REC_FINISHED_ROUND)
+				break;
+		}
+		p->cap_order = cap;
+		p->scan = p->f.pos;
+		p->last_time = t;
+		end = !h || p->scan >= p->f.end || p->f.corrupt;
+		limit = end ? UINT64_MAX : p->round_limit;
+		p->round_limit = p->seen_max;
 		qsort(p->order, p->norder, sizeof(*p->order), ref_cmp);
+		while (p->nemit < p->norder && p->order[p->nemit].time <= limit)
+			p->nemit++;
+	} while (!p->nemit && !end);
 	return 0;
 }
 
 const struct perf_event_header *pmu__profile_next_record(struct pmu_profile *p)
 {
-	if (p->cur >= p->norder) {
-		if (p->scan >= p->f.end || p->f.corrupt || load_round(p) ||
-		    !p->norder)
+	if (p->cur >= p->nemit) {
+		if ((p->scan >= p->f.end || p->f.corrupt) &&
+		    p->cur >= p->norder)
+			return NULL;
+		if (load_round(p) || p->cur >= p->nemit)
 			return NULL;
 	}
 	p->f.pos = p->order[p->cur++].off;

@@ -21,8 +21,11 @@ struct pmu_profile {
 	struct pmu__machine m;
 	bool no_lines, no_inline;
 	unsigned max_stack;           /* addresses kept of a chain */
-	struct pmu__rec_ref *order;   /* the current round, in time order */
+	struct pmu__rec_ref *order;   /* records read, in time order: */
 	size_t norder, cur, cap_order;
+	size_t nemit;                 /* ... [cur, nemit) due, the rest held */
+	uint64_t seen_max;            /* the latest time read so far */
+	uint64_t round_limit;         /* seen_max at the last round's end */
 	uint64_t scan;                /* file offset of the next round */
 	uint64_t last_time;
 	/* counted at open */
