@@ -192,6 +192,9 @@ static const char *comm_of(struct pmu_profile *p, int pid, int tid)
 
 	if (t && t->comm)
 		return t->comm;
+	/* the idle task has no COMM record: perf names it */
+	if (pid == 0 && tid == 0)
+		return "swapper";
 	snprintf(p->comm_buf, sizeof(p->comm_buf), ":%d", tid);
 	return p->comm_buf;
 }

@@ -82,6 +82,15 @@ static void l_num(struct line *l, uint64_t v, unsigned base, int width,
 		l_ch(l, t[--k]);
 }
 
+/* A pid or tid, -1 as perf prints it (a task gone when sampled). */
+static void l_id(struct line *l, uint32_t v, int width)
+{
+	char t[16];
+
+	snprintf(t, sizeof(t), "%*" PRId32, width, (int32_t)v);
+	l_str(l, t);
+}
+
 static void l_pad(struct line *l, const char *s, int width)
 {
 	for (int i = (int)strlen(s); i < width; i++)
@@ -139,16 +148,16 @@ static void print_head(struct line *l, const bool *on, struct pmu_profile *p,
 		l_ch(l, ' ');
 	}
 	if (on[F_PID] && on[F_TID]) {
-		l_num(l, s->pid, 10, 5, false);
+		l_id(l, s->pid, 5);
 		l_ch(l, '/');
 		size_t at = l->n;
 
-		l_num(l, s->tid, 10, 0, false);
+		l_id(l, s->tid, 0);
 		for (size_t k = l->n - at; k < 5; k++)
 			l_ch(l, ' ');
 		l_ch(l, ' ');
 	} else if (on[F_PID] || on[F_TID]) {
-		l_num(l, on[F_PID] ? s->pid : s->tid, 10, 5, false);
+		l_id(l, on[F_PID] ? s->pid : s->tid, 5);
 		l_ch(l, ' ');
 	}
 	if (on[F_CPU] && s->cpu != (uint32_t)-1) {
