@@ -2,7 +2,8 @@
 /*
  * A recording's TRACING_DATA and a tracepoint record's text: formats
  * written here by hand, records built byte by byte, and the text each
- * must print (its print fmt where that is plain, else name=value).
+ * must print: its print fmt, run as C reads it, or name=value where
+ * that cannot be run.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -71,6 +72,19 @@ static void tracing_data(struct blob *x, const char *const *fmt, size_t n)
 	put_u(x, 0, 8);                 /* saved cmdlines */
 }
 
+/* Kernel symbols of the tests: one function at 0x1000, 0x200 long. */
+static const char *sym_name(void *ctx, uint64_t addr, uint64_t *off)
+{
+	(void)ctx;
+	if (addr < 0x1000 || addr >= 0x1200)
+		return NULL;
+	*off = addr - 0x1000;
+	return "sched_setaffinity";
+}
+
+static const struct pd_tp_syms test_syms = { sym_name, NULL };
+static const struct pd_tp_syms *syms = &test_syms;
+
 static char *print(const struct pd_tp *tp, const void *raw, size_t size)
 {
 	char *buf = NULL;
@@ -78,7 +92,7 @@ static char *print(const struct pd_tp *tp, const void *raw, size_t size)
 	FILE *m = open_memstream(&buf, &len);
 
 	assert_non_null(m);
-	pmu__pd_trace_print(m, tp, raw, size);
+	pmu__pd_trace_print(m, tp, raw, size, syms);
 	fclose(m);
 	return buf;
 }
@@ -91,13 +105,13 @@ static const char *const formats[] = {
 	"\tfield:unsigned long mask;\toffset:16;\tsize:8;\tsigned:0;\n\n"
 	"print fmt: \"path=%s delta=%d mask=%lx 100%% \\\"q\\\"\", "
 	"__get_str(path), REC->delta, REC->mask\n",
-	/* not plain: a helper the printer does not run */
+	/* __print_flags() without a table */
 	"name: helper\nID: 8\nformat:\n" COMMON
 	"\tfield:int state;\toffset:8;\tsize:4;\tsigned:1;\n"
 	"\tfield:char comm[8];\toffset:12;\tsize:8;\tsigned:0;\n\n"
 	"print fmt: \"state=%s comm=%s\", __print_flags(REC->state, \"|\"), "
 	"REC->comm\n",
-	/* plain, but a number printed with %s: taken by field */
+	/* a number printed with %s */
 	"name: mismatch\nID: 9\nformat:\n" COMMON
 	"\tfield:int n;\toffset:8;\tsize:4;\tsigned:1;\n\n"
 	"print fmt: \"n=%s\", REC->n\n",
@@ -177,15 +191,190 @@ static void test_not_plain(void **state)
 	memcpy(r + 8, &st, 4);
 	memcpy(r + 12, "bash", 5);
 	load(&t, 3);
+	/* __print_flags() with no names: the bits as a number */
 	s = print(pmu__pd_trace_find(&t, 8), r, sizeof(r));
-	assert_string_equal(s, "state=5 comm=bash");
+	assert_string_equal(s, "state=0x5 comm=bash");
 	free(s);
+	/* a number given to %s: in hex, as perf prints a pointer */
 	memcpy(r + 8, &n, 4);
 	s = print(pmu__pd_trace_find(&t, 9), r, 12);
-	assert_string_equal(s, "n=42");
+	assert_string_equal(s, "n=2a");
 	free(s);
 	assert_null(pmu__pd_trace_find(&t, 10));
 	pmu__pd_trace_free(&t);
+}
+
+/* The record of the expression tests: each field's offset and value. */
+#define REC_FIELDS \
+	"\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;\n" \
+	"\tfield:unsigned long b;\toffset:16;\tsize:8;\tsigned:0;\n" \
+	"\tfield:char comm[8];\toffset:24;\tsize:8;\tsigned:0;\n" \
+	"\tfield:__u8 ip4[4];\toffset:32;\tsize:4;\tsigned:0;\n" \
+	"\tfield:__u8 ip6[16];\toffset:36;\tsize:16;\tsigned:0;\n" \
+	"\tfield:unsigned long args[2];\toffset:56;\tsize:16;\tsigned:0;\n" \
+	"\tfield:void * fn;\toffset:72;\tsize:8;\tsigned:0;\n" \
+	"\tfield:__u8 sa[28];\toffset:80;\tsize:28;\tsigned:0;\n"
+#define REC_SIZE 108
+
+static void expr_record(unsigned char *r)
+{
+	int32_t a = -100;
+	uint64_t b = 61ull << 22 | 0x80001, args[2] = { 7, 0x557e },
+		 fn = 0x110c;
+	static const unsigned char ip6[16] = { [10] = 0xff, [11] = 0xff,
+					       [12] = 127, [15] = 1 };
+	static const unsigned char sa[8] = { 2, 0, 0xaa, 0x6e, 127, 0, 0, 1 };
+
+	memset(r, 0, REC_SIZE);
+	memcpy(r + 8, &a, 4);
+	memcpy(r + 16, &b, 8);
+	memcpy(r + 24, "bash", 5);
+	memcpy(r + 32, "\x7f\0\0\x01", 4);
+	memcpy(r + 36, ip6, 16);
+	memcpy(r + 56, args, 16);
+	memcpy(r + 72, &fn, 8);
+	memcpy(r + 80, sa, 8);
+}
+
+/* The text of the record under a print fmt of its fields. */
+static char *run_fmt(const char *fmt, size_t size)
+{
+	char text[4096];
+	const char *one[] = { text };
+	struct pd_trace t = { 0 };
+	unsigned char r[REC_SIZE];
+	struct blob x;
+	char *s;
+
+	snprintf(text, sizeof(text), "name: e\nID: 50\nformat:\n" COMMON
+		 REC_FIELDS "\nprint fmt: %s\n", fmt);
+	tracing_data(&x, one, 1);
+	assert_int_equal(pmu__pd_trace_parse(&t, x.b, x.n), 0);
+	expr_record(r);
+	s = print(pmu__pd_trace_find(&t, 50), r, size);
+	pmu__pd_trace_free(&t);
+	return s;
+}
+
+/* Print fmts as the kernel writes them, each with the text C (and the
+ * kernel's own %p formats) gives. */
+static void test_expressions(void **state)
+{
+	static const struct {
+		int line;
+		const char *fmt, *want;
+	} cases[] = {
+		/* a cast to the width and sign of its type */
+		{ __LINE__, "\"dfd: 0x%08lx\", ((unsigned long)(REC->a))",
+		  "dfd: 0xffffffffffffff9c" },
+		{ __LINE__, "\"%x %x\", (unsigned char)REC->a, (u16)REC->a",
+		  "9c ff9c" },
+		{ __LINE__, "\"%d\", (bool)REC->a + (int)(s8)0x80", "-127" },
+		/* a conversion's own length */
+		{ __LINE__, "\"%d %u %x %hx %hhd %ld\", REC->a, REC->a, REC->a, "
+			    "REC->a, REC->a, REC->a",
+		  "-100 4294967196 ffffff9c ff9c -100 -100" },
+		/* C's precedence: & binds after | inside the parentheses */
+		{ __LINE__, "\"%lu\", REC->b & (0x00040000 | 0x00080000)",
+		  "524288" },
+		{ __LINE__, "\"flags=%s\", __print_flags(REC->b & (0x00040000 | "
+			    "0x00080000 | 0x00100000 | 0x00200000), \"|\", "
+			    "{ 0x00040000, \"M\" }, { 0x00080000, \"D\" }, "
+			    "{ 0x00100000, \"P\" }, { 0x00200000, \"I\" })",
+		  "flags=D" },
+		{ __LINE__, "\"%lu %lu\", REC->b & 0x0003FFFF, REC->b >> 22",
+		  "1 61" },
+		/* operators, signed and unsigned */
+		{ __LINE__, "\"%s %d %d %d %d\", REC->a < 0 ? \"neg\" : \"pos\", "
+			    "-7 / 2, 1 << 3 >> 1, -7 % 3, !REC->a + ~0",
+		  "neg -3 4 -1 -1" },
+		{ __LINE__, "\"%d %d\", REC->b > -1, (long)REC->b > -1",
+		  "0 1" },
+		{ __LINE__, "\"%d %d\", 0 && 1 / 0, 1 || REC->a", "0 1" },
+		/* flags: bits left over in hex; 0 by its own name; NULL
+		 * names end a table; a bare name is 0 */
+		{ __LINE__, "\"%s\", __print_flags(0x13, \"|\", { 1, \"A\" }, "
+			    "{ 2, \"B\" }, { 0, ((void *)0) })",
+		  "A|B|0x10" },
+		{ __LINE__, "\"%s\", __print_flags(0, \"|\", { SOME_ENUM, \"Z\" })",
+		  "Z" },
+		/* symbols: a match, none (hex), a bare name never matches;
+		 * the names perf knows by value */
+		{ __LINE__, "\"%s %s %s\", __print_symbolic(REC->a, { 1, \"one\" }, "
+			    "{ -100, \"m100\" }), __print_symbolic(3, { 1, \"x\" }),"
+			    " __print_symbolic(0, { SOME_ENUM, \"E\" })",
+		  "m100 0x3 0x0" },
+		{ __LINE__, "\"%s\", __print_symbolic(9, { RCU_SOFTIRQ, \"RCU\" })",
+		  "RCU" },
+		/* an array's elements */
+		{ __LINE__, "\"NR %ld (%lx, %lx)\", REC->a, REC->args[0], "
+			    "REC->args[1]",
+		  "NR -100 (7, 557e)" },
+		/* strings: widths, literals joined, escapes */
+		{ __LINE__, "\"%s|%-6s|%6s|\" \"%%\\t\", REC->comm, REC->comm, "
+			    "\"ab\"",
+		  "bash|bash  |    ab|%\t" },
+		/* the kernel's %p formats */
+		{ __LINE__, "\"%pS %ps %pF %p %p %px\", REC->fn, REC->fn, "
+			    "(void *)REC->fn, REC->fn, 0, REC->fn",
+		  "sched_setaffinity+0x10c sched_setaffinity "
+		  "sched_setaffinity+0x10c 0x110c (nil) 0x110c" },
+		{ __LINE__, "\"%pS\", 0x5000", "0x5000" },
+		{ __LINE__, "\"%pI4 %pI6c %pISpc\", REC->ip4, REC->ip6, REC->sa",
+		  "127.0.0.1 ::ffff:127.0.0.1 127.0.0.1:43630" },
+		{ __LINE__, "\"%pI6 %pM\", REC->ip6, REC->ip6",
+		  "0000:0000:0000:0000:0000:ffff:7f00:0001 00:00:00:00:00:00" },
+		{ __LINE__, "\"%pU\", REC->ip6",
+		  "00000000-0000-0000-0000-ffff7f000001" },
+		{ __LINE__, "\"%c%c\", 'x', 7", "x." },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *s = run_fmt(cases[i].fmt, REC_SIZE);
+
+		print_message("case at line %d\n", cases[i].line);
+		assert_string_equal(s, cases[i].want);
+		free(s);
+	}
+}
+
+/* What cannot be run prints the fields, name=value: a helper or a %p
+ * format not run, a name not a field, arguments too few or too many, a
+ * division by zero, a record too short for a field, nesting too deep. */
+static void test_not_run(void **state)
+{
+	static const char *const fmts[] = {
+		"\"%s\", __print_hex(REC->comm, 4)",
+		"\"%pB\", REC->fn",
+		"\"%d\", REC->nosuch",
+		"\"%d %d\", REC->a",
+		"\"%d\", REC->a, REC->a",
+		"\"%d\", 1 / (REC->a + 100)",
+		"\"%d\", REC->args[2]",
+		"\"%pI4\", REC->a",
+		"\"%d\", REC->comm + 1",
+		"\"%d\", ((((((((((((((((((((((((((((((((((((((((((((((((((((("
+		"((((((((((((((((1))))))))))))))))))))))))))))))))))))))))))))"
+		"))))))))))))))))))))))))",
+		"\"%d",
+		"\"%d\", (",
+		"no string at all",
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
+		char *s = run_fmt(fmts[i], REC_SIZE);
+
+		print_message("fmt %s\n", fmts[i]);
+		assert_true(!strncmp(s, "a=-100 b=", 9));
+		free(s);
+	}
+	/* a record too short for the field named: by field, those held */
+	{
+		char *s = run_fmt("\"%s\", REC->comm", 20);
+
+		assert_string_equal(s, "a=-100");
+		free(s);
+	}
 }
 
 static void test_not_tracing_data(void **state)
@@ -206,6 +395,8 @@ int main(void)
 		cmocka_unit_test(test_plain),
 		cmocka_unit_test(test_short_record),
 		cmocka_unit_test(test_not_plain),
+		cmocka_unit_test(test_expressions),
+		cmocka_unit_test(test_not_run),
 		cmocka_unit_test(test_not_tracing_data),
 	};
 

@@ -3,10 +3,9 @@
  * TRACING_DATA: the tracefs formats of a recording's tracepoints, and
  * the text of a tracepoint's record (its RAW data) from its format.
  *
- * A record prints as its format's print fmt when that is a plain one
- * (conversions of the fields themselves: REC->field, __get_str(field)),
- * which is how perf prints it; otherwise, or for a conversion it does
- * not take, as the list of its fields, name=value.
+ * A record prints as its format's print fmt says, as perf prints it
+ * (pd_trace_fmt.c); where that has a helper or a conversion that is not
+ * run, as the list of its fields, name=value.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -109,6 +108,11 @@ static int parse_field(struct pd_tp *tp, const char *line)
 		return -ENOMEM;
 	f->offset = off;
 	f->size = size;
+	if (*end == '[') {
+		unsigned long cnt = strtoul(end + 1, NULL, 10);
+
+		f->count = cnt && cnt <= size ? (unsigned)cnt : 0;
+	}
 	f->is_signed = sig != 0;
 	f->dyn = !strncmp(decl, "__data_loc", 10);
 	f->ptr = memchr(decl, '*', (size_t)(nm - decl)) != NULL;
@@ -117,127 +121,6 @@ static int parse_field(struct pd_tp *tp, const char *line)
 	f->common = !strncmp(f->name, "common_", 7);
 	tp->nfield++;
 	return 0;
-}
-
-static const struct pd_tp_field *field_named(const struct pd_tp *tp,
-					     const char *name, size_t n)
-{
-	for (size_t i = 0; i < tp->nfield; i++)
-		if (strlen(tp->field[i].name) == n &&
-		    !strncmp(tp->field[i].name, name, n))
-			return &tp->field[i];
-	return NULL;
-}
-
-static void free_plan(struct pd_tp_piece *plan, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(plan[i].text);
-	free(plan);
-}
-
-static int add_piece(struct pd_tp_piece **plan, size_t *n, const char *text,
-		     size_t *nt, size_t field, char conv)
-{
-	struct pd_tp_piece *v = realloc(*plan, (*n + 1) * sizeof(*v));
-
-	if (!v)
-		return -ENOMEM;
-	*plan = v;
-	if (!(v[*n].text = dupn(text, *nt)))
-		return -ENOMEM;
-	v[*n].ntext = *nt;
-	v[*n].field = field;
-	v[(*n)++].conv = conv;
-	*nt = 0;
-	return 0;
-}
-
-/* The print fmt, when it is plain, as a plan made once per format: the
- * text between its conversions, each conversion a field's value, and the
- * text after the last.  NULL when a conversion or an argument is one it
- * does not take. */
-static struct pd_tp_piece *compile_fmt(const struct pd_tp *tp, size_t *npiece)
-{
-	const char *fmt = tp->fmt, *args, *p;
-	size_t arg[32], narg = 0, used = 0, n = 0, nt = 0;
-	struct pd_tp_piece *plan = NULL;
-	char *text;
-
-	if (!fmt || *fmt != '"' || !(args = strstr(fmt + 1, "\",")))
-		return NULL;
-	/* the arguments: REC->name or __get_str(name), nothing else */
-	for (p = args + 2; *p && narg < 32;) {
-		const struct pd_tp_field *f;
-		const char *q;
-
-		while (*p == ' ')
-			p++;
-		if (!strncmp(p, "REC->", 5)) {
-			p += 5;
-		} else if (!strncmp(p, "__get_str(", 10)) {
-			p += 10;
-		} else {
-			return NULL;
-		}
-		for (q = p; *q == '_' || (*q >= 'a' && *q <= 'z') ||
-			    (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9');
-		     q++)
-			;
-		if (!(f = field_named(tp, p, (size_t)(q - p))))
-			return NULL;
-		arg[narg++] = (size_t)(f - tp->field);
-		if (*q == ')')
-			q++;
-		while (*q == ' ')
-			q++;
-		if (*q == ',') {
-			p = q + 1;
-		} else if (!*q) {
-			break;
-		} else {
-			return NULL;
-		}
-	}
-	if (!(text = malloc((size_t)(args - fmt))))
-		return NULL;
-	for (p = fmt + 1; p < args; p++) {
-		const char *c = p + 1;
-
-		if (*p == '\\' && p + 1 < args) {
-			p++;
-			text[nt++] = *p == 'n' ? '\n' : *p == 't' ? '\t' : *p;
-			continue;
-		}
-		if (*p != '%') {
-			text[nt++] = *p;
-			continue;
-		}
-		if (p[1] == '%') {
-			text[nt++] = '%';
-			p++;
-			continue;
-		}
-		/* %[flags][width][l|ll|h|z]conv */
-		while (*c && strchr("-+ #0123456789.", *c))
-			c++;
-		while (*c && strchr("lhz", *c))
-			c++;
-		if (used >= narg || !strchr("sdiuxXpc", *c) ||
-		    (*c == 's') != tp->field[arg[used]].str ||
-		    add_piece(&plan, &n, text, &nt, arg[used++], *c))
-			goto bad;
-		p = c;
-	}
-	if (used != narg || add_piece(&plan, &n, text, &nt, 0, 0))
-		goto bad;
-	free(text);
-	*npiece = n;
-	return plan;
-bad:
-	free(text);
-	free_plan(plan, n);
-	return NULL;
 }
 
 static int parse_format(struct pd_trace *t, const char *sys, const char *text,
@@ -277,7 +160,7 @@ static int parse_format(struct pd_trace *t, const char *sys, const char *text,
 	}
 	free(s);
 	if (!ret)
-		tp->plan = compile_fmt(tp, &tp->nplan);
+		tp->pfmt = pmu__pd_fmt_compile(tp);
 	return ret;
 }
 
@@ -346,7 +229,7 @@ void pmu__pd_trace_free(struct pd_trace *t)
 		free(t->tp[i].sys);
 		free(t->tp[i].name);
 		free(t->tp[i].fmt);
-		free_plan(t->tp[i].plan, t->tp[i].nplan);
+		pmu__pd_fmt_free(t->tp[i].pfmt);
 	}
 	if (t) {
 		free(t->tp);
@@ -408,66 +291,17 @@ static void value(FILE *o, const struct pd_tp_field *f,
 		fprintf(o, "%" PRIu64, num(f, raw));
 }
 
-static void print_plan(FILE *o, const struct pd_tp *tp,
-		       const unsigned char *raw, size_t size)
-{
-	for (size_t i = 0; i < tp->nplan; i++) {
-		const struct pd_tp_piece *pc = &tp->plan[i];
-		/* a piece of text alone names no field (a format may have
-		 * none) */
-		const struct pd_tp_field *f = pc->conv ? &tp->field[pc->field]
-						       : NULL;
-
-		fwrite(pc->text, 1, pc->ntext, o);
-		switch (pc->conv) {
-		case 0:
-			break;
-		case 's':
-			str(o, f, raw, size);
-			break;
-		case 'p':
-			fprintf(o, "%#" PRIx64, num(f, raw));
-			break;
-		case 'x':
-			fprintf(o, "%" PRIx64, num(f, raw));
-			break;
-		case 'X':
-			fprintf(o, "%" PRIX64, num(f, raw));
-			break;
-		case 'c': {   /* as a string's bytes: a record stays one line */
-			unsigned char ch = (unsigned char)(num(f, raw) & 0xff);
-
-			fputc(ch >= 0x20 && ch < 0x7f ? ch : '.', o);
-			break;
-		}
-		case 'u':
-			fprintf(o, "%" PRIu64, num(f, raw));
-			break;
-		default:
-			fprintf(o, "%" PRId64, (int64_t)num(f, raw));
-		}
-	}
-}
-
 void pmu__pd_trace_print(FILE *o, const struct pd_tp *tp, const void *raw,
-		    size_t size)
+			 size_t size, const struct pd_tp_syms *ks)
 {
 	bool first = true;
 
 	if (!tp || !raw)
 		return;
-	if (tp->plan) {
-		size_t i = 0;
-
-		while (i < tp->nplan && (!tp->plan[i].conv ||
-					 in_raw(&tp->field[tp->plan[i].field],
-						size)))
-			i++;
-		if (i == tp->nplan) {
-			print_plan(o, tp, raw, size);
-			return;
-		}
-	}
+	/* as its print fmt says; by field where that cannot be run (a
+	 * record too short for it, a string where a number should be) */
+	if (tp->pfmt && !pmu__pd_fmt_print(o, tp, tp->pfmt, raw, size, ks))
+		return;
 	for (size_t i = 0; i < tp->nfield; i++) {
 		const struct pd_tp_field *f = &tp->field[i];
 

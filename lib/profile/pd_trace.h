@@ -11,6 +11,7 @@
 struct pd_tp_field {
 	char *name;
 	unsigned offset, size;
+	unsigned count;      /* elements of an array (NAME[N]); 0: none */
 	bool is_signed;
 	bool str;            /* char array, or a __data_loc char[] */
 	bool dyn;            /* __data_loc: a u32 (length << 16 | offset) */
@@ -18,21 +19,14 @@ struct pd_tp_field {
 	bool common;         /* common_type, common_pid...: not printed */
 };
 
-/* A plain print fmt, made once: text, then a field's value by `conv`
- * (s d i u x X p c; 0 for the text after the last conversion). */
-struct pd_tp_piece {
-	char *text;
-	size_t ntext;
-	size_t field;
-	char conv;
-};
+struct pd_fmt;
 
 struct pd_tp {
 	uint64_t id;
 	char *sys, *name;
 	char *fmt;           /* the print fmt line, after "print fmt: " */
-	struct pd_tp_piece *plan;   /* NULL: not plain, printed by field */
-	size_t nplan;
+	struct pd_fmt *pfmt;        /* the print fmt, compiled; NULL: printed
+				     * by field */
 	struct pd_tp_field *field;
 	size_t nfield;
 };
@@ -48,9 +42,25 @@ int pmu__pd_trace_parse(struct pd_trace *t, const void *data, size_t len);
 const struct pd_tp *pmu__pd_trace_find(const struct pd_trace *t, uint64_t id);
 void pmu__pd_trace_free(struct pd_trace *t);
 
-/* A record's text: its print fmt where that is plain, as perf prints
- * it, else its fields as name=value. */
+/* Kernel symbols for %pS and %ps: name (NULL: none) of the function
+ * holding addr, and addr's offset in it. */
+struct pd_tp_syms {
+	const char *(*name)(void *ctx, uint64_t addr, uint64_t *off);
+	void *ctx;
+};
+
+/* A record's text: by its print fmt, as perf prints it, else its fields
+ * as name=value.  ks may be NULL: functions are printed as addresses. */
 void pmu__pd_trace_print(FILE *o, const struct pd_tp *tp, const void *raw,
-		    size_t size);
+			 size_t size, const struct pd_tp_syms *ks);
+
+/* pd_trace_fmt.c: a print fmt compiled (NULL: one with a helper or a
+ * conversion not run), run on a record (0; -1 when it cannot be: the
+ * record is too short for a field, or a string is used as a number),
+ * freed. */
+struct pd_fmt *pmu__pd_fmt_compile(const struct pd_tp *tp);
+int pmu__pd_fmt_print(FILE *o, const struct pd_tp *tp, const struct pd_fmt *f,
+		      const void *raw, size_t size, const struct pd_tp_syms *ks);
+void pmu__pd_fmt_free(struct pd_fmt *f);
 
 #endif

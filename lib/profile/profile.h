@@ -51,6 +51,10 @@ struct pmu_profile {
 int pmu__profile_add_ip(struct pmu_profile *p, int pid, uint64_t ip,
 			bool kernel, bool leaf);
 
+/* A kernel address's function and offset in it (NULL: none); ctx is
+ * the profile (as a tracepoint's %pS asks, pd_trace.h). */
+const char *pmu__profile_ksym(void *ctx, uint64_t addr, uint64_t *off);
+
 /* The next record in time order, and what it changes (profile.c). */
 const struct perf_event_header *pmu__profile_next_record(struct pmu_profile *p);
 void pmu__profile_on_record(struct pmu_profile *p,

@@ -34,6 +34,17 @@ static struct pmu__dso *kernel_dso(struct pmu_profile *p)
 	return p->kernel;
 }
 
+const char *pmu__profile_ksym(void *ctx, uint64_t addr, uint64_t *off)
+{
+	struct pmu__dso *d = kernel_dso(ctx);
+	const struct pmu__addr_info *a = d ? pmu__dso_resolve(d, addr) : NULL;
+
+	if (!a || !a->sym)
+		return NULL;
+	*off = addr - a->sym->start;
+	return a->sym->name;
+}
+
 /* The DSO and file address of ip in process pid. */
 static struct pmu__dso *locate(struct pmu_profile *p, int pid, uint64_t ip,
 			       bool kernel, uint64_t *addr)

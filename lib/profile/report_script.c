@@ -193,12 +193,13 @@ static void print_trace(struct line *l, FILE *out, struct pmu_profile *p,
 	const struct perf_event_attr *a = s->event < p->f.nattr ?
 					  &p->f.attr[s->event].attr : NULL;
 	const struct pd_tp *tp;
+	const struct pd_tp_syms ks = { pmu__profile_ksym, p };
 
 	if (!a || a->type != PERF_TYPE_TRACEPOINT || !p->raw ||
 	    !(tp = pmu__pd_trace_find(&p->f.trace, a->config)))
 		return;
 	l_flush(l, out);
-	pmu__pd_trace_print(out, tp, p->raw, p->raw_size);
+	pmu__pd_trace_print(out, tp, p->raw, p->raw_size, &ks);
 }
 
 int pmu__report_script(struct pmu_profile *p, const struct pmu_report_opts *o,

@@ -90,7 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		o = open_memstream(&out, &outlen);
 		if (copy && o) {
 			memcpy(copy, raw, rlen);
-			pmu__pd_trace_print(o, &t.tp[0], copy, rlen);
+			pmu__pd_trace_print(o, &t.tp[0], copy, rlen, NULL);
 			fclose(o);
 			/* one record, one line: newlines come only from
 			 * the print fmt's own \n escapes (as perf prints
