@@ -44,6 +44,9 @@ static void put_sized(struct blob *x, const char *s, size_t width)
 	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
 	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
 
+/* The printk formats of the next tracing data made: kernel strings. */
+static const char *printk_text = "";
+
 /* One system "t" holding the given formats. */
 static void tracing_data(struct blob *x, const char *const *fmt, size_t n)
 {
@@ -68,7 +71,7 @@ static void tracing_data(struct blob *x, const char *const *fmt, size_t n)
 	for (size_t i = 0; i < n; i++)
 		put_sized(x, fmt[i], 8);
 	put_u(x, 0, 4);                 /* kallsyms */
-	put_u(x, 0, 4);                 /* printk */
+	put_sized(x, printk_text, 4);   /* printk formats */
 	put_u(x, 0, 8);                 /* saved cmdlines */
 }
 
@@ -82,7 +85,7 @@ static const char *sym_name(void *ctx, uint64_t addr, uint64_t *off)
 	return "sched_setaffinity";
 }
 
-static const struct pd_tp_syms test_syms = { sym_name, NULL };
+static const struct pd_tp_syms test_syms = { sym_name, NULL, NULL };
 static const struct pd_tp_syms *syms = &test_syms;
 
 static char *print(const struct pd_tp *tp, const void *raw, size_t size)
@@ -246,12 +249,19 @@ static char *run_fmt(const char *fmt, size_t size)
 	struct blob x;
 	char *s;
 
+	printk_text = "0x5000 : \"Start context switch\"\n"
+		      "0x4000 : \"%s: done\\n\"\n"
+		      "junk line\n";
 	snprintf(text, sizeof(text), "name: e\nID: 50\nformat:\n" COMMON
 		 REC_FIELDS "\nprint fmt: %s\n", fmt);
+	struct pd_tp_syms with_strings = { sym_name, NULL, &t };
+
 	tracing_data(&x, one, 1);
 	assert_int_equal(pmu__pd_trace_parse(&t, x.b, x.n), 0);
 	expr_record(r);
+	syms = &with_strings;
 	s = print(pmu__pd_trace_find(&t, 50), r, size);
+	syms = &test_syms;
 	pmu__pd_trace_free(&t);
 	return s;
 }
@@ -327,6 +337,10 @@ static void test_expressions(void **state)
 		{ __LINE__, "\"%pU\", REC->ip6",
 		  "00000000-0000-0000-0000-ffff7f000001" },
 		{ __LINE__, "\"%c%c\", 'x', 7", "x." },
+		/* a kernel string's address: the string, from the
+		 * recording's printk formats, else the address */
+		{ __LINE__, "\"%s|%s|%s\", 0x5000, 0x4000, 0x6000",
+		  "Start context switch|%s: done\\n|6000" },
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

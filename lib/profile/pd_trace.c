@@ -166,6 +166,62 @@ static int parse_format(struct pd_trace *t, const char *sys, const char *text,
 
 /* ---- the feature ---- */
 
+static int kstr_cmp(const void *a, const void *b)
+{
+	const struct pd_kstr *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* printk_formats: lines "0xADDR : \"TEXT\"" (the quotes kept out). */
+static int parse_printk(struct pd_trace *t, const char *text, size_t len)
+{
+	size_t at = 0;
+
+	while (at < len) {
+		const char *line = text + at, *nl = memchr(line, '\n', len - at);
+		size_t n = nl ? (size_t)(nl - line) : len - at;
+		const char *q = memchr(line, '"', n), *e;
+		unsigned long long addr;
+		struct pd_kstr *v;
+
+		at += n + 1;
+		if (!q || sscanf(line, "%llx", &addr) != 1)
+			continue;
+		e = line + n;
+		while (e > q + 1 && (e[-1] == ' ' || e[-1] == '\r'))
+			e--;
+		if (e > q + 1 && e[-1] == '"')
+			e--;
+		if (!(v = realloc(t->kstr, (t->nkstr + 1) * sizeof(*v))))
+			return -ENOMEM;
+		t->kstr = v;
+		if (!(v[t->nkstr].s = dupn(q + 1, (size_t)(e - q - 1))))
+			return -ENOMEM;
+		v[t->nkstr++].addr = addr;
+	}
+	if (t->nkstr)
+		qsort(t->kstr, t->nkstr, sizeof(*t->kstr), kstr_cmp);
+	return 0;
+}
+
+const char *pmu__pd_trace_kstr(const struct pd_trace *t, uint64_t addr)
+{
+	size_t lo = 0, hi = t ? t->nkstr : 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->kstr[mid].addr == addr)
+			return t->kstr[mid].s;
+		if (t->kstr[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
 int pmu__pd_trace_parse(struct pd_trace *t, const void *data, size_t len)
 {
 	struct cur c = { data, (const unsigned char *)data + len, false };
@@ -208,6 +264,18 @@ int pmu__pd_trace_parse(struct pd_trace *t, const void *data, size_t len)
 						   (size_t)sz);
 		}
 	}
+	/* kallsyms (not used: the profile has its own), then the printk
+	 * formats, which older writers may lack */
+	if (!c.bad && !ret) {
+		uint32_t nk = (uint32_t)take_u(&c, 4);
+
+		take(&c, nk);
+		nk = (uint32_t)take_u(&c, 4);
+		const unsigned char *pk = take(&c, nk);
+
+		if (pk)
+			ret = parse_printk(t, (const char *)pk, nk);
+	}
 	(void)ver;
 	return ret ? ret : c.bad && !t->ntp ? -EINVAL : 0;
 }
@@ -231,7 +299,10 @@ void pmu__pd_trace_free(struct pd_trace *t)
 		free(t->tp[i].fmt);
 		pmu__pd_fmt_free(t->tp[i].pfmt);
 	}
+	for (size_t i = 0; t && i < t->nkstr; i++)
+		free(t->kstr[i].s);
 	if (t) {
+		free(t->kstr);
 		free(t->tp);
 		memset(t, 0, sizeof(*t));
 	}

@@ -31,9 +31,17 @@ struct pd_tp {
 	size_t nfield;
 };
 
+/* A kernel string a record may point to (printk formats). */
+struct pd_kstr {
+	uint64_t addr;
+	char *s;
+};
+
 struct pd_trace {
 	struct pd_tp *tp;
 	size_t ntp;
+	struct pd_kstr *kstr;   /* by address */
+	size_t nkstr;
 };
 
 /* Read a TRACING_DATA feature (perf's layout); 0, -EINVAL when it is
@@ -42,12 +50,17 @@ int pmu__pd_trace_parse(struct pd_trace *t, const void *data, size_t len);
 const struct pd_tp *pmu__pd_trace_find(const struct pd_trace *t, uint64_t id);
 void pmu__pd_trace_free(struct pd_trace *t);
 
-/* Kernel symbols for %pS and %ps: name (NULL: none) of the function
- * holding addr, and addr's offset in it. */
+/* What a record's kernel addresses name: for %pS and %ps, the function
+ * holding addr (NULL: none) and addr's offset in it; for a %s given an
+ * address, the recording's kernel strings (trace may be NULL). */
 struct pd_tp_syms {
 	const char *(*name)(void *ctx, uint64_t addr, uint64_t *off);
 	void *ctx;
+	const struct pd_trace *trace;
 };
+
+/* The kernel string at addr in t's printk formats, or NULL. */
+const char *pmu__pd_trace_kstr(const struct pd_trace *t, uint64_t addr);
 
 /* A record's text: by its print fmt, as perf prints it, else its fields
  * as name=value.  ks may be NULL: functions are printed as addresses. */

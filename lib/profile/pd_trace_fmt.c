@@ -1159,10 +1159,16 @@ static int print_conv(FILE *m, const struct conv *c, const struct val *v,
 	uint64_t n = v->n;
 
 	if (c->conv == 's' && !v->str) {
-		/* a pointer to a string in the kernel: its address, as perf
-		 * prints it */
-		snprintf(spec, sizeof(spec), "%sllx", c->spec);
-		fprintf(m, spec, (unsigned long long)n);
+		/* a pointer to a string in the kernel: the string, when the
+		 * recording has it (printk formats), else its address, as
+		 * perf prints them */
+		const char *k = ks ? pmu__pd_trace_kstr(ks->trace, n) : NULL;
+
+		snprintf(spec, sizeof(spec), k ? "%ss" : "%sllx", c->spec);
+		if (k)
+			fprintf(m, spec, k);
+		else
+			fprintf(m, spec, (unsigned long long)n);
 		return 0;
 	}
 	if (c->conv == 's') {

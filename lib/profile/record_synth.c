@@ -525,8 +525,9 @@ static size_t put_system(FILE *o, const char *root, const struct tp_found *f,
 /* The layout perf's trace-event readers take (version 0.6): a magic
  * and version, byte order, long and page sizes, the ring's header
  * formats, the ftrace events' formats, each subsystem's formats of the
- * events recorded, then kallsyms, printk formats and saved command
- * names (empty: the samples name their commands). */
+ * events recorded, then kallsyms (empty: perf report reads the
+ * kernel's own), the printk formats and saved command names (empty: the
+ * samples name their commands). */
 static int tracing_data(struct pmu_record *r)
 {
 	static const char magic[10] = { 23, 8, 68, 't', 'r', 'a', 'c', 'i',
@@ -572,7 +573,10 @@ static int tracing_data(struct pmu_record *r)
 		at = put_system(o, root, f, at, n);
 	}
 	fwrite(&zero4, 1, 4, o);        /* kallsyms */
-	fwrite(&zero4, 1, 4, o);        /* printk formats */
+	/* the kernel's strings that records point to (a %s of an
+	 * address), as perf copies them */
+	snprintf(path, sizeof(path), "%s/printk_formats", root);
+	put_file(o, path, 4);
 	fwrite(&zero8, 1, 8, o);        /* saved command names */
 	if (fclose(o)) {
 		free(buf);

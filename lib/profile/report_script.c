@@ -193,7 +193,7 @@ static void print_trace(struct line *l, FILE *out, struct pmu_profile *p,
 	const struct perf_event_attr *a = s->event < p->f.nattr ?
 					  &p->f.attr[s->event].attr : NULL;
 	const struct pd_tp *tp;
-	const struct pd_tp_syms ks = { pmu__profile_ksym, p };
+	const struct pd_tp_syms ks = { pmu__profile_ksym, p, &p->f.trace };
 
 	if (!a || a->type != PERF_TYPE_TRACEPOINT || !p->raw ||
 	    !(tp = pmu__pd_trace_find(&p->f.trace, a->config)))
