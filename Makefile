@@ -257,6 +257,10 @@ $(BUILD)/fuzz/replay-%: tests/fuzz/fuzz-%.c tests/fuzz/replay.c $(STATIC_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< tests/fuzz/replay.c $(STATIC_LIB) $(LDLIBS)
 
+# the command lines' targets compile the tool's own sources
+$(BUILD)/fuzz/replay-statopts: $(wildcard tools/pmu/*.[ch]) tests/fuzz/argv.h
+$(BUILD)/fuzz/replay-recopts: $(wildcard tools/pmu/*.[ch]) tests/fuzz/argv.h
+
 # pmu serve's own parsing and exposition, compiled into its target
 $(BUILD)/fuzz/replay-serve: tools/pmu/serve_parse.c tools/pmu/serve_expo.c \
 	tools/pmu/serve.h
