@@ -394,14 +394,30 @@ static void infer_excl_gt(struct ev *e)
 	}
 }
 
-/* A umask that fails with every other umask of its group cannot combine. */
+/*
+ * A umask that combines with no other of its group (libpfm4's NCOMBO,
+ * which it does not export).  Given three times, libpfm4 keeps it
+ * twice (its pass over the list removes the second copy and steps past
+ * the third), so it counts twice in its group: that fails exactly for
+ * such a umask.  Where the umask alone fails, a umask that fails with
+ * every other umask of its group is taken as one.
+ */
 static void infer_excl(struct ev *e)
 {
 	for (int i = 0; i < e->nu; i++) {
 		int others = 0, fails = 0;
+		char twice[160];
+
 		/* Aliases expand to other umasks, so they prove nothing. */
 		if (e->u[i].equiv[0])
 			continue;
+		if (probe(e, e->u[i].name, NULL, NULL) == PFM_SUCCESS) {
+			snprintf(twice, sizeof(twice), "%s:%s", e->u[i].name,
+				 e->u[i].name);
+			e->u[i].excl = probe(e, twice, e->u[i].name, NULL) ==
+				       PFM_ERR_FEATCOMB;
+			continue;
+		}
 		for (int j = 0; j < e->nu; j++) {
 			if (j == i || e->u[j].grp != e->u[i].grp ||
 			    e->u[j].equiv[0])

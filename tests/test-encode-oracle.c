@@ -41,7 +41,7 @@ struct oracle {
 /* The classes of hard strings users and scripts type, counted apart. */
 enum hard {
 	H_NONE, H_WIDE, H_MIXED, H_BOOL, H_MALFORMED, H_PERF, H_ZERO, H_ALIAS,
-	H_NR
+	H_KEPT, H_NR
 };
 
 static const char *const hard_names[H_NR] = {
@@ -51,6 +51,7 @@ static const char *const hard_names[H_NR] = {
 	[H_PERF] = "precise, repeated and fixed modifiers",
 	[H_ZERO] = "raw umask 0",
 	[H_ALIAS] = "umask aliases repeated",
+	[H_KEPT] = "umasks given three times",
 };
 
 struct counts {
@@ -505,9 +506,8 @@ static void hard_perf(const struct pmu__catmodel *m,
  * "ANY:c=1:i=1"): with the umask it names again, with itself, and with
  * the modifiers it sets given twice.  libpfm4 removes an attribute
  * given twice alike, and then does not compare the one after it, so
- * some repeats of another value it lets through.  (A umask it keeps
- * twice so counts twice in its group, which only a flag its tables do
- * not show decides: three umasks of which two repeat are not probed.) */
+ * some repeats of another value it lets through (hard_kept(): a umask
+ * it keeps twice). */
 static void hard_alias(const struct pmu__catmodel *m,
 		       const struct pmu__event *ev, struct counts *c)
 {
@@ -534,11 +534,52 @@ static void hard_alias(const struct pmu__catmodel *m,
 		probe(m, ev, H_ALIAS, c, ":%s%s", alias, *t);
 }
 
+/* A umask given three times, itself or through aliases, in every
+ * order: libpfm4's pass over the list removes the second copy and steps
+ * past the third, which so counts twice in its group, an error for the
+ * umasks that combine with no other of their group. */
+static void hard_kept(const struct pmu__catmodel *m,
+		      const struct pmu__event *ev, struct counts *c)
+{
+	const struct pmu__umask *u = pmu__event_umasks(m, ev);
+	const char *plain[3], *alias[2], *eq;
+	char first[64];
+	int np = plain_umasks(m, ev, plain, 3), na = 0;
+	size_t n;
+
+	for (int i = 0; i < np; i++)
+		probe(m, ev, H_KEPT, c, ":%s:%s:%s", plain[i], plain[i],
+		      plain[i]);
+	for (int i = 0; i < ev->numasks && na < 2; i++)
+		if ((eq = pmu__str(m, u[i].equiv)) && *eq && !strchr(eq, '.'))
+			alias[na++] = pmu__um_name(m, &u[i]);
+	if (!na)
+		return;
+	eq = pmu__str(m, pmu__event_umasks(m, ev)[0].equiv);
+	for (int i = 0; i < ev->numasks; i++)
+		if (!strcmp(pmu__um_name(m, &u[i]), alias[0]))
+			eq = pmu__str(m, u[i].equiv);
+	n = strcspn(eq, ":");
+	if (n >= sizeof(first))
+		return;
+	memcpy(first, eq, n);
+	first[n] = '\0';
+	probe(m, ev, H_KEPT, c, ":%s:%s:%s", first, alias[0], alias[0]);
+	probe(m, ev, H_KEPT, c, ":%s:%s:%s", alias[0], first, alias[0]);
+	probe(m, ev, H_KEPT, c, ":%s:%s:%s", alias[0], alias[0], first);
+	if (na < 2)
+		return;
+	probe(m, ev, H_KEPT, c, ":%s:%s:%s", first, alias[0], alias[1]);
+	probe(m, ev, H_KEPT, c, ":%s:%s:%s", alias[1], first, alias[0]);
+	probe(m, ev, H_KEPT, c, ":%s:%s:%s", alias[0], alias[1], first);
+}
+
 static void check_hard(const struct pmu__catmodel *m,
 		       const struct pmu__event *ev, uint32_t idx,
 		       struct counts *c)
 {
 	hard_alias(m, ev, c);
+	hard_kept(m, ev, c);
 	hard_umasks(m, ev, c);
 	hard_bools(m, ev, idx, c);
 	hard_malformed(m, ev, c);

@@ -126,10 +126,19 @@ static int set_value(struct pmu__enc_req *r, uint64_t *slot, uint32_t *set,
  * place not compared with this one: libpfm4 steps past it), one of the
  * same name with another value an error.  Returns the index of the
  * later of two conflicting attributes, or -1.  (A umask libpfm4 keeps
- * twice this way counts twice in its group, which matters for the
- * umasks libpfm4 lets combine with no other; its tables do not say
- * which those are, only that some pair of a group does not combine, so
- * that case is not followed.) */
+ * twice this way counts twice in its group: pmu__enc_kept_twice().) */
+int pmu__enc_kept_twice(const struct pmu__enc_req *r, uint16_t *ids, int max)
+{
+	int n = r->nseq < PMU__ENC_MAX_SEQ ? r->nseq : PMU__ENC_MAX_SEQ, k = 0;
+
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; r->seq[i].kind == 0 && j < n; j++)
+			if (r->seq[j].kind == 0 && r->seq[j].id == r->seq[i].id &&
+			    k < max)
+				ids[k++] = r->seq[i].id;
+	return k;
+}
+
 static int repeated(struct pmu__enc_req *r)
 {
 	int n = r->nseq < PMU__ENC_MAX_SEQ ? r->nseq : PMU__ENC_MAX_SEQ;

@@ -14,7 +14,13 @@ static int perf_umasks(const struct pmu__enc_req *r, uint64_t *config,
 {
 	const struct pmu__umask *u = pmu__event_umasks(r->m, r->ev);
 	int chosen[2] = { -1, -1 };
+	uint16_t again;
 
+	/* one libpfm4 keeps twice (pmu__enc_kept_twice()) is two */
+	if (pmu__enc_kept_twice(r, &again, 1))
+		return pmu__encode_fail(out, err, PMU_ERR_BAD_UMASK,
+			pmu__um_name(r->m, &u[again]), "%s takes one operation "
+			"and one result", pmu__req_name(r));
 	for (int i = 0; i < r->nu; i++) {
 		int g = u[r->um[i]].grp & 1;
 		if (chosen[g] >= 0)

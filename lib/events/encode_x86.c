@@ -48,6 +48,8 @@ struct x86_sel {
 	uint64_t ldlat, fethr;
 	uint64_t xcode;      /* kernel models: second register value */
 	bool ldlat_um, fethr_um, code_ovr, has_xcode;
+	uint16_t again[PMU__ENC_MAX_UMASKS]; /* umasks libpfm4 keeps twice */
+	int nagain;
 };
 
 /* Umasks of later groups than a "greater groups excluded" umask may not
@@ -103,6 +105,11 @@ static int pick_umasks(const struct pmu__enc_req *r, struct x86_sel *x,
 			twice |= 1u << g;
 		x->um[x->nu++] = r->um[i];
 	}
+	/* a umask libpfm4's pass over the list keeps twice (repeated())
+	 * counts twice in its group, and its full string names it twice */
+	x->nagain = pmu__enc_kept_twice(r, x->again, PMU__ENC_MAX_UMASKS);
+	for (int i = 0; i < x->nagain; i++)
+		twice |= 1u << (u[x->again[i]].grp & 31);
 	if (twice & excl)
 		return pmu__encode_fail(out, err, PMU_ERR_CONFLICT,
 			pmu__req_name(r), "%s: these umasks cannot be combined",
@@ -319,6 +326,12 @@ static void put_head(struct pmu__sb *b, const struct pmu__enc_req *r,
 	for (int i = 0; i < x->nu; i++) {
 		pmu__sb_putc(b, ':');
 		pmu__sb_puts(b, pmu__um_name(r->m, &u[x->um[i]]));
+		for (int k = 0; k < x->nagain; k++)
+			if (x->again[k] == x->um[i]) {
+				pmu__sb_putc(b, ':');
+				pmu__sb_puts(b, pmu__um_name(r->m,
+							     &u[x->um[i]]));
+			}
 	}
 	if (r->has_raw) {
 		pmu__sb_putc(b, ':');

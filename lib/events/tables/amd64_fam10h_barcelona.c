@@ -230,7 +230,7 @@ static const struct tab tab = {
 		{ 4047, 0, 0, 0, 0x2, 0, 0 }, /* STORE */
 		{ 4053, 0, 0, 0, 0x4, 0, 0 }, /* NTA */
 		{ 3272, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x7, 0, 0 }, /* ALL */
-		{ 4057, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* DATA_CACHE_MISSES_BY_LOCKED_INSTRUCTIONS */
+		{ 4057, 0, 0, 0, 0x2, 0, 0 }, /* DATA_CACHE_MISSES_BY_LOCKED_INSTRUCTIONS */
 		{ 3272, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x2, 0, 0 }, /* ALL */
 		{ 4098, 0, 0, 0, 0x1, 0, 0 }, /* L1_4K_TLB_HIT */
 		{ 4112, 0, 0, 0, 0x2, 0, 0 }, /* L1_2M_TLB_HIT */
@@ -272,7 +272,7 @@ static const struct tab tab = {
 		{ 3853, 0, 0, 0, 0x8, 0, 0 }, /* OWNED */
 		{ 4340, 0, 0, 0, 0x10, 0, 0 }, /* DATA_ERROR */
 		{ 3272, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x1f, 0, 0 }, /* ALL */
-		{ 4351, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0, 0 }, /* QUADWORD_WRITE_TRANSFER */
+		{ 4351, 0, 0, 0, 0x1, 0, 0 }, /* QUADWORD_WRITE_TRANSFER */
 		{ 3272, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x1, 0, 0 }, /* ALL */
 		{ 4375, 0, 0, 0, 0x1, 0, 0 }, /* INSTRUCTIONS */
 		{ 4388, 0, 0, 0, 0x2, 0, 0 }, /* DATA */
@@ -496,18 +496,18 @@ static const struct tab tab = {
 		{ 6030, 0, 0, 0, 0x2, 0, 0 }, /* READ_BLOCK_SHARED */
 		{ 6323, 0, 0, 0, 0x4, 0, 0 }, /* READ_BLOCK_MODIFY */
 		{ 6341, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x7, 0, 0 }, /* ANY_READ */
-		{ 6350, 0, 0, 0 | PMU__UM_DFL, 0xf0, 0, 1 }, /* ALL_CORES */
+		{ 6350, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0xf0, 0, 1 }, /* ALL_CORES */
 		{ 6302, 0, 0, 0, 0x1, 0, 0 }, /* READ_BLOCK_EXCLUSIVE */
 		{ 6030, 0, 0, 0, 0x2, 0, 0 }, /* READ_BLOCK_SHARED */
 		{ 6323, 0, 0, 0, 0x4, 0, 0 }, /* READ_BLOCK_MODIFY */
 		{ 6341, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x7, 0, 0 }, /* ANY_READ */
-		{ 6350, 0, 0, 0 | PMU__UM_DFL, 0xf0, 0, 1 }, /* ALL_CORES */
+		{ 6350, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0xf0, 0, 1 }, /* ALL_CORES */
 		{ 3836, 0, 0, 0, 0x1, 0, 0 }, /* SHARED */
 		{ 3843, 0, 0, 0, 0x2, 0, 0 }, /* EXCLUSIVE */
 		{ 3853, 0, 0, 0, 0x4, 0, 0 }, /* OWNED */
 		{ 3859, 0, 0, 0, 0x8, 0, 0 }, /* MODIFIED */
 		{ 6360, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0xf, 0, 0 }, /* ANY_STATE */
-		{ 6350, 0, 0, 0 | PMU__UM_DFL, 0xf0, 0, 1 }, /* ALL_CORES */
+		{ 6350, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0xf0, 0, 1 }, /* ALL_CORES */
 		{ 3836, 0, 0, 0, 0x1, 0, 0 }, /* SHARED */
 		{ 3843, 0, 0, 0, 0x2, 0, 0 }, /* EXCLUSIVE */
 		{ 3853, 0, 0, 0, 0x4, 0, 0 }, /* OWNED */

@@ -186,7 +186,7 @@ static const struct tab tab = {
 		{ 2663, 0, 0, 0, 0x2, 0, 0 }, /* STORE */
 		{ 2669, 0, 0, 0, 0x4, 0, 0 }, /* NTA */
 		{ 2402, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x7, 0, 0 }, /* ALL */
-		{ 2673, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* DATA_CACHE_MISSES_BY_LOCKED_INSTRUCTIONS */
+		{ 2673, 0, 0, 0, 0x2, 0, 0 }, /* DATA_CACHE_MISSES_BY_LOCKED_INSTRUCTIONS */
 		{ 2402, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x2, 0, 0 }, /* ALL */
 		{ 2714, 0, 0, 0, 0x1, 0, 0 }, /* CANCELLED */
 		{ 2724, 0, 0, 0, 0x2, 0, 0 }, /* ATTEMPTED */
@@ -195,7 +195,7 @@ static const struct tab tab = {
 		{ 2618, 0, 0, 0, 0x2, 0, 0 }, /* MODIFIED */
 		{ 2595, 0, 0, 0, 0x4, 0, 0 }, /* SHARED */
 		{ 2402, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x7, 0, 0 }, /* ALL */
-		{ 2734, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0, 0 }, /* QUADWORD_WRITE_TRANSFER */
+		{ 2734, 0, 0, 0, 0x1, 0, 0 }, /* QUADWORD_WRITE_TRANSFER */
 		{ 2402, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x1, 0, 0 }, /* ALL */
 		{ 2758, 0, 0, 0, 0x1, 0, 0 }, /* INSTRUCTIONS */
 		{ 2771, 0, 0, 0, 0x2, 0, 0 }, /* DATA */
@@ -207,7 +207,7 @@ static const struct tab tab = {
 		{ 2771, 0, 0, 0, 0x2, 0, 0 }, /* DATA */
 		{ 2776, 0, 0, 0, 0x4, 0, 0 }, /* TLB_WALK */
 		{ 2402, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x7, 0, 0 }, /* ALL */
-		{ 2791, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0, 0 }, /* L2_FILLS */
+		{ 2791, 0, 0, 0, 0x1, 0, 0 }, /* L2_FILLS */
 		{ 2402, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x1, 0, 0 }, /* ALL */
 		{ 2800, 0, 0, 0, 0x1, 0, 0 }, /* X87 */
 		{ 2804, 0, 0, 0, 0x2, 0, 0 }, /* MMX_AND_3DNOW */

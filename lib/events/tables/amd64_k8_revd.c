@@ -165,7 +165,7 @@ static const struct tab tab = {
 		{ 2637, 0, 0, 0, 0x2, 0, 0 }, /* STORE */
 		{ 2643, 0, 0, 0, 0x4, 0, 0 }, /* NTA */
 		{ 2376, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x7, 0, 0 }, /* ALL */
-		{ 2647, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* DATA_CACHE_MISSES_BY_LOCKED_INSTRUCTIONS */
+		{ 2647, 0, 0, 0, 0x2, 0, 0 }, /* DATA_CACHE_MISSES_BY_LOCKED_INSTRUCTIONS */
 		{ 2376, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x2, 0, 0 }, /* ALL */
 		{ 2688, 0, 0, 0, 0x1, 0, 0 }, /* CANCELLED */
 		{ 2698, 0, 0, 0, 0x2, 0, 0 }, /* ATTEMPTED */
@@ -174,7 +174,7 @@ static const struct tab tab = {
 		{ 2592, 0, 0, 0, 0x2, 0, 0 }, /* MODIFIED */
 		{ 2569, 0, 0, 0, 0x4, 0, 0 }, /* SHARED */
 		{ 2376, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x7, 0, 0 }, /* ALL */
-		{ 2708, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0, 0 }, /* QUADWORD_WRITE_TRANSFER */
+		{ 2708, 0, 0, 0, 0x1, 0, 0 }, /* QUADWORD_WRITE_TRANSFER */
 		{ 2376, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x1, 0, 0 }, /* ALL */
 		{ 2732, 0, 0, 0, 0x1, 0, 0 }, /* INSTRUCTIONS */
 		{ 2745, 0, 0, 0, 0x2, 0, 0 }, /* DATA */
@@ -186,7 +186,7 @@ static const struct tab tab = {
 		{ 2745, 0, 0, 0, 0x2, 0, 0 }, /* DATA */
 		{ 2750, 0, 0, 0, 0x4, 0, 0 }, /* TLB_WALK */
 		{ 2376, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x7, 0, 0 }, /* ALL */
-		{ 2765, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0, 0 }, /* L2_FILLS */
+		{ 2765, 0, 0, 0, 0x1, 0, 0 }, /* L2_FILLS */
 		{ 2376, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x1, 0, 0 }, /* ALL */
 		{ 2774, 0, 0, 0, 0x1, 0, 0 }, /* X87 */
 		{ 2778, 0, 0, 0, 0x2, 0, 0 }, /* MMX_AND_3DNOW */

@@ -168,7 +168,7 @@ static const struct tab tab = {
 		{ 2708, 0, 0, 0, 0x2, 0, 0 }, /* STORE */
 		{ 2714, 0, 0, 0, 0x4, 0, 0 }, /* NTA */
 		{ 2447, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x7, 0, 0 }, /* ALL */
-		{ 2718, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* DATA_CACHE_MISSES_BY_LOCKED_INSTRUCTIONS */
+		{ 2718, 0, 0, 0, 0x2, 0, 0 }, /* DATA_CACHE_MISSES_BY_LOCKED_INSTRUCTIONS */
 		{ 2447, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x2, 0, 0 }, /* ALL */
 		{ 2759, 0, 0, 0, 0x1, 0, 0 }, /* CANCELLED */
 		{ 2769, 0, 0, 0, 0x2, 0, 0 }, /* ATTEMPTED */
@@ -177,7 +177,7 @@ static const struct tab tab = {
 		{ 2663, 0, 0, 0, 0x2, 0, 0 }, /* MODIFIED */
 		{ 2640, 0, 0, 0, 0x4, 0, 0 }, /* SHARED */
 		{ 2447, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x7, 0, 0 }, /* ALL */
-		{ 2779, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0, 0 }, /* QUADWORD_WRITE_TRANSFER */
+		{ 2779, 0, 0, 0, 0x1, 0, 0 }, /* QUADWORD_WRITE_TRANSFER */
 		{ 2447, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x1, 0, 0 }, /* ALL */
 		{ 2803, 0, 0, 0, 0x1, 0, 0 }, /* INSTRUCTIONS */
 		{ 2816, 0, 0, 0, 0x2, 0, 0 }, /* DATA */
@@ -189,7 +189,7 @@ static const struct tab tab = {
 		{ 2816, 0, 0, 0, 0x2, 0, 0 }, /* DATA */
 		{ 2821, 0, 0, 0, 0x4, 0, 0 }, /* TLB_WALK */
 		{ 2447, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x7, 0, 0 }, /* ALL */
-		{ 2836, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0, 0 }, /* L2_FILLS */
+		{ 2836, 0, 0, 0, 0x1, 0, 0 }, /* L2_FILLS */
 		{ 2447, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x1, 0, 0 }, /* ALL */
 		{ 2845, 0, 0, 0, 0x1, 0, 0 }, /* X87 */
 		{ 2849, 0, 0, 0, 0x2, 0, 0 }, /* MMX_AND_3DNOW */
@@ -223,7 +223,7 @@ static const struct tab tab = {
 		{ 3171, 0, 0, 0, 0x10, 0, 0 }, /* 32_BYTE_READS */
 		{ 3185, 0, 0, 0, 0x20, 0, 0 }, /* 64_BYTE_READS */
 		{ 2447, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x3c, 0, 0 }, /* ALL */
-		{ 3199, 0, 0, 0 | PMU__UM_EXCL, 0x80, 0, 0 }, /* DRAM_ECC_ERRORS */
+		{ 3199, 0, 0, 0, 0x80, 0, 0 }, /* DRAM_ECC_ERRORS */
 		{ 2447, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x80, 0, 0 }, /* ALL */
 		{ 3215, 0, 0, 0, 0x1, 0, 0 }, /* I_O_TO_I_O */
 		{ 3226, 0, 0, 0, 0x2, 0, 0 }, /* I_O_TO_MEM */

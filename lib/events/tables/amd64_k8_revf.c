@@ -190,7 +190,7 @@ static const struct tab tab = {
 		{ 2740, 0, 0, 0, 0x2, 0, 0 }, /* STORE */
 		{ 2746, 0, 0, 0, 0x4, 0, 0 }, /* NTA */
 		{ 2479, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x7, 0, 0 }, /* ALL */
-		{ 2750, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* DATA_CACHE_MISSES_BY_LOCKED_INSTRUCTIONS */
+		{ 2750, 0, 0, 0, 0x2, 0, 0 }, /* DATA_CACHE_MISSES_BY_LOCKED_INSTRUCTIONS */
 		{ 2479, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x2, 0, 0 }, /* ALL */
 		{ 2791, 0, 0, 0, 0x1, 0, 0 }, /* CANCELLED */
 		{ 2801, 0, 0, 0, 0x2, 0, 0 }, /* ATTEMPTED */
@@ -199,7 +199,7 @@ static const struct tab tab = {
 		{ 2695, 0, 0, 0, 0x2, 0, 0 }, /* MODIFIED */
 		{ 2672, 0, 0, 0, 0x4, 0, 0 }, /* SHARED */
 		{ 2479, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x7, 0, 0 }, /* ALL */
-		{ 2811, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0, 0 }, /* QUADWORD_WRITE_TRANSFER */
+		{ 2811, 0, 0, 0, 0x1, 0, 0 }, /* QUADWORD_WRITE_TRANSFER */
 		{ 2479, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x1, 0, 0 }, /* ALL */
 		{ 2835, 0, 0, 0, 0x1, 0, 0 }, /* INSTRUCTIONS */
 		{ 2848, 0, 0, 0, 0x2, 0, 0 }, /* DATA */

@@ -130,8 +130,8 @@ static const struct tab tab = {
 		{ 1228, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_PREC, 0x12, 0, 0 }, /* STLB_MISS_STORES */
 		{ 1245, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_PREC, 0x11, 0, 0 }, /* STLB_MISS_LOADS */
 		{ 1076, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL | PMU__UM_PREC, 0x83, 0, 0 }, /* ANY */
-		{ 1261, 0, 0, 0 | PMU__UM_PREC, 0x1, 0, 0 }, /* LOCAL_DRAM */
-		{ 1272, 0, 0, 0 | PMU__UM_DFL | PMU__UM_PREC | PMU__UM_LDLAT, 0x1, 0, 0 }, /* LOAD_LATENCY */
+		{ 1261, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_PREC, 0x1, 0, 0 }, /* LOCAL_DRAM */
+		{ 1272, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL | PMU__UM_PREC | PMU__UM_LDLAT, 0x1, 0, 0 }, /* LOAD_LATENCY */
 		{ 1285, 0, 0, 0 | PMU__UM_EXCL, 0x40, 0, 0 }, /* PAUSE_INST */
 		{ 1296, 0, 0, 0 | PMU__UM_EXCL, 0x20, 0, 0 }, /* LBR_INSERTS */
 		{ 1308, 0, 0, 0 | PMU__UM_EXCL, 0x80, 0, 0 }, /* ABORTED_EVENTS */

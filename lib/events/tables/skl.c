@@ -117,7 +117,7 @@ static const struct tab tab = {
 		{ 1392, 0, 0, 0x39f, 0 | PMU__EV_XREG, 404, 26, 3, 18, 0x1bb, 0, 0xf }, /* OFFCORE_RESPONSE_1 */
 	},
 	.umasks = {
-		{ 1411, 0, 0, 0 | PMU__UM_DFL, 0x1, 0, 0 }, /* ANY */
+		{ 1411, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x1, 0, 0 }, /* ANY */
 		{ 1415, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_PREC, 0x1, 0, 0 }, /* CONDITIONAL */
 		{ 1427, 0, 1415, 0 | PMU__UM_PREC, 0x1, 0, 0 }, /* COND */
 		{ 1432, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_PREC, 0x2, 0, 0 }, /* NEAR_CALL */
@@ -171,7 +171,7 @@ static const struct tab tab = {
 		{ 1899, 0, 0, 0 | PMU__UM_EXCL, 0x10, 0, 0 }, /* WALK_DURATION */
 		{ 1913, 0, 1899, 0, 0x10, 0, 0 }, /* WALK_PENDING */
 		{ 1926, 0, 0, 0 | PMU__UM_EXCL, 0x20, 0, 0 }, /* STLB_HIT */
-		{ 1411, 0, 0, 0 | PMU__UM_DFL | PMU__UM_HW_C, 0x1001e, 0, 0 }, /* ANY */
+		{ 1411, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL | PMU__UM_HW_C, 0x1001e, 0, 0 }, /* ANY */
 		{ 1935, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x1, 0, 0 }, /* START */
 		{ 1941, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* COMMIT */
 		{ 1948, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_PREC, 0x4, 0, 0 }, /* ABORTED */
@@ -200,7 +200,7 @@ static const struct tab tab = {
 		{ 2355, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x40024, 0, 0 }, /* ALL_MITE_CYCLES_4_UOPS */
 		{ 2378, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10024, 0, 0 }, /* ALL_MITE_CYCLES_ANY_UOPS */
 		{ 2403, 0, 0, 0 | PMU__UM_EXCL, 0x3c, 0, 0 }, /* ALL_MITE_UOPS */
-		{ 2417, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x1, 0, 0 }, /* CORE */
+		{ 2417, 0, 0, 0 | PMU__UM_DFL, 0x1, 0, 0 }, /* CORE */
 		{ 2422, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x40001, 0, 0 }, /* CYCLES_0_UOPS_DELIV_CORE */
 		{ 2447, 0, 2464, 0 | PMU__UM_OMIT, 0x18001, 0, 1 }, /* CYCLES_FE_WAS_OK */
 		{ 2475, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x30001, 0, 0 }, /* CYCLES_LE_1_UOPS_DELIV_CORE */
@@ -214,7 +214,7 @@ static const struct tab tab = {
 		{ 2627, 0, 2647, 0, 0x2001, 0, 0 }, /* RECOVERY_CYCLES_ANY */
 		{ 2665, 0, 2687, 0, 0x10401, 0, 0 }, /* RECOVERY_STALLS_COUNT */
 		{ 2709, 0, 0, 0 | PMU__UM_EXCL, 0x80, 0, 0 }, /* CLEAR_RESTEER_CYCLES */
-		{ 2730, 0, 0, 0 | PMU__UM_DFL, 0x1, 0, 0 }, /* ITLB_FLUSH */
+		{ 2730, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x1, 0, 0 }, /* ITLB_FLUSH */
 		{ 1796, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0, 0 }, /* MISS_CAUSES_A_WALK */
 		{ 1815, 0, 0, 0 | PMU__UM_EXCL, 0xe, 0, 0 }, /* WALK_COMPLETED */
 		{ 1830, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* WALK_COMPLETED_4K */
@@ -225,13 +225,13 @@ static const struct tab tab = {
 		{ 1887, 0, 2741, 0, 0x10010, 0, 0 }, /* WALK_ACTIVE */
 		{ 1926, 0, 0, 0 | PMU__UM_EXCL, 0x20, 0, 0 }, /* STLB_HIT */
 		{ 2758, 0, 0, 0 | PMU__UM_DFL, 0x1, 0, 0 }, /* REPLACEMENT */
-		{ 2770, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x1, 0, 0 }, /* PENDING */
+		{ 2770, 0, 0, 0 | PMU__UM_DFL, 0x1, 0, 0 }, /* PENDING */
 		{ 2778, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* FB_FULL */
 		{ 2786, 0, 2801, 0 | PMU__UM_OMIT, 0x10001, 0, 1 }, /* PENDING_CYCLES */
 		{ 2813, 0, 2832, 0 | PMU__UM_OMIT, 0x12001, 0, 1 }, /* PENDING_CYCLES_ANY */
 		{ 2846, 0, 2858, 0 | PMU__UM_OMIT, 0x10401, 0, 1 }, /* OCCURRENCES */
 		{ 2874, 0, 2858, 0 | PMU__UM_OMIT, 0x10401, 0, 1 }, /* EDGE */
-		{ 2565, 0, 0, 0 | PMU__UM_DFL, 0x1f, 0, 0 }, /* ALL */
+		{ 2565, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x1f, 0, 0 }, /* ALL */
 		{ 1411, 0, 2565, 0 | PMU__UM_OMIT, 0x1f, 0, 1 }, /* ANY */
 		{ 2879, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* NON_SILENT */
 		{ 2890, 0, 2905, 0, 0x4, 0, 0 }, /* USELESS_HWPREF */
@@ -255,12 +255,12 @@ static const struct tab tab = {
 		{ 3112, 0, 0, 0 | PMU__UM_EXCL, 0xe7, 0, 0 }, /* ALL_DEMAND_REFERENCES */
 		{ 3134, 0, 0, 0 | PMU__UM_EXCL, 0xf8, 0, 0 }, /* ALL_PF */
 		{ 3141, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0xff, 0, 0 }, /* REFERENCES */
-		{ 3152, 0, 0, 0 | PMU__UM_DFL, 0x40, 0, 0 }, /* L2_WB */
+		{ 3152, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x40, 0, 0 }, /* L2_WB */
 		{ 3158, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* STORE_FORWARD */
 		{ 3172, 0, 0, 0 | PMU__UM_EXCL, 0x8, 0, 0 }, /* NO_SR */
 		{ 3178, 0, 0, 0 | PMU__UM_DFL, 0x1, 0, 0 }, /* ADDRESS_ALIAS */
 		{ 3192, 0, 0, 0 | PMU__UM_DFL, 0x1, 0, 0 }, /* SW_PF */
-		{ 3198, 0, 0, 0 | PMU__UM_DFL, 0x2, 0, 0 }, /* CACHE_LOCK_DURATION */
+		{ 3198, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x2, 0, 0 }, /* CACHE_LOCK_DURATION */
 		{ 3053, 0, 0, 0 | PMU__UM_EXCL, 0x41, 0, 0 }, /* MISS */
 		{ 3218, 0, 0, 0 | PMU__UM_EXCL, 0x4f, 0, 0 }, /* REFERENCE */
 		{ 3228, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C | PMU__UM_HW_E, 0x10401, 0, 0 }, /* COUNT */
@@ -278,9 +278,9 @@ static const struct tab tab = {
 		{ 3264, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_PREC, 0x2, 0, 0 }, /* XSNP_HIT */
 		{ 3273, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_PREC, 0x4, 0, 0 }, /* XSNP_HITM */
 		{ 3283, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_PREC, 0x8, 0, 0 }, /* XSNP_NONE */
-		{ 3293, 0, 0, 0 | PMU__UM_PREC, 0x1, 0, 0 }, /* LOCAL_DRAM */
-		{ 3293, 0, 0, 0 | PMU__UM_PREC, 0x1, 0, 0 }, /* LOCAL_DRAM */
-		{ 3293, 0, 0, 0 | PMU__UM_PREC, 0x1, 0, 0 }, /* LOCAL_DRAM */
+		{ 3293, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_PREC, 0x1, 0, 0 }, /* LOCAL_DRAM */
+		{ 3293, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_PREC, 0x1, 0, 0 }, /* LOCAL_DRAM */
+		{ 3293, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_PREC, 0x1, 0, 0 }, /* LOCAL_DRAM */
 		{ 3304, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_PREC, 0x1, 0, 0 }, /* L1_HIT */
 		{ 3311, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_PREC, 0x2, 0, 0 }, /* L2_HIT */
 		{ 3318, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_PREC, 0x4, 0, 0 }, /* L3_HIT */
@@ -297,7 +297,7 @@ static const struct tab tab = {
 		{ 3341, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_PREC, 0x20, 0, 0 }, /* L3_MISS */
 		{ 3349, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_PREC, 0x40, 0, 0 }, /* HIT_LFB */
 		{ 3357, 0, 3349, 0 | PMU__UM_PREC, 0x40, 0, 0 }, /* FB_HIT */
-		{ 3364, 0, 0, 0 | PMU__UM_DFL | PMU__UM_PREC | PMU__UM_LDLAT, 0x1, 0, 0 }, /* LOAD_LATENCY */
+		{ 3364, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL | PMU__UM_PREC | PMU__UM_LDLAT, 0x1, 0, 0 }, /* LOAD_LATENCY */
 		{ 3377, 0, 3364, 0 | PMU__UM_PREC | PMU__UM_OMIT, 0x1, 0, 1 }, /* LATENCY_ABOVE_THRESHOLD */
 		{ 3401, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_PREC, 0x11, 0, 0 }, /* STLB_MISS_LOADS */
 		{ 3417, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_PREC, 0x12, 0, 0 }, /* STLB_MISS_STORES */
@@ -327,7 +327,7 @@ static const struct tab tab = {
 		{ 3615, 0, 0, 0 | PMU__UM_EXCL, 0x8, 0, 0 }, /* ALL_DATA_RD */
 		{ 3627, 0, 0, 0 | PMU__UM_EXCL, 0x80, 0, 0 }, /* ALL_REQUESTS */
 		{ 3640, 0, 0, 0 | PMU__UM_EXCL, 0x10, 0, 0 }, /* L3_MISS_DEMAND_DATA_RD */
-		{ 1411, 0, 0, 0 | PMU__UM_DFL, 0x3f, 0, 0 }, /* ANY */
+		{ 1411, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x3f, 0, 0 }, /* ANY */
 		{ 1411, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x1, 0, 0 }, /* ANY */
 		{ 2565, 0, 1411, 0 | PMU__UM_OMIT, 0x1, 0, 1 }, /* ALL */
 		{ 3663, 0, 0, 0 | PMU__UM_EXCL, 0x4, 0, 0 }, /* RS */
@@ -347,7 +347,7 @@ static const struct tab tab = {
 		{ 2015, 0, 0, 0 | PMU__UM_EXCL, 0x80, 0, 0 }, /* ABORTED_EVENTS */
 		{ 3719, 0, 0, 0 | PMU__UM_EXCL, 0x1, 0, 0 }, /* DTLB_THREAD */
 		{ 3731, 0, 0, 0 | PMU__UM_EXCL, 0x20, 0, 0 }, /* STLB_ANY */
-		{ 3740, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x1, 0, 0 }, /* THREAD */
+		{ 3740, 0, 0, 0 | PMU__UM_DFL, 0x1, 0, 0 }, /* THREAD */
 		{ 3747, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10001, 0, 0 }, /* THREAD_CYCLES_GE_1 */
 		{ 3766, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x20001, 0, 0 }, /* THREAD_CYCLES_GE_2 */
 		{ 3785, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x30001, 0, 0 }, /* THREAD_CYCLES_GE_3 */
@@ -403,7 +403,7 @@ static const struct tab tab = {
 		{ 4254, 0, 0, 0 | PMU__UM_EXCL, 0x40, 0, 0 }, /* SINGLE_MUL */
 		{ 3891, 0, 4265, 0 | PMU__UM_OMIT, 0x18001, 0, 1 }, /* STALL_CYCLES */
 		{ 4277, 0, 4295, 0 | PMU__UM_OMIT, 0x1a001, 0, 1 }, /* CORE_STALL_CYCLES */
-		{ 4311, 0, 0, 0 | PMU__UM_DFL | PMU__UM_HW_C, 0x10001, 0, 0 }, /* DIVIDER_ACTIVE */
+		{ 4311, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL | PMU__UM_HW_C, 0x10001, 0, 0 }, /* DIVIDER_ACTIVE */
 		{ 4326, 0, 4311, 0 | PMU__UM_OMIT, 0x10001, 0, 1 }, /* FPU_DIV_ACTIVE */
 		{ 2565, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL | PMU__UM_PREC, 0x1, 0, 0 }, /* ALL */
 		{ 1411, 0, 2565, 0 | PMU__UM_PREC | PMU__UM_OMIT, 0x1, 0, 1 }, /* ANY */
@@ -439,9 +439,9 @@ static const struct tab tab = {
 		{ 3640, 0, 0, 0 | PMU__UM_EXCL, 0x10, 0, 0 }, /* L3_MISS_DEMAND_DATA_RD */
 		{ 4926, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x60010, 0, 0 }, /* L3_MISS_DEMAND_DATA_RD_GE_6 */
 		{ 4954, 0, 0, 0 | PMU__UM_EXCL | PMU__UM_HW_C, 0x10010, 0, 0 }, /* CYCLES_WITH_L3_MISS_DEMAND_DATA_RD */
-		{ 4989, 0, 0, 0 | PMU__UM_DFL, 0x1, 0, 0 }, /* LCP */
-		{ 4993, 0, 0, 0 | PMU__UM_DFL, 0x2, 0, 0 }, /* PENALTY_CYCLES */
-		{ 1899, 0, 0, 0 | PMU__UM_DFL, 0x10, 0, 0 }, /* WALK_DURATION */
+		{ 4989, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x1, 0, 0 }, /* LCP */
+		{ 4993, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x2, 0, 0 }, /* PENALTY_CYCLES */
+		{ 1899, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x10, 0, 0 }, /* WALK_DURATION */
 		{ 1913, 0, 1899, 0 | PMU__UM_OMIT, 0x10, 0, 1 }, /* WALK_PENDING */
 		{ 5008, 0, 0, 0, 0x1, 0, 0 }, /* SCALAR_DOUBLE */
 		{ 5022, 0, 0, 0, 0x2, 0, 0 }, /* SCALAR_SINGLE */

@@ -317,7 +317,7 @@ static const struct tab tab = {
 		{ 3217, 0, 0, 0 | PMU__UM_EXCL, 0x8, 0, 0 }, /* PREFETCHW */
 		{ 3227, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* T0 */
 		{ 3230, 0, 0, 0 | PMU__UM_EXCL, 0x4, 0, 0 }, /* T1_T2 */
-		{ 3236, 0, 0, 0 | PMU__UM_DFL | PMU__UM_EXCL, 0x41, 0, 0 }, /* MISS */
+		{ 3236, 0, 0, 0 | PMU__UM_DFL, 0x41, 0, 0 }, /* MISS */
 		{ 3241, 0, 0, 0 | PMU__UM_EXCL, 0x4f, 0, 0 }, /* REFERENCE */
 		{ 3251, 0, 0, 0 | PMU__UM_DFL | PMU__UM_HW_C, 0x10001, 0, 0 }, /* FULL_CYCLES */
 		{ 3263, 0, 0, 0 | PMU__UM_EXCL, 0x2, 0, 0 }, /* NON_SILENT */
