@@ -154,4 +154,16 @@ check "--switch overflow: the row is the sum of the sets' shares (0.02 msec of r
 check "--switch overflow: each set's lines together" awk '
 	/^ *set [0-9]+:/ { if ($2 in seen) bad = 1; seen[$2] = 1 }
 	END { exit bad }' "$E"
+
+# ... where EVENT is the user's own in one set: the copy in the other
+# folds into the user's row, not a row of its own
+run_pmu "$O" "$E" stat --set task-clock --set page-faults \
+	--switch overflow:task-clock:1:100000 -- "$SPIN" sleep 50
+expect_eq "--switch overflow, the user's event: exit 0" "$RC" 0
+expect_eq "--switch overflow, the user's event: one row" \
+	"$(grep -cE '^ *([0-9.]+|<not counted>) +(msec )?task-clock' "$E")" 1
+check "--switch overflow, the user's event: the row is the sum of both sets' counts" awk '
+	/^ *[0-9.]+ msec task-clock/ { row = $1 }
+	/^ *task-clock: raw/ { sum += $3; n++ }
+	END { d = row - sum; if (d < 0) d = -d; exit !(n == 2 && row > 0 && d <= 0.02) }' "$E"
 done_testing

@@ -55,14 +55,14 @@ static void explain_hidden(const struct stat_ctx *c)
 	}
 }
 
-/* --switch overflow:EVENT:N counts EVENT in every set, a copy each,
- * appended after the events pmu adds: the first copy of i's name, or i
- * itself. */
+/* --switch overflow:EVENT:N counts EVENT in every set that lacks it, a
+ * copy each, appended after the events pmu adds: the first event of i's
+ * name (the user's own in another set, or an earlier copy), or i. */
 static size_t switch_copy(const struct stat_ctx *c, size_t i)
 {
 	const char *name = pmu_session_event_name(c->s, i);
 
-	for (size_t j = c->nuser; j < i; j++)
+	for (size_t j = 0; j < i; j++)
 		if (!strcmp(pmu_session_event_name(c->s, j), name))
 			return j;
 	return i;
