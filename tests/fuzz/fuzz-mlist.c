@@ -27,9 +27,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(s, data, size);
 	s[size] = '\0';
 	for (size_t m = 0; m < sizeof(models) / sizeof(models[0]); m++) {
-		struct pmu_metric_set_opts o = { .sz = sizeof(o),
-						 .model = models[m],
-						 .no_group = size & 1 };
+		/* every byte zero but the fields (the padding after
+		 * no_group is checked as a newer release's) */
+		PMU_OPTS(pmu_metric_set_opts, o, .model = models[m],
+			 .no_group = size & 1);
 		struct pmu_error err = { .size = sizeof(err) };
 		struct pmu_metric_set *ms = pmu_metric_set_new(s, &o, &err);
 
