@@ -7,6 +7,7 @@
  * (pd_trace_fmt.c); where that has a helper or a conversion that is not
  * run, as the list of its fields, name=value.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -181,12 +182,19 @@ static int parse_printk(struct pd_trace *t, const char *text, size_t len)
 	while (at < len) {
 		const char *line = text + at, *nl = memchr(line, '\n', len - at);
 		size_t n = nl ? (size_t)(nl - line) : len - at;
-		const char *q = memchr(line, '"', n), *e;
-		unsigned long long addr;
+		const char *q = memchr(line, '"', n), *e, *h = line, *d0;
+		uint64_t addr = 0;
 		struct pd_kstr *v;
 
 		at += n + 1;
-		if (!q || sscanf(line, "%llx", &addr) != 1)
+		/* "0x" and hex digits, within the line (no terminator here) */
+		if (n > 2 && h[0] == '0' && (h[1] | 0x20) == 'x')
+			h += 2;
+		d0 = h;
+		for (; h < line + n && isxdigit((unsigned char)*h); h++)
+			addr = addr << 4 | (uint64_t)(*h <= '9' ? *h - '0'
+							  : (*h | 0x20) - 'a' + 10);
+		if (!q || h == d0 || q < h)
 			continue;
 		e = line + n;
 		while (e > q + 1 && (e[-1] == ' ' || e[-1] == '\r'))

@@ -5,8 +5,9 @@
  * reads back): the input up to its first NUL byte is one event's format
  * file (name, ID, field lines, print fmt), the rest a raw record of that
  * event.  The format goes inside a tracing-data section built around it
- * and parsed; the record is printed through the parsed format (its
- * print fmt where that is plain, else its fields).  Whatever the text
+ * and parsed, the record's bytes also serving as the section's printk
+ * formats; the record is printed through the parsed format (its print
+ * fmt, else its fields).  Whatever the text
  * and the record hold, parsing succeeds or fails cleanly, printing reads
  * nothing past the record (a copy of exactly its size, which the
  * sanitizers guard), the record's bytes never start a line of their
@@ -57,10 +58,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t flen = nul ? (size_t)(nul - data) : size;
 	const uint8_t *raw = nul ? nul + 1 : data + size;
 	size_t rlen = (size_t)(data + size - raw);
-	unsigned char *b = malloc(flen + 128);
+	unsigned char *b = malloc(flen + rlen + 128);
 	struct pd_trace t = { 0 };
 	uint64_t zero8 = 0, sz = flen;
-	uint32_t zero4 = 0, one = 1;
+	uint32_t zero4 = 0, one = 1, sz4;
+	const struct pd_tp_syms ks = { NULL, NULL, &t };
 	size_t at = 0;
 	char *out = NULL;
 	size_t outlen = 0;
@@ -83,6 +85,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	at = put(b, at, &one, 4);              /* one format */
 	at = put(b, at, &sz, 8);
 	at = put(b, at, data, flen);
+	/* no kallsyms; the record's bytes again as printk formats (the
+	 * kernel strings a %s of an address prints) */
+	at = put(b, at, &zero4, 4);
+	sz4 = (uint32_t)rlen;
+	at = put(b, at, &sz4, 4);
+	at = put(b, at, raw, rlen);
 	if (pmu__pd_trace_parse(&t, b, at) == 0 && t.ntp) {
 		/* the record printed, into a buffer read back whole */
 		unsigned char *copy = malloc(rlen + 1);
@@ -90,7 +98,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		o = open_memstream(&out, &outlen);
 		if (copy && o) {
 			memcpy(copy, raw, rlen);
-			pmu__pd_trace_print(o, &t.tp[0], copy, rlen, NULL);
+			pmu__pd_trace_print(o, &t.tp[0], copy, rlen, &ks);
 			fclose(o);
 			/* one record, one line: newlines come only from
 			 * the print fmt's own \n escapes (as perf prints
