@@ -52,6 +52,10 @@ else
 	export PMU_SHARED=${PMU_SHARED:-}
 fi
 export CMOCKA_MESSAGE_OUTPUT=TAP
+# --emulate's default model is the one closest to the host's CPU, which
+# varies between machines: the tests count on fam10h's unless they say
+# (emu-stat.sh checks the choice itself)
+export PMU_EMU_MODEL=${PMU_EMU_MODEL-fam10h}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 

@@ -80,6 +80,14 @@ PMU_API const struct pmu_hwmodel *pmu_hwmodel_closest(const char *vendor,
 						    unsigned family,
 						    unsigned model);
 
+/*
+ * The simulated model closest to this host's CPU, or NULL: as
+ * pmu_hwmodel_closest(), with $PMU_CPUID ("Vendor-Family-Model[-...]",
+ * family decimal, model hex) standing for the host as it does for the
+ * event catalog.
+ */
+PMU_API const struct pmu_hwmodel *pmu_hwmodel_host(void);
+
 /* Parse a control (JSON text of `len` bytes) or load it from a file.
  * NULL + errno on failure, *err names the field (and index). */
 PMU_API struct pmu_control *pmu_control_parse(const char *text, size_t len,

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <pmu/model.h>
 #include <pmu/sim.h>
 
 #include "drivers/emu_drv.h"
@@ -628,23 +629,39 @@ int pmu__emu_kinds(struct pmu__drv *dd, uint64_t kind[PMU_EMU_NKIND])
 	return 0;
 }
 
-#define DEFAULT_MODEL "fam10h"
+/* Without a model named: the simulated model closest to this host's CPU
+ * ($PMU_CPUID, "Vendor-Family-Model[-Stepping]", standing for it as for
+ * the event catalog) when it samples under emulation (pmu record's
+ * default is this one too), else fam10h, the most complete of those. */
+static const struct pmu_hwmodel *default_model(void)
+{
+	const struct pmu_hwmodel *m = pmu_hwmodel_host();
+
+	return m && can_sample(m) ? m : pmu__hwmodel_find("fam10h");
+}
 
 int pmu__emu_driver_new(const char *model, const char *settings,
 			struct pmu__drv **out, struct pmu_error *err)
 {
 	bool given = model && *model;
-	const struct pmu_hwmodel *m = pmu__hwmodel_find(given ? model
-							    : DEFAULT_MODEL);
+	/* $PMU_EMU_MODEL: the default in place of the host's (a script's
+	 * runs alike on any machine), with the host's caches still */
+	const char *env = given ? NULL : getenv("PMU_EMU_MODEL");
+	const struct pmu_hwmodel *m;
+
+	if (env && *env)
+		model = env;
+	m = given || (env && *env) ? pmu__hwmodel_find(model)
+				   : default_model();
 	struct emu_drv *d;
 	int rc;
 
 	*out = NULL;
 	if (!m)
 		return pmu__error(err, -ENOENT, PMU_ERR_UNKNOWN_PMU, model, -1,
-				  "unknown model '%s' to emulate: 'pmu info "
+				  "unknown model '%s' to emulate%s: 'pmu info "
 				  "--list-models' lists the simulated models",
-				  model);
+				  model, given ? "" : " ($PMU_EMU_MODEL)");
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,

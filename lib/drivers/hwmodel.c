@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* Public face of the simulated PMU models (lib/hwmodel is freestanding). */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <pmu/model.h>
 
 #include "hwmodel/model.h"
+#include "util/cpuid.h"
 #include "util/outstruct.h"
 
 PMU_API const struct pmu_hwmodel *pmu_hwmodel_find(const char *name)
@@ -115,6 +118,23 @@ static const char *amd_closest(unsigned family)
 		return "k8";
 	/* later families keep the four legacy counters and IBS */
 	return family >= 16 ? "fam10h" : NULL;
+}
+
+PMU_API const struct pmu_hwmodel *pmu_hwmodel_host(void)
+{
+	const char *env = getenv("PMU_CPUID");
+	const struct pmu__cpuid *id;
+	char vendor[32];
+	unsigned fam, mod;
+
+	if (env && *env)
+		return sscanf(env, "%31[^-]-%u-%x", vendor, &fam, &mod) == 3 ?
+		       pmu_hwmodel_closest(vendor, fam, mod) : NULL;
+	id = pmu__cpuid_host();
+	if (!id->vendor[0] || id->family < 0 || id->model < 0)
+		return NULL;
+	return pmu_hwmodel_closest(id->vendor, (unsigned)id->family,
+				   (unsigned)id->model);
 }
 
 PMU_API const struct pmu_hwmodel *pmu_hwmodel_closest(const char *vendor,

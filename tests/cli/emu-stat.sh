@@ -22,6 +22,29 @@ done
 run_pmu "$TMP/o" "$TMP/e" stat --emulate -e instructions -- sh -c 'kill -TERM $$'
 expect_eq "killed by SIGTERM: 128+15" "$RC" 143
 
+# No model named: the one closest to the CPU (PMU_CPUID stands for it),
+# as pmu info names it, when it samples under emulation; else fam10h;
+# PMU_EMU_MODEL in its place; --emulate-model above both.
+for c in GenuineIntel-6-8E-9:pentm GenuineIntel-6-7-3:piii \
+	 AuthenticAMD-6-4-2:k7 AuthenticAMD-15-5-1:k8 AuthenticAMD-25-11-1:fam10h \
+	 GenuineIntel-15-2-7:fam10h 0x00000000410fd0c1:fam10h; do
+	PMU_EMU_MODEL= PMU_CPUID=${c%:*} "$PMU" stat --emulate -e instructions -- true \
+		>/dev/null 2>"$TMP/dm"
+	expect_match "default model for ${c%:*}: ${c#*:}" "$TMP/dm" "on an emulated ${c#*:}:"
+done
+PMU_EMU_MODEL= PMU_CPUID=GenuineIntel-6-8E-9 "$PMU" info --json >"$TMP/di"
+expect_match "... the model pmu info names for that CPU" "$TMP/di" '"closest_model": "pentm"'
+PMU_EMU_MODEL= PMU_CPUID=GenuineIntel-6-8E-9 "$PMU" record --emulate -q -o "$TMP/dm.data" -- true
+expect_eq "... pmu record --emulate samples on it" "$?" 0
+PMU_EMU_MODEL=k8 PMU_CPUID=GenuineIntel-6-8E-9 "$PMU" stat --emulate -e instructions -- true \
+	>/dev/null 2>"$TMP/dm"
+expect_match "PMU_EMU_MODEL in place of the host's" "$TMP/dm" "on an emulated k8:"
+PMU_EMU_MODEL=k8 "$PMU" stat --emulate-model p6 -e instructions -- true >/dev/null 2>"$TMP/dm"
+expect_match "--emulate-model above PMU_EMU_MODEL" "$TMP/dm" "on an emulated p6:"
+PMU_EMU_MODEL=nosuch "$PMU" stat --emulate -e instructions -- true >/dev/null 2>"$TMP/dm"
+expect_eq "PMU_EMU_MODEL unknown: exit 1" "$?" 1
+expect_match "... named, and where it came from" "$TMP/dm" "unknown model 'nosuch' to emulate \(\\\$PMU_EMU_MODEL\)"
+
 # CSV, JSON, intervals, repeats.
 run_pmu "$TMP/o" "$TMP/e" stat --emulate -x, -e instructions,L1-dcache-load-misses -- "$WORK/loops" 1
 expect_match "-x: CSV" "$TMP/e" '^[0-9]+,,instructions,[0-9]+,100\.00,'

@@ -270,8 +270,8 @@ static int info_host(bool json)
 		h.has_hw_pmu = false;
 		h.virtualized = false;
 	}
-	closest = model_name(pmu_hwmodel_closest(c.vendor, known(c.family),
-						 known(c.model)));
+	/* as --emulate's default: $PMU_CPUID stands for the CPU */
+	closest = model_name(pmu_hwmodel_host());
 	pmus = perf_pmus(&n);
 	if (json)
 		host_json(&c, &h, pmus, n, closest);
