@@ -84,8 +84,9 @@ PMU_LIBPMU=$build/libpmu.so.0 python3 "$here/py-read.py" "$here/../python" |
 if [ -x "$build/emu/pmu-amd64-linux" ] && command -v valgrind >/dev/null; then
 	work=$build/bench/emu-work
 	erun=${EMU_RUNS:-7}
-	# pmu finds the emulator next to the copied binary's build tree
-	export PMU_EMU_DIR=$build/emu
+	# pmu finds the emulator next to the copied binary's build tree;
+	# one model on every host, as the runs being compared had
+	export PMU_EMU_DIR=$build/emu PMU_EMU_MODEL=fam10h
 	"$build/bench/exec-cost" -n "$erun" -w 1 -g 1.0 \
 		-l "emulated instructions,branches,L1-dcache-load-misses" \
 		-a "$pmu stat --emulate -e instructions,branches,L1-dcache-load-misses -- $work" \
