@@ -68,6 +68,25 @@ static void put_sample(struct pd_writer *w, uint32_t pid, uint32_t tid,
 	assert_int_equal(pmu__pd_write_data(w, r, sizeof(r)), 0);
 }
 
+/* A new file at path (a mkstemp() template) for one cpu-clock event of
+ * id 77 sampling ST. */
+static void clock_file(struct pd_writer *w, char *path)
+{
+	int fd = mkstemp(path);
+	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE,
+				     .config = PERF_COUNT_SW_CPU_CLOCK,
+				     .sample_type = ST, .sample_id_all = 1,
+				     .sample_period = 1000 };
+	char *name = "cpu-clock";
+	uint64_t id = 77;
+	struct pmu_error err = { .size = sizeof(err) };
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(pmu__pd_write_open(w, path, 1, &a, &name, &err), 0);
+	assert_int_equal(pmu__pd_write_ids(w, 0, &id, 1), 0);
+}
+
 /* Samples written out of time order come back sorted, with the command
  * of their thread at that time and their own period. */
 static void test_roundtrip(void **state)
@@ -84,14 +103,7 @@ static void test_roundtrip(void **state)
 		{ __LINE__, 20, 20, 400, 1, "other" },
 	};
 	char path[] = "/tmp/pmu-test-profile-XXXXXX";
-	int fd = mkstemp(path);
-	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE,
-				     .config = PERF_COUNT_SW_CPU_CLOCK,
-				     .sample_type = ST, .sample_id_all = 1,
-				     .sample_period = 1000 };
-	char *name = "cpu-clock";
 	struct pd_writer w;
-	uint64_t id = 77;
 	struct pmu_error err = { .size = sizeof(err) };
 	struct pmu_profile_info info = { .size = sizeof(info) };
 	struct pmu_sample s = { .size = sizeof(s) };
@@ -99,10 +111,7 @@ static void test_roundtrip(void **state)
 	uint64_t last = 0;
 	size_t n = 0;
 
-	assert_true(fd >= 0);
-	close(fd);
-	assert_int_equal(pmu__pd_write_open(&w, path, 1, &a, &name, &err), 0);
-	assert_int_equal(pmu__pd_write_ids(&w, 0, &id, 1), 0);
+	clock_file(&w, path);
 	put_comm(&w, 10, 10, "before", 50);
 	put_comm(&w, 10, 10, "after", 200);
 	put_comm(&w, 20, 20, "other", 50);
@@ -154,24 +163,15 @@ static void test_rounds(void **state)
 	static const struct perf_event_header round = {
 		PD_REC_FINISHED_ROUND, 0, 8 };
 	char path[] = "/tmp/pmu-test-profile-XXXXXX";
-	int fd = mkstemp(path);
-	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE,
-				     .config = PERF_COUNT_SW_CPU_CLOCK,
-				     .sample_type = ST, .sample_id_all = 1,
-				     .sample_period = 1000 };
-	char *name = "cpu-clock";
 	struct pd_writer w;
-	uint64_t id = 77, last = 0;
+	uint64_t last = 0;
 	struct pmu_error err = { .size = sizeof(err) };
 	struct pmu_sample s = { .size = sizeof(s) };
 	struct pmu_profile *p;
 	size_t n = 0;
 
 	(void)state;
-	assert_true(fd >= 0);
-	close(fd);
-	assert_int_equal(pmu__pd_write_open(&w, path, 1, &a, &name, &err), 0);
-	assert_int_equal(pmu__pd_write_ids(&w, 0, &id, 1), 0);
+	clock_file(&w, path);
 	for (size_t r = 0; r < 3; r++) {
 		for (size_t i = 0; i < 3 && times[r][i]; i++)
 			put_sample(&w, 10, 10, 0x1000, times[r][i], 1);

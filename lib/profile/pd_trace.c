@@ -323,15 +323,21 @@ static bool in_raw(const struct pd_tp_field *f, size_t size)
 	return f->offset <= size && f->size <= size - f->offset;
 }
 
-static uint64_t num(const struct pd_tp_field *f, const unsigned char *raw)
+uint64_t pmu__pd_trace_num(const unsigned char *p, unsigned size,
+			   bool is_signed)
 {
 	uint64_t v = 0;
-	unsigned n = f->size > 8 ? 8 : f->size;
+	unsigned n = size > 8 ? 8 : size;
 
-	memcpy(&v, raw + f->offset, n);
-	if (f->is_signed && n > 0 && n < 8 && (v >> (8 * n - 1)) & 1)
+	memcpy(&v, p, n);
+	if (is_signed && n > 0 && n < 8 && (v >> (8 * n - 1)) & 1)
 		v |= ~0ull << (8 * n);
 	return v;
+}
+
+static uint64_t num(const struct pd_tp_field *f, const unsigned char *raw)
+{
+	return pmu__pd_trace_num(raw + f->offset, f->size, f->is_signed);
 }
 
 /* A string field: an array in the record, or (__data_loc) a u32 of

@@ -59,6 +59,11 @@ struct pd_tp_syms {
 	const struct pd_trace *trace;
 };
 
+/* A number of `size` bytes at p (little-endian; the first 8 of a wider
+ * one), sign-extended when it is signed. */
+uint64_t pmu__pd_trace_num(const unsigned char *p, unsigned size,
+			   bool is_signed);
+
 /* The kernel string at addr in t's printk formats, or NULL. */
 const char *pmu__pd_trace_kstr(const struct pd_trace *t, uint64_t addr);
 

@@ -898,13 +898,7 @@ static void val_done(struct val *v)
 /* A field's bytes as a number, signed ones extended. */
 static uint64_t field_num(const struct pd_tp_field *f, const unsigned char *raw)
 {
-	uint64_t v = 0;
-	unsigned n = f->size > 8 ? 8 : f->size;
-
-	memcpy(&v, raw + f->offset, n);
-	if (f->is_signed && n > 0 && n < 8 && (v >> (8 * n - 1)) & 1)
-		v |= ~0ull << (8 * n);
-	return v;
+	return pmu__pd_trace_num(raw + f->offset, f->size, f->is_signed);
 }
 
 static int eval(const struct run *r, const struct expr *e, struct val *v);
@@ -1085,9 +1079,7 @@ static int eval(const struct run *r, const struct expr *e, struct val *v)
 		off = f->offset + (unsigned)e->num * esz;
 		if (!esz || esz > 8 || off > r->size || esz > r->size - off)
 			return -1;
-		memcpy(&v->n, r->raw + off, esz);
-		if (f->is_signed && esz < 8 && (v->n >> (8 * esz - 1)) & 1)
-			v->n |= ~0ull << (8 * esz);
+		v->n = pmu__pd_trace_num(r->raw + off, esz, f->is_signed);
 		v->sgn = f->is_signed;
 		return 0;
 	}
