@@ -77,7 +77,7 @@ TEST_HELPERS := $(BUILD)/tests/libinject.so $(BUILD)/tests/spin $(BUILD)/tests/e
                 $(BUILD)/tests/metric-eval
 TEST_HELPERS += $(BUILD)/tests/workload $(BUILD)/tests/libpmuwork.so $(BUILD)/tests/jit
 TEST_HELPERS += $(BUILD)/tests/libnames.so
-TEST_HELPERS += $(BUILD)/tests/touch $(BUILD)/tests/regions
+TEST_HELPERS += $(BUILD)/tests/touch $(BUILD)/tests/regions $(BUILD)/tests/watch
 ABI_TEST    := $(BUILD)/tests/test-abi-old
 
 STATIC_LIB  := $(BUILD)/libpmu.a
@@ -245,6 +245,10 @@ $(BUILD)/tests/jit: tests/workload/jit.c
 
 # The sampling tests' workload: fixed addresses (no PIE), never sanitized.
 $(BUILD)/tests/touch: tests/workload/touch.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -fno-pie -no-pie -o $@ $<
+
+$(BUILD)/tests/watch: tests/workload/watch.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -fno-pie -no-pie -o $@ $<
 

@@ -219,6 +219,8 @@ static int build_event(struct parser *p, struct evbuild *b)
 			return pmu__evl_fail(p, -EINVAL, PMU_ERR_SYNTAX, t, strlen(t),
 					     b->off, "unexpected whitespace at offset %zu "
 					     "inside event '%s'", b->off + (size_t)(c - t), t);
+	if (!strncmp(t, "mem:", 4))
+		return pmu__evl_parse_breakpoint(p, b);
 	if (strchr(t, '/'))
 		return pmu__evl_parse_pmu_event(p, b);
 	r = parse_ibs(p, b);
@@ -531,7 +533,7 @@ int pmu__evl_expand(struct parser *p, const char *t, size_t off,
 {
 	const char *c1 = strchr(t, ':');
 
-	if (strstr(t, "::"))
+	if (strstr(t, "::") || !strncmp(t, "mem:", 4))
 		return 0;
 	if (strchr(t, '/'))
 		return expand_instances(p, t, x);
@@ -597,10 +599,10 @@ static size_t skip_ws(const char *s, size_t i)
  * end of the string. */
 static size_t token_end(const char *s, size_t i)
 {
-	bool in_terms = false;
+	bool in_terms = false, bp = !strncmp(s + i, "mem:", 4);
 
 	for (; s[i]; i++) {
-		if (s[i] == '/')
+		if (s[i] == '/' && !bp)   /* mem:ADDR/LEN has no terms */
 			in_terms = !in_terms;
 		else if (s[i] == '{' || s[i] == '}')
 			break;

@@ -288,6 +288,75 @@ int pmu__evl_resolve_default(struct parser *p, struct evbuild *b)
 
 /* A name without '/' or "::": built-in, raw, the default model's, or
  * a tracepoint. */
+/*
+ * "mem:ADDR[/LEN][:TYPE][:MODS]", perf's breakpoint event: a hardware
+ * breakpoint (watchpoint) at ADDR, of LEN bytes (1, 2, 4 or 8; default
+ * 4, the size of a long for x), that fires on the accesses TYPE names
+ * (r, w, x, or r and w together; default rw).  Printed as typed.
+ */
+int pmu__evl_parse_breakpoint(struct parser *p, struct evbuild *b)
+{
+	const char *t = b->text, *s = t + 4, *mods = NULL;
+	uint64_t addr = 0, len = 0;
+	unsigned bp = 0;
+	char *end;
+
+	errno = 0;
+	addr = strtoull(s, &end, 0);
+	if (end == s || errno || (*end && *end != '/' && *end != ':'))
+		return pmu__evl_fail(p, -EINVAL, PMU_ERR_SYNTAX, t, strlen(t),
+				     b->off, "bad address in breakpoint event '%s': "
+				     "expected mem:ADDR[/LEN][:rwx]", t);
+	s = end;
+	if (*s == '/') {
+		errno = 0;
+		len = strtoull(s + 1, &end, 0);
+		if (end == s + 1 || errno || (*end && *end != ':') ||
+		    (len != 1 && len != 2 && len != 4 && len != 8))
+			return pmu__evl_fail(p, -EINVAL, PMU_ERR_BAD_VALUE, t,
+					     strlen(t), b->off, "bad length in "
+					     "breakpoint event '%s': 1, 2, 4 or 8 "
+					     "bytes", t);
+		s = end;
+	}
+	if (*s == ':') {
+		size_t n = strcspn(s + 1, ":");
+
+		if (n && strspn(s + 1, "rwx") >= n) {
+			for (size_t i = 1; i <= n; i++) {
+				unsigned bit = s[i] == 'r' ? 1 : s[i] == 'w' ? 2 : 4;
+
+				if (bp & bit)
+					return pmu__evl_fail(p, -EINVAL,
+						PMU_ERR_BAD_MODIFIER, t, strlen(t),
+						b->off, "'%c' given twice in "
+						"breakpoint event '%s'", s[i], t);
+				bp |= bit;
+			}
+			s += n + 1;
+		}
+		if (*s == ':')
+			mods = s + 1;
+	}
+	/* a breakpoint on an instruction is one on its execution alone */
+	if ((bp & 4) && (bp & 3))
+		return pmu__evl_fail(p, -EINVAL, PMU_ERR_CONFLICT, t, strlen(t),
+				     b->off, "breakpoint event '%s': x (execute) "
+				     "does not combine with r or w", t);
+	b->d.attr.type = PERF_TYPE_BREAKPOINT;
+	b->d.attr.config = 0;
+	b->d.attr.bp_type = bp ? bp : 3;
+	b->d.attr.bp_addr = addr;
+	b->d.attr.bp_len = len ? len : bp == 4 ? sizeof(long) : 4;
+	/* perf prints the name as typed, modifiers and all, but for a
+	 * length: then only up to it */
+	b->name_len = strchr(t, '/') ? (size_t)(strchr(t, '/') - t) : 0;
+	if (!mods)
+		return 0;
+	b->own_mods = true;
+	return pmu__evl_apply_mods(p, &b->d, mods, strlen(mods), t, b->off);
+}
+
 int pmu__evl_parse_named(struct parser *p, struct evbuild *b)
 {
 	const char *t = b->text, *colon = strchr(t, ':');

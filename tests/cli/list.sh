@@ -171,14 +171,13 @@ else
 	skip "no vendor files in PMU_SHARED"
 fi
 # Against perf list on this machine: every entry perf lists, pmu lists
-# in perf's section and order (pmu's own entries may follow).  perf's
-# hardware breakpoints (mem:ADDR) are not taken by pmu's event parser,
-# so not listed; nor are the SDT events perf lists from the user's own
-# build-id cache (~/.debug, filled by perf record), not from the system.
+# in perf's section and order (pmu's own entries may follow), but the
+# SDT events perf lists from the user's own build-id cache (~/.debug,
+# filled by perf record), not from the system.
 if command -v perf >/dev/null 2>&1 && perf list >"$TMP/perf.list" 2>/dev/null; then
 	run_pmu "$TMP/out" "$TMP/err" list
 	pairs() { sed -n 's/^  \([^ ].*[^ ]\)  *\[\([A-Za-z ]*\)\]$/\1|\2/p' "$1" |
-		grep -v '^mem:' | grep -v '|SDT event$'; }
+		grep -v '|SDT event$'; }
 	pairs "$TMP/perf.list" >"$TMP/perf.pairs"
 	pairs "$TMP/out" | grep -Fxf "$TMP/perf.pairs" >"$TMP/pmu.pairs" || :
 	check "perf list's entries, in perf's sections and order ($(wc -l <"$TMP/perf.pairs") of them)" \

@@ -489,6 +489,9 @@ int pmu_tool_list_perf(const char *pattern, bool json, bool lng,
 	entry(&o, "cpu/t1=v1[,t2=v2,t3 ...]/modifier",
 	      "Raw hardware event descriptor",
 	      "a PMU's format terms and values (see man pmu-list)", NULL, NULL);
+	entry(&o, "mem:<addr>[/len][:access]", "Hardware breakpoint",
+	      "accesses (r, w, rw or x) to len bytes at addr, counted by a "
+	      "debug register (see man pmu-list)", NULL, NULL);
 	list_tracepoints(&o);
 	list_model(&o, model);
 	if (vendor >= 0 && vendor != model)
