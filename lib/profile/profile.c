@@ -381,8 +381,9 @@ static int load_round(struct pmu_profile *p)
 	bool end;
 
 	/* what is still held moves to the front */
-	memmove(p->order, p->order + p->cur,
-		(p->norder - p->cur) * sizeof(*p->order));
+	if (p->cur && p->norder > p->cur)
+		memmove(p->order, p->order + p->cur,
+			(p->norder - p->cur) * sizeof(*p->order));
 	p->norder -= p->cur;
 	p->cur = p->nemit = 0;
 	do {
