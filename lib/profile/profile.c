@@ -405,7 +405,8 @@ static int load_round(struct pmu_profile *p)
 		end = !h || p->scan >= p->f.end || p->f.corrupt;
 		limit = end ? UINT64_MAX : p->round_limit;
 		p->round_limit = p->seen_max;
-		qsort(p->order, p->norder, sizeof(*p->order), ref_cmp);
+		if (p->norder > 1)
+			qsort(p->order, p->norder, sizeof(*p->order), ref_cmp);
 		while (p->nemit < p->norder && p->order[p->nemit].time <= limit)
 			p->nemit++;
 	} while (!p->nemit && !end);
