@@ -177,14 +177,17 @@ static bool is_ibs(const char *name)
 static int parse_ibs(struct parser *p, struct evbuild *b)
 {
 	const char *t = b->text, *dc = strstr(t, "::"), *name = dc ? dc + 2 : t;
-	const char *dfl = p->ctx && p->ctx->default_model
-			  ? p->ctx->default_model : pmu_event_host_model();
 	struct pmu_error e = { .size = sizeof(e) };
 	char model[64], cat[sizeof(b->d.model)];
+	const char *dfl;
 	int r;
 
 	if (!is_ibs(name))
 		return -ENOENT;
+	/* (only now: finding the host's model costs more than all the
+	 * rest of a plain event's parse) */
+	dfl = p->ctx && p->ctx->default_model ? p->ctx->default_model
+					      : pmu_event_host_model();
 	if (dc && dc == t)
 		return pmu__evl_fail_syntax(p, b->off, "missing PMU name before '::'");
 	snprintf(model, sizeof(model), "%.*s", dc ? (int)(dc - t) : -1,
