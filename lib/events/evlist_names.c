@@ -286,8 +286,6 @@ int pmu__evl_resolve_default(struct parser *p, struct evbuild *b)
 	return 0;
 }
 
-/* A name without '/' or "::": built-in, raw, the default model's, or
- * a tracepoint. */
 /*
  * "mem:ADDR[/LEN][:TYPE][:MODS]", perf's breakpoint event: a hardware
  * breakpoint (watchpoint) at ADDR, of LEN bytes (1, 2, 4 or 8; default
@@ -357,6 +355,8 @@ int pmu__evl_parse_breakpoint(struct parser *p, struct evbuild *b)
 	return pmu__evl_apply_mods(p, &b->d, mods, strlen(mods), t, b->off);
 }
 
+/* A name without '/' or "::": built-in, raw, the default model's, or
+ * a tracepoint. */
 int pmu__evl_parse_named(struct parser *p, struct evbuild *b)
 {
 	const char *t = b->text, *colon = strchr(t, ':');

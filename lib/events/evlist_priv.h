@@ -119,6 +119,7 @@ int pmu__evl_resolve_default(struct parser *p, struct evbuild *b);
 /* A name without '/' or "::": built-in, raw, the default model's, or
  * a tracepoint. */
 int pmu__evl_parse_named(struct parser *p, struct evbuild *b);
+/* "mem:ADDR[/LEN][:rwx][:MODS]": a hardware breakpoint. */
 int pmu__evl_parse_breakpoint(struct parser *p, struct evbuild *b);
 
 const struct pmu__uevent *pmu__evl_uncore_event(const struct parser *p,
