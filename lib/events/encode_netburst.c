@@ -90,24 +90,19 @@ static void netburst_fstr(const struct pmu__enc_req *r, const uint16_t *um,
 			  size_t sz)
 {
 	const struct pmu__umask *u = pmu__event_umasks(r->m, r->ev);
+	uint16_t again[PMU__ENC_MAX_UMASKS];
+	int na = pmu__enc_kept_twice(r, again, PMU__ENC_MAX_UMASKS);
 	struct pmu__sb b;
 
 	pmu__sb_init(&b, buf, sz);
 	pmu__sb_puts(&b, r->m->name);
 	pmu__sb_puts(&b, "::");
 	pmu__sb_puts(&b, pmu__req_name(r));
-	uint16_t again[PMU__ENC_MAX_UMASKS];
-	int na = pmu__enc_kept_twice(r, again, PMU__ENC_MAX_UMASKS);
-
-	for (int i = 0; i < nu; i++) {
-		pmu__sb_putc(&b, ':');
-		pmu__sb_puts(&b, pmu__um_name(r->m, &u[um[i]]));
-		for (int k = 0; k < na; k++)       /* named twice, as kept */
-			if (again[k] == um[i]) {
-				pmu__sb_putc(&b, ':');
-				pmu__sb_puts(&b, pmu__um_name(r->m, &u[um[i]]));
-			}
-	}
+	for (int i = 0; i < nu; i++)
+		for (int k = pmu__enc_named(again, na, um[i]); k > 0; k--) {
+			pmu__sb_putc(&b, ':');
+			pmu__sb_puts(&b, pmu__um_name(r->m, &u[um[i]]));
+		}
 	pmu__sb_puts(&b, ":k=");
 	pmu__sb_putu(&b, !!(escr & ESCR_T0_OS));
 	pmu__sb_puts(&b, ":u=");

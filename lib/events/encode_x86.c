@@ -323,16 +323,12 @@ static void put_head(struct pmu__sb *b, const struct pmu__enc_req *r,
 		pmu__sb_putn(b, pmu__req_name(r), r->ev->name_len);
 	else
 		pmu__sb_puts(b, pmu__req_name(r));
-	for (int i = 0; i < x->nu; i++) {
-		pmu__sb_putc(b, ':');
-		pmu__sb_puts(b, pmu__um_name(r->m, &u[x->um[i]]));
-		for (int k = 0; k < x->nagain; k++)
-			if (x->again[k] == x->um[i]) {
-				pmu__sb_putc(b, ':');
-				pmu__sb_puts(b, pmu__um_name(r->m,
-							     &u[x->um[i]]));
-			}
-	}
+	for (int i = 0; i < x->nu; i++)
+		for (int k = pmu__enc_named(x->again, x->nagain, x->um[i]);
+		     k > 0; k--) {
+			pmu__sb_putc(b, ':');
+			pmu__sb_puts(b, pmu__um_name(r->m, &u[x->um[i]]));
+		}
 	if (r->has_raw) {
 		pmu__sb_putc(b, ':');
 		if (r->raw)

@@ -72,14 +72,25 @@ static inline const char *pmu__req_name(const struct pmu__enc_req *r)
 	return pmu__ev_name(r->m, r->ev);
 }
 
-/* Fail with class `e` (sets out->error, fills err, returns -EINVAL or
- * -ENOENT for notfound). */
 /* The umasks libpfm4 keeps twice once its pass over the attributes has
  * removed repeats (it steps past the attribute after a removed one):
  * their indexes into ids (at most max), their number returned.  Such a
  * umask counts twice in its group, and a full string names it twice. */
 int pmu__enc_kept_twice(const struct pmu__enc_req *r, uint16_t *ids, int max);
 
+/* How many times a full string names umask um: once, and once more for
+ * each time it is among the `na` of `again` (pmu__enc_kept_twice()). */
+static inline int pmu__enc_named(const uint16_t *again, int na, uint16_t um)
+{
+	int n = 1;
+
+	for (int k = 0; k < na; k++)
+		n += again[k] == um;
+	return n;
+}
+
+/* Fail with class `e` (sets out->error, fills err, returns -EINVAL or
+ * -ENOENT for notfound). */
 int pmu__encode_fail(struct pmu_encoding *out, struct pmu_error *err,
 		     enum pmu_error_kind e, const char *token,
 		     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
