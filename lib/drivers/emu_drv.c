@@ -646,22 +646,21 @@ int pmu__emu_driver_new(const char *model, const char *settings,
 	bool given = model && *model;
 	/* $PMU_EMU_MODEL: the default in place of the host's (a script's
 	 * runs alike on any machine), with the host's caches still */
-	const char *env = given ? NULL : getenv("PMU_EMU_MODEL");
+	const char *env = getenv("PMU_EMU_MODEL");
+	bool from_env = !given && env && *env;
 	const struct pmu_hwmodel *m;
-
-	if (env && *env)
-		model = env;
-	m = given || (env && *env) ? pmu__hwmodel_find(model)
-				   : default_model();
 	struct emu_drv *d;
 	int rc;
 
+	if (from_env)
+		model = env;
+	m = given || from_env ? pmu__hwmodel_find(model) : default_model();
 	*out = NULL;
 	if (!m)
 		return pmu__error(err, -ENOENT, PMU_ERR_UNKNOWN_PMU, model, -1,
 				  "unknown model '%s' to emulate%s: 'pmu info "
 				  "--list-models' lists the simulated models",
-				  model, given ? "" : " ($PMU_EMU_MODEL)");
+				  model, from_env ? " ($PMU_EMU_MODEL)" : "");
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return pmu__error(err, -ENOMEM, PMU_ERR_SYSTEM, NULL, -1,
