@@ -318,7 +318,7 @@ void pmu__pd_trace_free(struct pd_trace *t)
 
 /* ---- a record as text ---- */
 
-static bool in_raw(const struct pd_tp_field *f, size_t size)
+bool pmu__pd_field_in(const struct pd_tp_field *f, size_t size)
 {
 	return f->offset <= size && f->size <= size - f->offset;
 }
@@ -340,24 +340,33 @@ static uint64_t num(const struct pd_tp_field *f, const unsigned char *raw)
 	return pmu__pd_trace_num(raw + f->offset, f->size, f->is_signed);
 }
 
-/* A string field: an array in the record, or (__data_loc) a u32 of
- * length << 16 | offset pointing into it. */
-static void str(FILE *o, const struct pd_tp_field *f,
-		const unsigned char *raw, size_t size)
+int pmu__pd_field_str(const struct pd_tp_field *f, const unsigned char *raw,
+		      size_t size, const unsigned char **s, size_t *n)
 {
-	const unsigned char *s = raw + f->offset;
-	size_t n = f->size;
-
+	*s = raw + f->offset;
+	*n = f->size;
 	if (f->dyn) {
 		uint32_t loc = (uint32_t)num(f, raw);
 		size_t off = loc & 0xffff;
 
-		n = loc >> 16;
-		if (off > size || n > size - off)
-			return;
-		s = raw + off;
+		*n = loc >> 16;
+		if (off > size || *n > size - off)
+			return -1;
+		*s = raw + off;
 	}
-	for (size_t i = 0; i < n && s[i]; i++)
+	*n = strnlen((const char *)*s, *n);
+	return 0;
+}
+
+static void str(FILE *o, const struct pd_tp_field *f,
+		const unsigned char *raw, size_t size)
+{
+	const unsigned char *s;
+	size_t n;
+
+	if (pmu__pd_field_str(f, raw, size, &s, &n))
+		return;
+	for (size_t i = 0; i < n; i++)
 		fputc(s[i] >= 0x20 && s[i] < 0x7f ? s[i] : '.', o);
 }
 
@@ -390,7 +399,7 @@ void pmu__pd_trace_print(FILE *o, const struct pd_tp *tp, const void *raw,
 	for (size_t i = 0; i < tp->nfield; i++) {
 		const struct pd_tp_field *f = &tp->field[i];
 
-		if (f->common || !in_raw(f, size))
+		if (f->common || !pmu__pd_field_in(f, size))
 			continue;
 		fprintf(o, "%s%s=", first ? "" : " ", f->name);
 		value(o, f, raw, size);

@@ -59,6 +59,15 @@ struct pd_tp_syms {
 	const struct pd_trace *trace;
 };
 
+/* Whether field f lies within a record of `size` bytes. */
+bool pmu__pd_field_in(const struct pd_tp_field *f, size_t size);
+
+/* String field f of a record (an array in it, or __data_loc: a u32 of
+ * length << 16 | offset pointing into it): its bytes *s, *n of them up
+ * to its NUL; 0, or -1 when the record does not hold them. */
+int pmu__pd_field_str(const struct pd_tp_field *f, const unsigned char *raw,
+		      size_t size, const unsigned char **s, size_t *n);
+
 /* A number of `size` bytes at p (little-endian; the first 8 of a wider
  * one), sign-extended when it is signed. */
 uint64_t pmu__pd_trace_num(const unsigned char *p, unsigned size,

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/types.h>
 
 #include "profile/pd_trace.h"
 
@@ -298,6 +299,16 @@ static bool cast_type(struct ps *s, unsigned *size, bool *sgn)
 static struct expr *cond(struct ps *s);
 static struct expr *unary(struct ps *s);
 
+/* The field named by the n bytes at name, or -1. */
+static ssize_t field_at(const struct pd_tp *tp, const char *name, size_t n)
+{
+	for (size_t i = 0; n && i < tp->nfield; i++)
+		if (strlen(tp->field[i].name) == n &&
+		    !strncmp(tp->field[i].name, name, n))
+			return (ssize_t)i;
+	return -1;
+}
+
 /* The few names a format may hold that perf knows by value. */
 static bool known_name(const char *name, size_t n, uint64_t *v)
 {
@@ -403,15 +414,11 @@ static struct expr *call(struct ps *s, const char *name, size_t n)
 #define IS(lit) (n == sizeof(lit) - 1 && !strncmp(name, lit, n))
 	if (IS("__get_str")) {
 		size_t k = (skip(s), ident_len(s->p));
-		const struct pd_tp_field *f = NULL;
+		ssize_t i = field_at(s->tp, s->p, k);
 
-		for (size_t i = 0; k && i < s->tp->nfield; i++)
-			if (strlen(s->tp->field[i].name) == k &&
-			    !strncmp(s->tp->field[i].name, s->p, k))
-				f = &s->tp->field[i];
-		if (!f || !f->str || !(e = node(s, E_FIELD)))
+		if (i < 0 || !s->tp->field[i].str || !(e = node(s, E_FIELD)))
 			goto bad;
-		e->field = (size_t)(f - s->tp->field);
+		e->field = (size_t)i;
 		s->p += k;
 	} else if (IS("__print_flags") || IS("__print_flags_u64")) {
 		if (!(e = node(s, E_FLAGS)) || !(e->a = cond(s)) ||
@@ -487,8 +494,7 @@ static struct expr *bare(struct ps *s, const char *name, size_t n)
 	if (!e)
 		return NULL;
 	e->sgn = true;
-	if (!known_name(name, n, &e->num))
-		e->num = 0;
+	known_name(name, n, &e->num);      /* else 0, as node() left it */
 	return e;
 }
 
@@ -532,28 +538,27 @@ static struct expr *primary(struct ps *s)
 		return e;
 	}
 	if (!strncmp(s->p, "REC->", 5)) {
+		ssize_t i;
+
 		s->p += 5;
 		n = ident_len(s->p);
-		for (size_t i = 0; n && i < s->tp->nfield; i++)
-			if (strlen(s->tp->field[i].name) == n &&
-			    !strncmp(s->tp->field[i].name, s->p, n)) {
-				if (!(e = node(s, E_FIELD)))
-					return NULL;
-				e->field = i;
-				s->p += n;
-				skip(s);
-				if (*s->p == '[')
-					return element(s, e);
-				/* a member of a struct field: not run */
-				if (*s->p == '.' || !strncmp(s->p, "->", 2)) {
-					s->bad = true;
-					free(e);
-					return NULL;
-				}
-				return e;
-			}
-		s->bad = true;
-		return NULL;
+		if ((i = field_at(s->tp, s->p, n)) < 0 ||
+		    !(e = node(s, E_FIELD))) {
+			s->bad = true;
+			return NULL;
+		}
+		e->field = (size_t)i;
+		s->p += n;
+		skip(s);
+		if (*s->p == '[')
+			return element(s, e);
+		/* a member of a struct field: not run */
+		if (*s->p == '.' || !strncmp(s->p, "->", 2)) {
+			s->bad = true;
+			free(e);
+			return NULL;
+		}
+		return e;
 	}
 	if ((n = ident_len(s->p))) {
 		const char *name = s->p;
@@ -571,7 +576,7 @@ static struct expr *primary(struct ps *s)
  * __print_flags() and __print_symbolic() tables are numbers. */
 static int eval_num(const struct expr *e, uint64_t *v, bool *sgn);
 
-static struct expr *fold(struct ps *s, struct expr *e)
+static struct expr *fold(struct expr *e)
 {
 	uint64_t v;
 	bool sgn;
@@ -589,7 +594,6 @@ static struct expr *fold(struct ps *s, struct expr *e)
 	e->op = E_NUM;
 	e->num = v;
 	e->sgn = sgn;
-	(void)s;
 	return e;
 }
 
@@ -639,7 +643,7 @@ static struct expr *unary(struct ps *s)
 	}
 out:
 	s->depth--;
-	return fold(s, e);
+	return fold(e);
 }
 
 /* The binary operator at p (the longest spelling), or -1. */
@@ -682,7 +686,7 @@ static struct expr *binary(struct ps *s, int minprec)
 			expr_free(e);
 			return NULL;
 		}
-		lhs = fold(s, e);
+		lhs = fold(e);
 	}
 	if (s->bad) {
 		expr_free(lhs);
@@ -724,7 +728,7 @@ static struct expr *cond(struct ps *s)
 
 /* ---- the format string ---- */
 
-static void fmt_free(struct pd_fmt *f)
+void pmu__pd_fmt_free(struct pd_fmt *f)
 {
 	for (size_t i = 0; f && i < f->n; i++) {
 		free(f->c[i].text);
@@ -733,11 +737,6 @@ static void fmt_free(struct pd_fmt *f)
 	if (f)
 		free(f->c);
 	free(f);
-}
-
-void pmu__pd_fmt_free(struct pd_fmt *f)
-{
-	fmt_free(f);
 }
 
 static int add_conv(struct pd_fmt *f, const char *text, size_t ntext)
@@ -849,7 +848,7 @@ struct pd_fmt *pmu__pd_fmt_compile(const struct pd_tp *tp)
 		return NULL;
 	if (!(f = calloc(1, sizeof(*f))) || split_format(f, fs, len)) {
 		free(fs);
-		fmt_free(f);
+		pmu__pd_fmt_free(f);
 		return NULL;
 	}
 	free(fs);
@@ -866,7 +865,7 @@ struct pd_fmt *pmu__pd_fmt_compile(const struct pd_tp *tp)
 	}
 	skip(&s);
 	if (s.bad || *s.p) {        /* arguments left over, or too few */
-		fmt_free(f);
+		pmu__pd_fmt_free(f);
 		return NULL;
 	}
 	return f;
@@ -893,12 +892,6 @@ static void val_done(struct val *v)
 {
 	free(v->own);
 	v->own = NULL;
-}
-
-/* A field's bytes as a number, signed ones extended. */
-static uint64_t field_num(const struct pd_tp_field *f, const unsigned char *raw)
-{
-	return pmu__pd_trace_num(raw + f->offset, f->size, f->is_signed);
 }
 
 static int eval(const struct run *r, const struct expr *e, struct val *v);
@@ -1042,29 +1035,21 @@ static int eval(const struct run *r, const struct expr *e, struct val *v)
 		if (!r)
 			return -1;
 		f = &r->tp->field[e->field];
-		if (f->offset > r->size || f->size > r->size - f->offset)
+		if (!pmu__pd_field_in(f, r->size))
 			return -1;
 		if (f->str) {
-			const unsigned char *p = r->raw + f->offset;
-			size_t n = f->size;
+			const unsigned char *p;
 
-			if (f->dyn) {
-				uint32_t loc = (uint32_t)field_num(f, r->raw);
-				size_t off = loc & 0xffff;
-
-				n = loc >> 16;
-				if (off > r->size || n > r->size - off)
-					return -1;
-				p = r->raw + off;
-			}
+			if (pmu__pd_field_str(f, r->raw, r->size, &p, &v->slen))
+				return -1;
 			v->str = true;
 			v->s = (const char *)p;
-			v->slen = strnlen(v->s, n);
 			return 0;
 		}
 		if (f->size > 8)
 			return -1;
-		v->n = field_num(f, r->raw);
+		v->n = pmu__pd_trace_num(r->raw + f->offset, f->size,
+					 f->is_signed);
 		v->sgn = f->is_signed;
 		return 0;
 	}
@@ -1290,9 +1275,9 @@ int pmu__pd_fmt_print(FILE *o, const struct pd_tp *tp, const struct pd_fmt *f,
 		if (bytes_conv(c)) {
 			const struct pd_tp_field *fl = &tp->field[c->arg->field];
 
-			rc = fl->offset > size || fl->size > size - fl->offset ?
-			     -1 : print_bytes(m, c->pext, (const unsigned char *)
-					      raw + fl->offset, fl->size);
+			rc = !pmu__pd_field_in(fl, size) ? -1 :
+			     print_bytes(m, c->pext, (const unsigned char *)raw +
+					 fl->offset, fl->size);
 			continue;
 		}
 		if (!(rc = eval(&r, c->arg, &v)))
